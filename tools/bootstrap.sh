@@ -1,0 +1,71 @@
+#!/bin/sh
+# bootstrap.sh - set up a fresh Debian 12 machine and run one job.
+#
+#   tools/bootstrap.sh demo   install, build, run the main job (screenshot + stats in out/)
+#   tools/bootstrap.sh test   install, build, pass the tests: a normal build, a
+#                             sanitizer (ASan+UBSan) build, and make distcheck
+#
+# Packages come from Debian's archive only. Builds go to build/ and
+# build-asan/ beside the sources, so a developer's own build dirs are untouched.
+set -eu
+
+job=${1:-}
+case "$job" in
+    demo|test) ;;
+    *) echo "usage: $0 demo|test" >&2; exit 2 ;;
+esac
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+
+PACKAGES="autoconf automake libtool pkg-config make gcc binutils git
+    libegl-dev libgl-dev libgles-dev libx11-dev libglfw3-dev libinih-dev
+    check libsubunit-dev libstb-dev glslang-dev glslang-tools python3-glad
+    xvfb xauth libegl1-mesa libgl1-mesa-dri libglx-mesa0 mesa-utils"
+
+missing=""
+for p in $PACKAGES; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+        missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+    echo "bootstrap: installing$missing"
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing
+fi
+
+jobs=$(nproc 2>/dev/null || echo 2)
+[ -x configure ] && [ configure -nt configure.ac ] && [ configure -nt Makefile.am ] || autoreconf -fi
+
+build() { # build DIR CONFIGURE-ARGS...
+    dir=$1; shift
+    mkdir -p "$dir"
+    if [ ! -f "$dir/Makefile" ]; then
+        (cd "$dir" && "$top/configure" "$@")
+    fi
+    make -C "$dir" -j"$jobs"
+}
+
+case "$job" in
+demo)
+    build build --enable-werror
+    exec sh tools/main-job.sh build out
+    ;;
+test)
+    status=0
+    build build --enable-werror
+    make -C build -j"$jobs" check || status=1
+    build build-asan --enable-werror --enable-sanitizers
+    make -C build-asan -j"$jobs" check || status=1
+    if [ "${FXGL_SKIP_DISTCHECK:-0}" != 1 ]; then
+        make -C build -j"$jobs" distcheck \
+            DISTCHECK_CONFIGURE_FLAGS=--enable-werror >build/distcheck.out 2>&1 ||
+            { tail -40 build/distcheck.out; echo "distcheck: FAILED"; status=1; }
+        grep -A3 'archives ready for distribution' build/distcheck.out || true
+    fi
+    sh tools/test-summary.sh build build-asan
+    exit $status
+    ;;
+esac
