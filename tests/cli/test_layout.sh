@@ -4,7 +4,8 @@
 # public shader repositories are fetched outside the repository).
 set -u
 top=${FXGL_TOP_SRCDIR:-$(dirname "$0")/../..}
-if ! git -C "$top" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+top=$(cd "$top" && pwd -P)
+if [ "$(git -C "$top" rev-parse --show-toplevel 2>/dev/null)" != "$top" ]; then
     echo "SKIP: $top is not a git checkout (a dist tarball has no history to check)"
     exit 77
 fi

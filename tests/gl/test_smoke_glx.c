@@ -66,6 +66,7 @@ START_TEST(glx_window_presents) {
     GLXContext ctx = create(dpy, configs[0], NULL, True, ctx_attribs);
     ck_assert_msg(ctx != NULL, "glXCreateContextAttribsARB(4.5 core) failed");
     ck_assert(glXMakeCurrent(dpy, win, ctx));
+    fxgl_test_pin_drivers();
 
     GladGLContext gl;
     fxgl_gl_info info;

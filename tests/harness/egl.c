@@ -9,6 +9,8 @@
  * only picked when asked for, so the default on a machine without a GPU is the
  * surfaceless platform.
  */
+#include <dlfcn.h>
+#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,6 +88,24 @@ static EGLDisplay open_surfaceless_display(void) {
         return d;
     }
     return EGL_NO_DISPLAY;
+}
+
+static int pin_one(struct dl_phdr_info *info, size_t size, void *data) {
+    (void)size;
+    (void)data;
+    const char *name = info->dlpi_name;
+    if (name && name[0] &&
+        (strstr(name, "_dri.so") || strstr(name, "libgallium") || strstr(name, "_mesa.so") ||
+         strstr(name, "libglapi") || strstr(name, "libLLVM"))) {
+        // RTLD_NOLOAD: only libraries already loaded; NODELETE: never unmapped.
+        void *h = dlopen(name, RTLD_LAZY | RTLD_NOLOAD | RTLD_NODELETE);
+        (void)h; // the reference is deliberately kept for the life of the process
+    }
+    return 0;
+}
+
+void fxgl_test_pin_drivers(void) {
+    dl_iterate_phdr(pin_one, NULL);
 }
 
 void *fxgl_test_egl_proc(void *user, const char *name) {
@@ -186,6 +206,7 @@ fxgl_test_egl *fxgl_test_egl_create(const fxgl_test_egl_desc *desc, char *reason
     if (!fxgl_gl_load(&t->gl, &t->info, fxgl_test_egl_proc, NULL, reason, reason_size)) {
         goto error_current;
     }
+    fxgl_test_pin_drivers();
     return t;
 
 error_current:

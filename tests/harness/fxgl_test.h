@@ -45,6 +45,14 @@ const char *fxgl_test_egl_platform(const fxgl_test_egl *egl); // "device" or "su
 // eglGetProcAddress of the context's display, for code that loads its own table.
 void *fxgl_test_egl_proc(void *user, const char *name);
 
+// Keeps the GL driver libraries the process has loaded (Mesa's *_dri.so,
+// libgallium, the vendor EGL/GLX libraries) mapped until exit. Drivers
+// dlclose themselves on eglTerminate/XCloseDisplay; LeakSanitizer then sees
+// their process-lifetime allocations as "<unknown module>", which no
+// suppression can name. Pinned, they are attributed and suppressed by
+// library name (tests/lsan.supp), while leaks in fxgl stay visible.
+void fxgl_test_pin_drivers(void);
+
 // --- Xvfb ---
 
 typedef struct fxgl_test_xvfb {
