@@ -6,16 +6,21 @@
  * runtimes per share group, the log sink). It exports nothing but the hook
  * names (exports.map); everything here has hidden visibility.
  *
- * This first part is the log: one line per notable event, a level chosen
- * by FXGL_LOG (error, warn, info, debug), stderr or the file FXGL_LOG_FILE.
- * The environment is read once.
+ * Sections follow the files: log.c, version.c, config.c (environment, read
+ * once), real.c (the real dl, GLX and EGL functions), dlsym.c (the dlsym
+ * hooks and the one {name, hook} table), glx.c and egl.c (the hooks),
+ * context.c (share groups and drawables), frame.c (the frame hook).
  */
 #ifndef FXGL_INTERPOSE_H
 #define FXGL_INTERPOSE_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #define FXGL_INTERNAL __attribute__((visibility("hidden")))
+
+// --- log.c ---
 
 typedef enum fxgl_log_level {
     FXGL_LOG_ERROR,
@@ -44,5 +49,146 @@ FXGL_INTERNAL void fxgl_log_errno(fxgl_log_level level, const char *fmt, ...)
             fxgl_log(level, __VA_ARGS__);                                                \
         }                                                                                \
     } while (0)
+
+// --- config.c ---
+
+#define IP_CONFIG_PATH_MAX 4096
+
+typedef struct ip_config {
+    bool disabled;               // FXGL_DISABLE=1, or a blacklisted process
+    bool blacklisted;            // the process name matched a blacklist entry
+    bool dlsym_hook;             // FXGL_DLSYM (default 1): substitute hooks in dlsym
+    bool test_mark;              // FXGL_TEST_MARK=1: test-only 8x8 frame mark
+    bool allow_tiny;             // FXGL_ALLOW_TINY=1: also process drawables <= 16x16
+    char process[64];            // the name the blacklist was matched against
+    char preset[IP_CONFIG_PATH_MAX]; // FXGL_PRESET, "" when unset
+    char config_file[IP_CONFIG_PATH_MAX]; // FXGL_CONFIG, "" when unset
+} ip_config;
+
+typedef const char *(*ip_getenv_fn)(const char *name);
+
+// The configuration of this process, read on first use (never in a constructor).
+FXGL_INTERNAL const ip_config *ip_config_get(void);
+// Fills cfg from an environment and a process name; pure, for tests.
+FXGL_INTERNAL void ip_config_parse(ip_config *cfg, ip_getenv_fn get, const char *process);
+// True when name matches an entry of a ':' or ',' separated list; an entry
+// ending in '*' matches by prefix.
+FXGL_INTERNAL bool ip_config_name_listed(const char *name, const char *list);
+// The built-in blacklist (launchers, Steam helpers, compositors).
+FXGL_INTERNAL const char *ip_config_builtin_blacklist(void);
+
+// --- real.c ---
+
+// libc's own dlsym/dlvsym, found without calling either by name (we export
+// both names, so a call by name would come back to us).
+FXGL_INTERNAL void *ip_real_libc_dlsym(void *handle, const char *name);
+FXGL_INTERNAL void *ip_real_libc_dlvsym(void *handle, const char *name, const char *version);
+// The next dlsym/dlvsym after fxgl in the preload chain (another
+// interposer's, or libc's): host lookups are forwarded there.
+FXGL_INTERNAL void *ip_real_dlsym(void *handle, const char *name);
+FXGL_INTERNAL void *ip_real_dlvsym(void *handle, const char *name, const char *version);
+
+// A real GLX or EGL entry point. The chain variant is the next
+// implementation after fxgl (another interposer's hook may sit there); the
+// terminal variant comes from the GL library itself, for queries and for
+// breaking a cycle between interposers.
+FXGL_INTERNAL void *ip_real_glx_chain(const char *name);
+FXGL_INTERNAL void *ip_real_glx_terminal(const char *name);
+FXGL_INTERNAL void *ip_real_egl_chain(const char *name);
+FXGL_INTERNAL void *ip_real_egl_terminal(const char *name);
+// GetProcAddress-shaped loaders for fxgl_gl_load (the real, terminal ones).
+FXGL_INTERNAL void *ip_real_glx_gl_loader(void *user, const char *name);
+FXGL_INTERNAL void *ip_real_egl_gl_loader(void *user, const char *name);
+// True when addr lies in a GL loader or driver library (glvnd, Mesa, NVIDIA):
+// their own lookups must see the real functions.
+FXGL_INTERNAL bool ip_real_in_gl_library(const void *addr);
+
+// Converts between object and function pointers (one size on every GL platform).
+#define IP_FN(type, ptr) ((type)(uintptr_t)(ptr))
+#define IP_PTR(fn) ((void *)(uintptr_t)(fn))
+
+// --- dlsym.c, glx.c, egl.c: the one {name, hook} table ---
+
+typedef struct ip_hook {
+    const char *name;            // the entry point's name
+    void *hook;                  // our function: a static, non-interposable address
+} ip_hook;
+
+// Terminated by {NULL, NULL}; defined next to the hooks they list.
+FXGL_INTERNAL extern const ip_hook ip_glx_hooks[];
+FXGL_INTERNAL extern const ip_hook ip_egl_hooks[];
+
+// Our hook for name, or NULL. Callers return it only where the real
+// lookup of the same name succeeded.
+FXGL_INTERNAL void *ip_dlsym_hook_for(const char *name);
+// The hook for name when real is non-NULL and the caller is not a GL
+// library itself (glvnd and drivers must see the real functions); else real.
+FXGL_INTERNAL void *ip_dlsym_substitute(const char *name, void *real, const void *caller);
+
+// Exports name as an alias of the static hook target; __typeof__ makes the
+// compiler check the hook against the prototype in the system header.
+// IP_TEST_NO_EXPORTS builds the sources into a unit test without any hook
+// names, which would otherwise interpose the test process itself.
+#ifdef IP_TEST_NO_EXPORTS
+#define IP_EXPORT(name, target) extern int ip_test_no_export_##name
+#else
+#define IP_EXPORT(name, target)                                                          \
+    extern __typeof__(target) name __attribute__((alias(#target), visibility("default")))
+#endif
+
+// --- context.c ---
+
+typedef enum ip_wsi {
+    IP_WSI_GLX,
+    IP_WSI_EGL,
+} ip_wsi;
+
+typedef struct ip_slot ip_slot;       // context.c: one per share group
+typedef struct ip_runtime ip_runtime; // frame.c: the group's GL side
+
+// What one drawable looked like at this swap (a copy; the record stays in context.c).
+typedef struct ip_drawable_state {
+    int width;                   // from glXQueryDrawable / eglQuerySurface
+    int height;
+    uint64_t swaps;              // swaps seen on this drawable, this one included
+    unsigned generation;         // bumped on every size change (resources are rebuilt)
+    bool resized;                // the size changed since the previous swap
+    bool pbuffer;                // a pbuffer (GLX: created through our hook)
+} ip_drawable_state;
+
+// A context was created; share is the context it shares objects with (or NULL).
+FXGL_INTERNAL void ip_context_created(ip_wsi wsi, void *dpy, void *ctx, void *share);
+// A context is being destroyed.
+FXGL_INTERNAL void ip_context_destroyed(ip_wsi wsi, void *dpy, void *ctx);
+// An EGL display was terminated: all its contexts and surfaces are gone.
+FXGL_INTERNAL void ip_context_display_gone(ip_wsi wsi, void *dpy);
+// The share group of ctx, created on first use, with a reference held;
+// give it back with ip_slot_release. NULL when out of memory or records.
+FXGL_INTERNAL ip_slot *ip_slot_acquire(ip_wsi wsi, void *dpy, void *ctx);
+FXGL_INTERNAL void ip_slot_release(ip_slot *slot);
+// The group's runtime, created with the slot; valid while a reference is held.
+FXGL_INTERNAL ip_runtime *ip_slot_runtime(ip_slot *slot);
+// Records a swap of a drawable of the given size and describes it.
+FXGL_INTERNAL ip_drawable_state ip_drawable_swap(ip_wsi wsi, void *dpy, uintptr_t id, int width,
+                                                 int height);
+FXGL_INTERNAL void ip_drawable_set_pbuffer(ip_wsi wsi, void *dpy, uintptr_t id);
+FXGL_INTERNAL void ip_drawable_forget(ip_wsi wsi, void *dpy, uintptr_t id);
+
+// --- frame.c ---
+
+typedef struct ip_frame_desc {
+    ip_wsi wsi;                  // which window system presented it
+    ip_runtime *runtime;         // the share group's runtime (its slot acquired)
+    ip_drawable_state drawable;  // the drawable being presented
+} ip_frame_desc;
+
+// Runs before the real swap, on the presenting thread with the context
+// current. Passes the frame through untouched unless the context is usable.
+FXGL_INTERNAL void ip_frame(const ip_frame_desc *frame);
+
+// A share group's runtime: CPU memory only until the first frame loads GL.
+// Destroying it issues no GL call (see context.c for why that is right).
+FXGL_INTERNAL ip_runtime *ip_runtime_create(void);
+FXGL_INTERNAL void ip_runtime_destroy(ip_runtime *runtime);
 
 #endif // FXGL_INTERPOSE_H

@@ -1,13 +1,93 @@
-# src/interpose/local.mk - the preloaded library and its tests (included by Makefile.am).
+# src/interpose/local.mk - the preloaded library, the fxgl command and their
+# tests (included by Makefile.am).
 
 lib_LTLIBRARIES += libfxgl.la
 libfxgl_la_SOURCES = \
 	src/interpose/fxgl_interpose.h \
 	src/interpose/log.c \
-	src/interpose/version.c
+	src/interpose/version.c \
+	src/interpose/config.c \
+	src/interpose/real.c \
+	src/interpose/dlsym.c \
+	src/interpose/glx.c \
+	src/interpose/egl.c \
+	src/interpose/context.c \
+	src/interpose/frame.c
+# GLX/EGL headers only: the library never links libGL/libEGL, it finds
+# them at run time (real.c).
+libfxgl_la_CPPFLAGS = $(AM_CPPFLAGS) $(X11_CFLAGS) $(GLX_CFLAGS) $(EGL_CFLAGS)
 libfxgl_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
-libfxgl_la_LIBADD = libfxgl_gl.la $(AX_PTHREAD_LIBS)
+libfxgl_la_LIBADD = libfxgl_gl.la $(AX_PTHREAD_LIBS) -ldl
 libfxgl_la_LDFLAGS = $(AM_LDFLAGS) -module -avoid-version -shared \
 	-Wl,--version-script=$(top_srcdir)/src/interpose/exports.map -Wl,-z,defs
 EXTRA_DIST += src/interpose/exports.map src/interpose/local.mk
 
+# --- the fxgl command ---
+#
+# One template, two products: tools/fxgl (installed; the library path is
+# $(libdir)) and tests/interpose/fxgl-uninstalled (the build tree's library,
+# for the tests and for running from the build directory).
+
+bin_SCRIPTS = tools/fxgl
+check_SCRIPTS = tests/interpose/fxgl-uninstalled
+CLEANFILES += tools/fxgl tests/interpose/fxgl-uninstalled
+EXTRA_DIST += tools/fxgl.in
+
+fxgl_script_subst = sed -e 's|@PACKAGE_VERSION[@]|$(PACKAGE_VERSION)|g' \
+	-e 's|@datadir[@]|$(datadir)|g'
+
+tools/fxgl: $(top_srcdir)/tools/fxgl.in Makefile
+	$(AM_V_GEN)$(MKDIR_P) tools && \
+	$(fxgl_script_subst) -e 's|@FXGL_LIBRARY[@]|$(libdir)/libfxgl.so|g' \
+		$(top_srcdir)/tools/fxgl.in > $@.tmp && chmod +x $@.tmp && mv $@.tmp $@
+
+tests/interpose/fxgl-uninstalled: $(top_srcdir)/tools/fxgl.in Makefile
+	$(AM_V_GEN)$(MKDIR_P) tests/interpose && \
+	$(fxgl_script_subst) -e 's|@FXGL_LIBRARY[@]|$(abs_top_builddir)/.libs/libfxgl.so|g' \
+		$(top_srcdir)/tools/fxgl.in > $@.tmp && chmod +x $@.tmp && mv $@.tmp $@
+
+# --- tests ---
+#
+# The host programs link no part of fxgl except the GL loader (src/gl) for
+# their own drawing; ip_glx_dlopen links no GL library at all.
+
+IP_APP_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/interpose $(X11_CFLAGS)
+# Not check_PROGRAMS: those all become tests of their own (Makefile.am),
+# and these only mean something when test_preload runs them. They are
+# built with test_preload.
+ip_host_programs = tests/interpose/ip_glx_app$(EXEEXT) tests/interpose/ip_glx_dlopen$(EXEEXT) \
+	tests/interpose/ip_egl_app$(EXEEXT)
+EXTRA_PROGRAMS = $(ip_host_programs)
+CLEANFILES += $(ip_host_programs)
+
+tests_interpose_ip_glx_app_SOURCES = tests/interpose/ip_glx_app.c tests/interpose/ip_app.h
+tests_interpose_ip_glx_app_CPPFLAGS = $(IP_APP_CPPFLAGS) $(GLX_CFLAGS)
+tests_interpose_ip_glx_app_LDADD = libfxgl_gl.la $(GLX_LIBS) $(X11_LIBS)
+
+tests_interpose_ip_glx_dlopen_SOURCES = tests/interpose/ip_glx_app.c tests/interpose/ip_app.h
+tests_interpose_ip_glx_dlopen_CPPFLAGS = $(IP_APP_CPPFLAGS) $(GLX_CFLAGS) -DIP_APP_DLOPEN
+tests_interpose_ip_glx_dlopen_LDADD = libfxgl_gl.la $(X11_LIBS) -ldl
+
+tests_interpose_ip_egl_app_SOURCES = tests/interpose/ip_egl_app.c tests/interpose/ip_app.h
+tests_interpose_ip_egl_app_CPPFLAGS = $(IP_APP_CPPFLAGS) $(EGL_CFLAGS)
+tests_interpose_ip_egl_app_LDADD = libfxgl_gl.la $(EGL_LIBS) $(X11_LIBS) -ldl
+
+check_PROGRAMS += tests/interpose/test_preload
+tests_interpose_test_preload_SOURCES = tests/interpose/test_preload.c
+tests_interpose_test_preload_CPPFLAGS = $(TEST_CPPFLAGS) $(X11_CFLAGS)
+tests_interpose_test_preload_LDADD = $(TEST_LDADD) $(X11_LIBS)
+EXTRA_tests_interpose_test_preload_DEPENDENCIES = $(ip_host_programs)
+if SANITIZERS
+tests_interpose_test_preload_CPPFLAGS += -DFXGL_TEST_SANITIZERS=1
+endif
+
+# The library's sources built straight into a unit test, without the hook
+# names (IP_TEST_NO_EXPORTS), so config and table logic run under ASan too.
+check_PROGRAMS += tests/interpose/test_config
+tests_interpose_test_config_SOURCES = tests/interpose/test_config.c $(libfxgl_la_SOURCES)
+tests_interpose_test_config_CPPFLAGS = $(TEST_CPPFLAGS) $(X11_CFLAGS) $(GLX_CFLAGS) \
+	$(EGL_CFLAGS) -DIP_TEST_NO_EXPORTS
+tests_interpose_test_config_LDADD = $(TEST_LDADD) $(AX_PTHREAD_LIBS) -ldl
+
+TESTS += tests/interpose/test_fxgl_cmd.sh
+EXTRA_DIST += tests/interpose/test_fxgl_cmd.sh

@@ -1,0 +1,116 @@
+/*
+ * compile.c - fxgl_effect_compile, the compiler's one entry point. Like
+ * chibicc's cc1 it reads as the pipeline: preprocess, parse, check, build
+ * the module (GLSL emission joins here later).
+ *
+ * Memory: the stages work in one arena that is freed before returning; the
+ * effect is built in a second arena that becomes the effect's own and goes
+ * with fxgl_effect_destroy. Out-of-memory, limits and the error cap longjmp
+ * to the setjmp below (Lua's luaD_rawrunprotected), which frees both.
+ */
+#include <setjmp.h>
+#include <string.h>
+
+#include "fx_ast.h"
+#include "fx_check.h"
+#include "fx_pp.h"
+
+// Macros the reference runtime puts before every effect (runtime.cpp): old
+// names of the offset and gather intrinsics that real effects still use.
+static const fx_pp_define compat_macros[] = {
+    {"tex2Doffset(s, coords, offset)", "tex2D(s, coords, offset)"},
+    {"tex2Dlodoffset(s, coords, offset)", "tex2Dlod(s, coords, offset)"},
+    {"tex2Dgather(s, t, c)", "tex2Dgather##c(s, t)"},
+    {"tex2Dgatheroffset(s, t, o, c)", "tex2Dgather##c(s, t, o)"},
+    {"tex2Dgather0", "tex2DgatherR"},
+    {"tex2Dgather1", "tex2DgatherG"},
+    {"tex2Dgather2", "tex2DgatherB"},
+    {"tex2Dgather3", "tex2DgatherA"},
+    {"tex2Dgather0offset", "tex2DgatherR"},
+    {"tex2Dgather1offset", "tex2DgatherG"},
+    {"tex2Dgather2offset", "tex2DgatherB"},
+    {"tex2Dgather3offset", "tex2DgatherA"},
+};
+
+#define COMPAT_COUNT (sizeof(compat_macros) / sizeof(compat_macros[0]))
+
+static const char *const *copy_strings(fx_ctx *ectx, const char *const *list, size_t count) {
+    if (!count) {
+        return NULL;
+    }
+    const char **out = fx_alloc(ectx, count * sizeof(*out));
+    for (size_t i = 0; i < count; i++) {
+        out[i] = fx_strdup(ectx, list[i] ? list[i] : "");
+    }
+    return out;
+}
+
+fxgl_effect *fxgl_effect_compile(const fxgl_compile_desc *desc, fxgl_diags *diags) {
+    if (!desc || !diags || !desc->path) {
+        return NULL;
+    }
+    fx_arena *arena = fx_arena_create(desc->memory_limit);
+    fx_arena *earena = fx_arena_create(desc->memory_limit);
+    if (!arena || !earena) {
+        fx_arena_destroy(arena);
+        fx_arena_destroy(earena);
+        fxgl_diags_add(diags, FXGL_DIAG_ERROR, "OUT_OF_MEMORY", desc->path, 0, 0, NULL,
+                       "out of memory");
+        return NULL;
+    }
+    jmp_buf jb;
+    fx_ctx ctx = {.arena = arena, .diags = diags, .fatal = &jb};
+    fx_ctx ectx = {.arena = earena, .diags = diags, .fatal = &jb};
+    if (setjmp(jb)) {
+        fx_arena_destroy(arena);
+        fx_arena_destroy(earena);
+        return NULL;
+    }
+    fx_pp_define *defines = fx_alloc(&ctx, (COMPAT_COUNT + desc->define_count + 1) *
+                                               sizeof(*defines));
+    memcpy(defines, compat_macros, sizeof(compat_macros));
+    for (size_t i = 0; i < desc->define_count; i++) {
+        defines[COMPAT_COUNT + i] = (fx_pp_define){desc->defines[i].name, desc->defines[i].value};
+    }
+    fx_pp_desc pd = {
+        .path = desc->path,
+        .source = desc->source,
+        .source_len = desc->source_len,
+        .include_paths = desc->include_paths,
+        .include_path_count = desc->include_path_count,
+        .defines = defines,
+        .define_count = COMPAT_COUNT + desc->define_count,
+    };
+    fx_pp_result pr = {0};
+    fxgl_effect *fx = NULL;
+    if (fx_pp_run(&ctx, &pd, &pr) && ctx.errors == 0) {
+        fx_ast *ast = fx_parse(&ctx, pr.text, pr.len, desc->path);
+        fx_program *prog = ctx.errors == 0 ? fx_check(&ctx, ast) : NULL;
+        if (prog && ctx.errors == 0) {
+            ectx.errors = 0;
+            ectx.error_limit = ctx.error_limit;
+            fx = fx_module_build(&ectx, prog);
+        }
+    }
+    if (fx) {
+        fx->path = fx_strdup(&ectx, desc->path);
+        fx->pragmas = copy_strings(&ectx, pr.pragmas, pr.pragma_count);
+        fx->pragma_count = pr.pragma_count;
+        fx->included_files = copy_strings(&ectx, pr.included_files, pr.included_count);
+        fx->included_count = pr.included_count;
+        fx->ifdef_names = copy_strings(&ectx, pr.ifdef_names, pr.ifdef_count);
+        fx->ifdef_count = pr.ifdef_count;
+        fx->internal_ = earena;
+    } else {
+        fx_arena_destroy(earena);
+    }
+    fx_arena_destroy(arena);
+    return fx;
+}
+
+void fxgl_effect_destroy(fxgl_effect *effect) {
+    if (effect && effect->internal_) {
+        // The effect itself lives in its arena.
+        fx_arena_destroy(effect->internal_);
+    }
+}

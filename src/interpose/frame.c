@@ -1,0 +1,194 @@
+/*
+ * frame.c - the frame hook: what runs before the real swap.
+ *
+ * One runtime per share group: for now the glad dispatch table and the
+ * context description (fxgl_gl_load), loaded on the group's first swap
+ * through the real GetProcAddress, and the decision whether this context is
+ * one to work on (GL 4.3 / GLES 3.0, not zink). The effect runtime (src/gl)
+ * will hang off this record; until then every frame passes through.
+ *
+ * FXGL_TEST_MARK=1 is a test-only switch: it clears an 8x8 square in the
+ * window's top-left corner of the back buffer to magenta (1, 0, 1, 1) with
+ * glClearBufferfv, saving and restoring everything that clear depends on
+ * (draw framebuffer, draw buffer of framebuffer 0, scissor, colour mask,
+ * rasterizer discard). A test that sees the square knows the hook ran on the
+ * right context with working GL, and that it left the app's state alone.
+ * Components 0 and 1 survive sRGB encoding and dithering unchanged.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glad/gl.h>
+
+#include "fxgl_gl.h"
+#include "fxgl_interpose.h"
+
+#define IP_TINY 16               // drawables up to this size are skipped (cursors, probes)
+#define IP_MARK 8                // the test mark's side in pixels
+
+struct ip_runtime {
+    pthread_mutex_t lock;        // frames of one group on two threads take turns
+    bool loaded;                 // load attempted (once per group)
+    bool usable;                 // loaded and meets the minimum
+    GladGLContext gl;            // the group's dispatch table
+    fxgl_gl_info info;           // what the context is
+    bool first_frame_logged;
+};
+
+ip_runtime *ip_runtime_create(void) {
+    ip_runtime *rt = calloc(1, sizeof(*rt));
+    if (!rt) {
+        FXGL_LOG_ONCE(FXGL_LOG_ERROR, "out of memory for a share group: frames pass through");
+        return NULL;
+    }
+    pthread_mutex_init(&rt->lock, NULL);
+    return rt;
+}
+
+void ip_runtime_destroy(ip_runtime *rt) {
+    if (!rt) {
+        return;
+    }
+    pthread_mutex_destroy(&rt->lock);
+    free(rt);
+}
+
+static void load(ip_runtime *rt, ip_wsi wsi) {
+    rt->loaded = true;
+    char reason[256];
+    fxgl_gl_proc_loader loader = wsi == IP_WSI_GLX ? ip_real_glx_gl_loader
+                                                   : ip_real_egl_gl_loader;
+    if (!fxgl_gl_load(&rt->gl, &rt->info, loader, NULL, reason, sizeof(reason))) {
+        fxgl_log(FXGL_LOG_WARN, "cannot use this context: %s; frames pass through", reason);
+        return;
+    }
+    const fxgl_gl_info *info = &rt->info;
+    bool gles = info->api == FXGL_API_GLES;
+    if (!info->meets_minimum) {
+        fxgl_log(FXGL_LOG_WARN, "%s %d.%d is below the minimum (%s): frames pass through",
+                 gles ? "OpenGL ES" : "OpenGL", info->major, info->minor,
+                 gles ? "OpenGL ES 3.0" : "OpenGL 4.3");
+        return;
+    }
+    // Under zink a Vulkan layer (vkBasalt, gamescope) sees the frame too:
+    // doing it here as well would process it twice.
+    if (strstr(info->renderer, "zink")) {
+        fxgl_log(FXGL_LOG_WARN, "renderer '%s' is zink: frames pass through", info->renderer);
+        return;
+    }
+    rt->usable = true;
+}
+
+static void draw_test_mark(GladGLContext *gl, const fxgl_gl_info *info, int height) {
+    bool gles = info->api == FXGL_API_GLES;
+    // Indexed colour masks: desktop GL 3.0+, GLES 3.2.
+    bool indexed = !gles || info->major > 3 || (info->major == 3 && info->minor >= 2);
+
+    GLint draw_fb = 0, draw_buffer = GL_BACK, box[4];
+    GLboolean mask[4];
+    gl->GetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &draw_fb);
+    GLboolean scissor = gl->IsEnabled(GL_SCISSOR_TEST);
+    GLboolean discard = gl->IsEnabled(GL_RASTERIZER_DISCARD);
+    gl->GetIntegerv(GL_SCISSOR_BOX, box);
+    if (indexed) {
+        gl->GetBooleani_v(GL_COLOR_WRITEMASK, 0, mask);
+    } else {
+        gl->GetBooleanv(GL_COLOR_WRITEMASK, mask);
+    }
+
+    if (draw_fb != 0) {
+        gl->BindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
+    }
+    // The draw buffer is framebuffer 0's own state: read it with 0 bound.
+    gl->GetIntegerv(gles ? GL_DRAW_BUFFER0 : GL_DRAW_BUFFER, &draw_buffer);
+    GLenum back = GL_BACK;
+    if (draw_buffer != GL_BACK) {
+        if (gles) {
+            gl->DrawBuffers(1, &back);
+        } else {
+            gl->DrawBuffer(GL_BACK);
+        }
+    }
+    if (!scissor) {
+        gl->Enable(GL_SCISSOR_TEST);
+    }
+    if (discard) {
+        gl->Disable(GL_RASTERIZER_DISCARD);
+    }
+    if (indexed) {
+        gl->ColorMaski(0, GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+    } else {
+        gl->ColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+    }
+    gl->Scissor(0, height - IP_MARK, IP_MARK, IP_MARK);
+    static const GLfloat magenta[4] = {1.0f, 0.0f, 1.0f, 1.0f};
+    gl->ClearBufferfv(GL_COLOR, 0, magenta);
+
+    gl->Scissor(box[0], box[1], box[2], box[3]);
+    if (indexed) {
+        gl->ColorMaski(0, mask[0], mask[1], mask[2], mask[3]);
+    } else {
+        gl->ColorMask(mask[0], mask[1], mask[2], mask[3]);
+    }
+    if (discard) {
+        gl->Enable(GL_RASTERIZER_DISCARD);
+    }
+    if (!scissor) {
+        gl->Disable(GL_SCISSOR_TEST);
+    }
+    if (draw_buffer != GL_BACK) {
+        GLenum saved = (GLenum)draw_buffer;
+        if (gles) {
+            gl->DrawBuffers(1, &saved);
+        } else {
+            gl->DrawBuffer(saved);
+        }
+    }
+    if (draw_fb != 0) {
+        gl->BindFramebuffer(GL_DRAW_FRAMEBUFFER, (GLuint)draw_fb);
+    }
+}
+
+void ip_frame(const ip_frame_desc *frame) {
+    ip_runtime *rt = frame->runtime;
+    const ip_drawable_state *d = &frame->drawable;
+    const ip_config *cfg = ip_config_get();
+    if (!rt) {
+        return;
+    }
+    if (d->pbuffer) {
+        FXGL_LOG_ONCE(FXGL_LOG_DEBUG, "pbuffer or single-buffered surface: passed through");
+        return;
+    }
+    if (d->width <= 0 || d->height <= 0) {
+        FXGL_LOG_ONCE(FXGL_LOG_INFO, "drawable without a size: passed through");
+        return;
+    }
+    if (!cfg->allow_tiny && d->width <= IP_TINY && d->height <= IP_TINY) {
+        FXGL_LOG_ONCE(FXGL_LOG_INFO, "drawable of %dx%d (<= %dx%d): passed through "
+                      "(FXGL_ALLOW_TINY=1 processes it)", d->width, d->height, IP_TINY, IP_TINY);
+        return;
+    }
+    pthread_mutex_lock(&rt->lock);
+    if (!rt->loaded) {
+        load(rt, frame->wsi);
+    }
+    if (rt->usable) {
+        if (!rt->first_frame_logged) {
+            rt->first_frame_logged = true;
+            fxgl_log(FXGL_LOG_INFO, "first frame: %s, %s %d.%d%s, '%s', %dx%d",
+                     frame->wsi == IP_WSI_GLX ? "GLX" : "EGL",
+                     rt->info.api == FXGL_API_GLES ? "OpenGL ES" : "OpenGL", rt->info.major,
+                     rt->info.minor,
+                     rt->info.api == FXGL_API_GL
+                         ? (rt->info.core_profile ? " core" : " compatibility")
+                         : "",
+                     rt->info.renderer, d->width, d->height);
+        }
+        if (cfg->test_mark) {
+            draw_test_mark(&rt->gl, &rt->info, d->height);
+        }
+    }
+    pthread_mutex_unlock(&rt->lock);
+}

@@ -1,0 +1,205 @@
+/*
+ * ip_app.h - what the small host programs of the interposer tests share.
+ *
+ * Each program draws a known frame (two scissored clears), leaves GL state
+ * behind that a careless hook would trip over (a user FBO bound for
+ * drawing, scissor on with an odd box, a 1x1 viewport, a clear colour),
+ * swaps, checks that state survived the swap, then reads the presented
+ * window back with XGetImage and compares every pixel with the frame it
+ * drew, computed here. The 8x8 top-left corner must be fxgl's test mark
+ * (magenta) when FXGL_TEST_EXPECT_MARK=1, and the frame itself otherwise,
+ * so a run without fxgl and a run with it agree everywhere else.
+ *
+ * Exit status: 0 (or --exit N) when every check held, 1 on a failure, 77
+ * when something the program needs is missing.
+ */
+#ifndef IP_APP_H
+#define IP_APP_H
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <X11/Xlib.h>
+#include <X11/Xutil.h>
+#include <glad/gl.h>
+
+#define IP_APP_SKIP 77
+#define IP_APP_MARK 8
+
+typedef struct ip_app_rgb {
+    int r, g, b;
+} ip_app_rgb;
+
+typedef struct ip_app_gl {
+    GladGLContext gl;
+    GLuint fbo;                  // the app's own framebuffer, left bound at swap
+    GLuint rbo;
+} ip_app_gl;
+
+static int ip_app_failures;
+
+#define IP_APP_CHECK(cond, ...)                                                          \
+    do {                                                                                 \
+        if (!(cond)) {                                                                   \
+            fprintf(stderr, "%s: FAIL %s:%d: ", program_invocation_short_name, __FILE__, \
+                    __LINE__);                                                           \
+            fprintf(stderr, __VA_ARGS__);                                                \
+            fputc('\n', stderr);                                                         \
+            ip_app_failures++;                                                           \
+        }                                                                                \
+    } while (0)
+
+static inline bool ip_app_expect_mark(void) {
+    const char *v = getenv("FXGL_TEST_EXPECT_MARK");
+    return v && strcmp(v, "1") == 0;
+}
+
+// The left-half colour of frame i (so consecutive frames differ) and the right half.
+static inline ip_app_rgb ip_app_left(int frame) {
+    return (ip_app_rgb){(frame * 40) % 200 + 20, 60, 100};
+}
+static inline ip_app_rgb ip_app_right(void) {
+    return (ip_app_rgb){30, 200, 90};
+}
+
+static inline void ip_app_gl_init(ip_app_gl *a) {
+    GladGLContext *gl = &a->gl;
+    gl->GenFramebuffers(1, &a->fbo);
+    gl->GenRenderbuffers(1, &a->rbo);
+    gl->BindRenderbuffer(GL_RENDERBUFFER, a->rbo);
+    gl->RenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, 4, 4);
+    gl->BindFramebuffer(GL_FRAMEBUFFER, a->fbo);
+    gl->FramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, a->rbo);
+    gl->BindFramebuffer(GL_FRAMEBUFFER, 0);
+}
+
+// Draws frame i into the default framebuffer and leaves the trap state set.
+static inline void ip_app_draw(ip_app_gl *a, int frame, int w, int h) {
+    GladGLContext *gl = &a->gl;
+    ip_app_rgb l = ip_app_left(frame), r = ip_app_right();
+    gl->BindFramebuffer(GL_FRAMEBUFFER, 0);
+    gl->Viewport(0, 0, w, h);
+    gl->Disable(GL_SCISSOR_TEST);
+    gl->ClearColor(r.r / 255.0f, r.g / 255.0f, r.b / 255.0f, 1.0f);
+    gl->Clear(GL_COLOR_BUFFER_BIT);
+    gl->Enable(GL_SCISSOR_TEST);
+    gl->Scissor(0, 0, w / 2, h);
+    gl->ClearColor(l.r / 255.0f, l.g / 255.0f, l.b / 255.0f, 1.0f);
+    gl->Clear(GL_COLOR_BUFFER_BIT);
+    // The traps: state an app may well leave behind at swap time.
+    gl->Scissor(1, 2, 3, 4);
+    gl->ClearColor(0.25f, 0.5f, 0.75f, 1.0f);
+    gl->Viewport(0, 0, 1, 1);
+    gl->BindFramebuffer(GL_DRAW_FRAMEBUFFER, a->fbo);
+}
+
+// After the swap: the trap state is exactly as the app left it.
+static inline void ip_app_check_state(ip_app_gl *a) {
+    GladGLContext *gl = &a->gl;
+    GLint fb = -1, box[4] = {0}, vp[4] = {0};
+    GLfloat cc[4] = {0};
+    gl->GetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &fb);
+    gl->GetIntegerv(GL_SCISSOR_BOX, box);
+    gl->GetIntegerv(GL_VIEWPORT, vp);
+    gl->GetFloatv(GL_COLOR_CLEAR_VALUE, cc);
+    GLboolean mask[4] = {0};
+    gl->GetBooleanv(GL_COLOR_WRITEMASK, mask);
+    IP_APP_CHECK(fb == (GLint)a->fbo, "draw framebuffer %d after swap, app had %u", fb, a->fbo);
+    IP_APP_CHECK(gl->IsEnabled(GL_SCISSOR_TEST), "scissor test turned off by the swap");
+    IP_APP_CHECK(box[0] == 1 && box[1] == 2 && box[2] == 3 && box[3] == 4,
+                 "scissor box %d,%d,%d,%d after swap", box[0], box[1], box[2], box[3]);
+    IP_APP_CHECK(vp[2] == 1 && vp[3] == 1, "viewport %dx%d after swap", vp[2], vp[3]);
+    IP_APP_CHECK(cc[0] == 0.25f && cc[1] == 0.5f && cc[2] == 0.75f, "clear colour changed");
+    IP_APP_CHECK(mask[0] && mask[1] && mask[2] && mask[3], "colour mask changed");
+    IP_APP_CHECK(gl->GetError() == GL_NO_ERROR, "a GL error after the swap");
+}
+
+// Reads the presented window and compares it with frame i.
+static inline void ip_app_check_window(Display *dpy, Window win, int frame, int w, int h,
+                                       bool expect_mark) {
+    XSync(dpy, False);
+    XImage *img = XGetImage(dpy, win, 0, 0, (unsigned)w, (unsigned)h, AllPlanes, ZPixmap);
+    IP_APP_CHECK(img != NULL, "XGetImage failed");
+    if (!img) {
+        return;
+    }
+    ip_app_rgb l = ip_app_left(frame), r = ip_app_right();
+    int bad = 0, marked = 0;
+    for (int y = 0; y < h; y++) {
+        for (int x = 0; x < w; x++) {
+            unsigned long px = XGetPixel(img, x, y);
+            ip_app_rgb got = {(int)((px >> 16) & 0xff), (int)((px >> 8) & 0xff),
+                              (int)(px & 0xff)};
+            bool in_mark = x < IP_APP_MARK && y < IP_APP_MARK;
+            ip_app_rgb want = x < w / 2 ? l : r;
+            if (in_mark && expect_mark) {
+                want = (ip_app_rgb){255, 0, 255};
+            }
+            if (got.r == 255 && got.g == 0 && got.b == 255) {
+                marked++;
+            }
+            if (abs(got.r - want.r) > 1 || abs(got.g - want.g) > 1 || abs(got.b - want.b) > 1) {
+                if (bad++ == 0) {
+                    fprintf(stderr, "%s: frame %d pixel (%d,%d) is %d,%d,%d, want %d,%d,%d\n",
+                            program_invocation_short_name, frame, x, y, got.r, got.g, got.b,
+                            want.r, want.g, want.b);
+                }
+            }
+        }
+    }
+    IP_APP_CHECK(bad == 0, "frame %d (%dx%d): %d pixels differ (mark %s, %d magenta)", frame, w,
+                 h, bad, expect_mark ? "expected" : "not expected", marked);
+    XDestroyImage(img);
+}
+
+// Windows must not overlap: XGetImage returns nothing useful for an
+// obscured part of a window without backing store.
+static inline Window ip_app_window_at(Display *dpy, XVisualInfo *vi, int x, int w, int h,
+                                      Colormap *cmap) {
+    Window root = RootWindow(dpy, vi->screen);
+    XSetWindowAttributes swa = {
+        .colormap = XCreateColormap(dpy, root, vi->visual, AllocNone),
+        .event_mask = ExposureMask | StructureNotifyMask,
+    };
+    *cmap = swa.colormap;
+    Window win = XCreateWindow(dpy, root, x, 0, (unsigned)w, (unsigned)h, 0, vi->depth,
+                               InputOutput, vi->visual, CWColormap | CWEventMask, &swa);
+    XMapWindow(dpy, win);
+    XSync(dpy, False);
+    return win;
+}
+
+static inline Window ip_app_window(Display *dpy, XVisualInfo *vi, int w, int h,
+                                   Colormap *cmap) {
+    return ip_app_window_at(dpy, vi, 0, w, h, cmap);
+}
+
+static inline int ip_app_exit(int argc, char **argv) {
+    int code = 0;
+    for (int i = 1; i + 1 < argc; i++) {
+        if (strcmp(argv[i], "--exit") == 0) {
+            code = atoi(argv[i + 1]);
+        }
+    }
+    if (ip_app_failures) {
+        fprintf(stderr, "%s: %d checks failed\n", program_invocation_short_name,
+                ip_app_failures);
+        return 1;
+    }
+    return code;
+}
+
+static inline const char *ip_app_arg(int argc, char **argv, const char *name,
+                                     const char *fallback) {
+    for (int i = 1; i + 1 < argc; i++) {
+        if (strcmp(argv[i], name) == 0) {
+            return argv[i + 1];
+        }
+    }
+    return fallback;
+}
+
+#endif // IP_APP_H

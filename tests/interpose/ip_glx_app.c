@@ -1,0 +1,217 @@
+/*
+ * ip_glx_app.c - a GLX host program for the interposer tests, built twice.
+ *
+ * ip_glx_app links libGLX and calls the GLX functions by name (the path a
+ * plain preload catches). ip_glx_dlopen (IP_APP_DLOPEN) links no GL
+ * library at all and reaches GLX the ways real programs do without linking:
+ *   --path glfw  dlopen("libGLX.so.0") and dlsym on that handle (GLFW 3.4)
+ *   --path wine  dlopen("libGL.so.1"), dlsym only glXGetProcAddressARB, and
+ *                everything else through it (Wine's X11 driver)
+ * Modes (--mode): one (a window), msc (glXSwapBuffersMscOML, through
+ * glXGetProcAddressARB), two (two windows, two unshared contexts, one of
+ * them core profile), resize (the window grows every 3 frames).
+ * --size WxH sets the first window's size. See ip_app.h for the checks.
+ */
+#include <dlfcn.h>
+#include <stdint.h>
+
+// glad first: it stands in for GL/gl.h, which GL/glx.h would include.
+#include "ip_app.h"
+
+#include <GL/glx.h>
+
+#include "fxgl_gl.h"
+
+#define FRAMES 6
+
+typedef struct glx_api {
+    GLXFBConfig *(*ChooseFBConfig)(Display *, int, const int *, int *);
+    XVisualInfo *(*GetVisualFromFBConfig)(Display *, GLXFBConfig);
+    GLXContext (*CreateNewContext)(Display *, GLXFBConfig, int, GLXContext, Bool);
+    Bool (*MakeCurrent)(Display *, GLXDrawable, GLXContext);
+    void (*SwapBuffers)(Display *, GLXDrawable);
+    void (*DestroyContext)(Display *, GLXContext);
+    __GLXextFuncPtr (*GetProcAddressARB)(const GLubyte *);
+} glx_api;
+
+static glx_api glx;
+
+static void *gl_loader(void *user, const char *name) {
+    (void)user;
+    return (void *)(uintptr_t)glx.GetProcAddressARB((const GLubyte *)name);
+}
+
+#define LOAD_AS(field, type, expr) (glx.field = (type)(uintptr_t)(expr))
+
+static bool load_glx(const char *path) {
+#ifdef IP_APP_DLOPEN
+    if (strcmp(path, "glfw") == 0) {
+        void *h = dlopen("libGLX.so.0", RTLD_LAZY | RTLD_LOCAL);
+        if (!h) {
+            printf("SKIP: %s\n", dlerror());
+            return false;
+        }
+        LOAD_AS(ChooseFBConfig, GLXFBConfig *(*)(Display *, int, const int *, int *),
+                dlsym(h, "glXChooseFBConfig"));
+        LOAD_AS(GetVisualFromFBConfig, XVisualInfo *(*)(Display *, GLXFBConfig),
+                dlsym(h, "glXGetVisualFromFBConfig"));
+        LOAD_AS(CreateNewContext, GLXContext(*)(Display *, GLXFBConfig, int, GLXContext, Bool),
+                dlsym(h, "glXCreateNewContext"));
+        LOAD_AS(MakeCurrent, Bool(*)(Display *, GLXDrawable, GLXContext),
+                dlsym(h, "glXMakeCurrent"));
+        LOAD_AS(SwapBuffers, void (*)(Display *, GLXDrawable), dlsym(h, "glXSwapBuffers"));
+        LOAD_AS(DestroyContext, void (*)(Display *, GLXContext), dlsym(h, "glXDestroyContext"));
+        LOAD_AS(GetProcAddressARB, __GLXextFuncPtr(*)(const GLubyte *),
+                dlsym(h, "glXGetProcAddressARB"));
+    } else {
+        void *h = dlopen("libGL.so.1", RTLD_NOW | RTLD_LOCAL);
+        if (!h) {
+            printf("SKIP: %s\n", dlerror());
+            return false;
+        }
+        LOAD_AS(GetProcAddressARB, __GLXextFuncPtr(*)(const GLubyte *),
+                dlsym(h, "glXGetProcAddressARB"));
+        if (!glx.GetProcAddressARB) {
+            return false;
+        }
+#define GPA(name) glx.GetProcAddressARB((const GLubyte *)name)
+        LOAD_AS(ChooseFBConfig, GLXFBConfig *(*)(Display *, int, const int *, int *),
+                GPA("glXChooseFBConfig"));
+        LOAD_AS(GetVisualFromFBConfig, XVisualInfo *(*)(Display *, GLXFBConfig),
+                GPA("glXGetVisualFromFBConfig"));
+        LOAD_AS(CreateNewContext, GLXContext(*)(Display *, GLXFBConfig, int, GLXContext, Bool),
+                GPA("glXCreateNewContext"));
+        LOAD_AS(MakeCurrent, Bool(*)(Display *, GLXDrawable, GLXContext),
+                GPA("glXMakeCurrent"));
+        LOAD_AS(SwapBuffers, void (*)(Display *, GLXDrawable), GPA("glXSwapBuffers"));
+        LOAD_AS(DestroyContext, void (*)(Display *, GLXContext), GPA("glXDestroyContext"));
+#undef GPA
+    }
+#else
+    (void)path;
+    glx = (glx_api){glXChooseFBConfig, glXGetVisualFromFBConfig, glXCreateNewContext,
+                    glXMakeCurrent, glXSwapBuffers, glXDestroyContext, glXGetProcAddressARB};
+#endif
+    return glx.ChooseFBConfig && glx.GetVisualFromFBConfig && glx.CreateNewContext &&
+           glx.MakeCurrent && glx.SwapBuffers && glx.DestroyContext && glx.GetProcAddressARB;
+}
+
+typedef struct window {
+    Window win;
+    Colormap cmap;
+    GLXContext ctx;
+    ip_app_gl app;
+    int w, h;
+} window;
+
+typedef int64_t (*swap_msc_fn)(Display *, GLXDrawable, int64_t, int64_t, int64_t);
+typedef GLXContext (*create_attribs_fn)(Display *, GLXFBConfig, GLXContext, Bool,
+                                        const int *);
+
+static bool open_window(Display *dpy, GLXFBConfig config, XVisualInfo *vi, window *w,
+                        bool core) {
+    w->win = ip_app_window_at(dpy, vi, core ? 400 : 0, w->w, w->h, &w->cmap);
+    if (core) {
+        create_attribs_fn create = (create_attribs_fn)(uintptr_t)glx.GetProcAddressARB(
+            (const GLubyte *)"glXCreateContextAttribsARB");
+        int attribs[] = {GLX_CONTEXT_MAJOR_VERSION_ARB, 4, GLX_CONTEXT_MINOR_VERSION_ARB, 5,
+                         GLX_CONTEXT_PROFILE_MASK_ARB, GLX_CONTEXT_CORE_PROFILE_BIT_ARB, None};
+        w->ctx = create ? create(dpy, config, NULL, True, attribs) : NULL;
+    } else {
+        w->ctx = glx.CreateNewContext(dpy, config, GLX_RGBA_TYPE, NULL, True);
+    }
+    if (!w->ctx || !glx.MakeCurrent(dpy, w->win, w->ctx)) {
+        return false;
+    }
+    fxgl_gl_info info;
+    char reason[256];
+    if (!fxgl_gl_load(&w->app.gl, &info, gl_loader, NULL, reason, sizeof(reason))) {
+        fprintf(stderr, "%s\n", reason);
+        return false;
+    }
+    ip_app_gl_init(&w->app);
+    return true;
+}
+
+static void frame(Display *dpy, window *w, int i, swap_msc_fn msc, bool expect) {
+    glx.MakeCurrent(dpy, w->win, w->ctx);
+    ip_app_draw(&w->app, i, w->w, w->h);
+    if (msc) {
+        msc(dpy, w->win, 0, 0, 0);
+    } else {
+        glx.SwapBuffers(dpy, w->win);
+    }
+    w->app.gl.Finish();
+    ip_app_check_state(&w->app);
+    ip_app_check_window(dpy, w->win, i, w->w, w->h, expect);
+}
+
+int main(int argc, char **argv) {
+    const char *mode = ip_app_arg(argc, argv, "--mode", "one");
+    const char *path = ip_app_arg(argc, argv, "--path", "glfw");
+    window wins[2] = {{.w = 96, .h = 64}, {.w = 80, .h = 48}};
+    sscanf(ip_app_arg(argc, argv, "--size", "96x64"), "%dx%d", &wins[0].w, &wins[0].h);
+    bool expect = ip_app_expect_mark();
+
+    if (!load_glx(path)) {
+        printf("SKIP: GLX entry points not found (path %s)\n", path);
+        return IP_APP_SKIP;
+    }
+    Display *dpy = XOpenDisplay(NULL);
+    if (!dpy) {
+        printf("SKIP: cannot open display\n");
+        return IP_APP_SKIP;
+    }
+    int attribs[] = {GLX_X_RENDERABLE, True, GLX_DRAWABLE_TYPE, GLX_WINDOW_BIT,
+                     GLX_RENDER_TYPE, GLX_RGBA_BIT, GLX_RED_SIZE, 8, GLX_GREEN_SIZE, 8,
+                     GLX_BLUE_SIZE, 8, GLX_DOUBLEBUFFER, True, None};
+    int n = 0;
+    GLXFBConfig *configs = glx.ChooseFBConfig(dpy, DefaultScreen(dpy), attribs, &n);
+    if (!configs || n == 0) {
+        printf("SKIP: no GLX framebuffer config\n");
+        return IP_APP_SKIP;
+    }
+    XVisualInfo *vi = glx.GetVisualFromFBConfig(dpy, configs[0]);
+    bool two = strcmp(mode, "two") == 0;
+    for (int k = 0; k < (two ? 2 : 1); k++) {
+        if (!open_window(dpy, configs[0], vi, &wins[k], k == 1)) {
+            printf("SKIP: cannot create GLX context %d\n", k);
+            return IP_APP_SKIP;
+        }
+    }
+    swap_msc_fn msc = NULL;
+    if (strcmp(mode, "msc") == 0) {
+        msc = (swap_msc_fn)(uintptr_t)glx.GetProcAddressARB(
+            (const GLubyte *)"glXSwapBuffersMscOML");
+        if (!msc) {
+            printf("SKIP: no glXSwapBuffersMscOML\n");
+            return IP_APP_SKIP;
+        }
+    }
+    for (int i = 0; i < FRAMES * (strcmp(mode, "resize") == 0 ? 2 : 1); i++) {
+        if (strcmp(mode, "resize") == 0 && i > 0 && i % 3 == 0) {
+            wins[0].w += 24;
+            wins[0].h += 16;
+            XResizeWindow(dpy, wins[0].win, (unsigned)wins[0].w, (unsigned)wins[0].h);
+            XSync(dpy, False);
+            // The driver sees the new size at the next frame; present one
+            // unchecked frame at the new size first, as a resizing app does.
+            glx.MakeCurrent(dpy, wins[0].win, wins[0].ctx);
+            ip_app_draw(&wins[0].app, i, wins[0].w, wins[0].h);
+            glx.SwapBuffers(dpy, wins[0].win);
+        }
+        for (int k = 0; k < (two ? 2 : 1); k++) {
+            frame(dpy, &wins[k], i, msc, expect);
+        }
+    }
+    for (int k = 0; k < (two ? 2 : 1); k++) {
+        glx.MakeCurrent(dpy, None, NULL);
+        glx.DestroyContext(dpy, wins[k].ctx);
+        XDestroyWindow(dpy, wins[k].win);
+        XFreeColormap(dpy, wins[k].cmap);
+    }
+    XFree(vi);
+    XFree(configs);
+    XCloseDisplay(dpy);
+    return ip_app_exit(argc, argv);
+}

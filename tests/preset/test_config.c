@@ -1,0 +1,283 @@
+/*
+ * test_config.c - configuration lookup order, layering, relative paths, defaults and
+ * environment overrides, all with a made-up environment and program directory.
+ */
+#include "fxgl_preset.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+typedef struct diag_log {
+    char text[4096];             // every diagnostic, one per line
+    unsigned count;
+} diag_log;
+
+static void collect(void *user, const fxgl_preset_diag *diag)
+{
+    diag_log *log = user;
+    char line[600];
+    fxgl_preset_diag_format(diag, line, sizeof(line));
+    size_t len = strlen(log->text);
+    snprintf(log->text + len, sizeof(log->text) - len, "%s\n", line);
+    log->count++;
+}
+
+static char root[] = "/tmp/fxgl-config-XXXXXX";
+
+static void put_file(const char *relative, const char *text)
+{
+    char path[512];
+    snprintf(path, sizeof(path), "%s/%s", root, relative);
+    for (char *slash = strchr(path + strlen(root) + 1, '/'); slash != NULL;
+         slash = strchr(slash + 1, '/')) {
+        *slash = '\0';
+        mkdir(path, 0755);
+        *slash = '/';
+    }
+    FILE *f = fopen(path, "w");
+    ck_assert(f != NULL);
+    fputs(text, f);
+    fclose(f);
+}
+
+static void setup(void)
+{
+    ck_assert(mkdtemp(root) != NULL);
+}
+
+static void teardown(void)
+{
+    char cmd[600];
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+    ck_assert(system(cmd) == 0);
+    strcpy(root + strlen(root) - 6, "XXXXXX");
+}
+
+static char *at(const char *relative)
+{
+    static char buf[4][512]; // test-only convenience; a few paths alive at once
+    static int next;
+    char *out = buf[next++ % 4];
+    snprintf(out, 512, "%s/%s", root, relative);
+    return out;
+}
+
+START_TEST(test_candidate_order)
+{
+    char config_var[600];
+    char home[600];
+    char dirs[600];
+    snprintf(config_var, sizeof(config_var), "FXGL_CONFIG=%s/explicit.ini", root);
+    snprintf(home, sizeof(home), "HOME=%s/home", root);
+    snprintf(dirs, sizeof(dirs), "XDG_CONFIG_DIRS=%s/sys1:relative:%s/sys2", root, root);
+    const char *envp[] = {config_var, home, dirs, NULL};
+    fxgl_config_env env = {.envp = envp, .program_dir = at("game")};
+    char *out[16];
+    size_t n = fxgl_config_candidates(&env, out, 16);
+    const char *expected[] = {"explicit.ini", "game/fxgl.ini", "game/ReShade.ini",
+                              "home/.config/fxgl/fxgl.ini", "sys1/fxgl/fxgl.ini",
+                              "sys2/fxgl/fxgl.ini"};
+    ck_assert_uint_eq(n, 7);
+    for (size_t i = 0; i < 6; i++) {
+        ck_assert_str_eq(out[i], at(expected[i]));
+    }
+    ck_assert_str_eq(out[6], "/etc/fxgl/fxgl.ini");
+    for (size_t i = 0; i < n; i++) {
+        free(out[i]);
+    }
+    // XDG_CONFIG_HOME wins over HOME; defaults to /etc/xdg.
+    char xdg_home[600];
+    snprintf(xdg_home, sizeof(xdg_home), "XDG_CONFIG_HOME=%s/xdg", root);
+    const char *envp2[] = {home, xdg_home, NULL};
+    fxgl_config_env env2 = {.envp = envp2};
+    n = fxgl_config_candidates(&env2, out, 16);
+    ck_assert_uint_eq(n, 3);
+    ck_assert_str_eq(out[0], at("xdg/fxgl/fxgl.ini"));
+    ck_assert_str_eq(out[1], "/etc/xdg/fxgl/fxgl.ini");
+    for (size_t i = 0; i < n; i++) {
+        free(out[i]);
+    }
+}
+END_TEST
+
+START_TEST(test_layering_relative_paths_and_reshade_ini)
+{
+    // ReShade.ini beside the game, as Windows users bring it; the user's fxgl.ini below it.
+    put_file("game/ReShade.ini", "[GENERAL]\n"
+                                 "EffectSearchPaths=.\\reshade-shaders\\Shaders\\**,C:\\x\n"
+                                 "PresetPath=.\\ReShadePreset.ini\n"
+                                 "PerformanceMode=1\n"
+                                 "PreprocessorDefinitions=A=1,B\n"
+                                 "[INPUT]\n"
+                                 "KeyEffects=145,0,1,0\n");
+    put_file("game/ReShadePreset.ini", "Techniques=X@Y.fx\n");
+    put_file("home/.config/fxgl/fxgl.ini", "[GENERAL]\n"
+                                           "EffectSearchPaths=/abs/path\n"
+                                           "TextureSearchPaths=tex/**\n"
+                                           "SkipLoadingDisabledEffects=1\n"
+                                           "TechniqueSorting=X@Y.fx\n"
+                                           "[INPUT]\n"
+                                           "KeyEffects=1,0,0,0\n"
+                                           "KeyReload=116,1,0,0\n"
+                                           "KeyNextPreset=bad\n"
+                                           "[LOG]\n"
+                                           "Level=debug\n"
+                                           "File=fxgl.log\n");
+    char home[600];
+    snprintf(home, sizeof(home), "HOME=%s/home", root);
+    const char *envp[] = {home, "XDG_CONFIG_DIRS=/nonexistent-fxgl", NULL};
+    fxgl_config_env env = {.envp = envp, .program_dir = at("game")};
+    diag_log log = {0};
+    fxgl_config config;
+    ck_assert(fxgl_config_load(&config, &env, &(fxgl_preset_sink){collect, &log}));
+    ck_assert_uint_eq(config.file_count, 2);
+    ck_assert_str_eq(config.files[0], at("game/ReShade.ini"));
+    ck_assert_str_eq(config.save_path, at("game/ReShade.ini"));
+    // The game's file wins key by key; the user's file fills the rest.
+    ck_assert_uint_eq(config.effect_path_count, 2);
+    ck_assert_str_eq(config.effect_paths[0].path, at("game/reshade-shaders/Shaders"));
+    ck_assert(config.effect_paths[0].recursive);
+    ck_assert_str_eq(config.effect_paths[1].path, at("game/C:/x"));
+    ck_assert_uint_eq(config.texture_path_count, 1);
+    ck_assert_str_eq(config.texture_paths[0].path, at("home/.config/fxgl/tex"));
+    ck_assert(config.texture_paths[0].recursive);
+    ck_assert_str_eq(config.preset_path, at("game/ReShadePreset.ini"));
+    ck_assert(config.performance_mode && config.skip_disabled_effects);
+    ck_assert_uint_eq(config.defines.count, 2);
+    ck_assert_str_eq(config.defines.items[1].name, "B");
+    ck_assert_uint_eq(config.technique_sorting_count, 1);
+    ck_assert_uint_eq(config.key_effects.vk, 145);
+    ck_assert(config.key_effects.shift);
+    ck_assert_uint_eq(config.key_reload.vk, 116);
+    ck_assert_uint_eq(config.key_next_preset.vk, 0);
+    ck_assert_uint_eq(config.key_screenshot.vk, 0x2C); // default PrintScreen
+    ck_assert_int_eq(config.log_level, FXGL_CONFIG_LOG_DEBUG);
+    ck_assert_str_eq(config.log_file, at("home/.config/fxgl/fxgl.log"));
+    ck_assert_ptr_nonnull(strstr(log.text, "fxgl.ini(9): warning: 'KeyNextPreset'"));
+    fxgl_config_finish(&config);
+}
+END_TEST
+
+START_TEST(test_defaults_without_files)
+{
+    char home[600];
+    snprintf(home, sizeof(home), "HOME=%s/home", root);
+    const char *envp[] = {home, "XDG_CONFIG_DIRS=/nonexistent-fxgl", NULL};
+    fxgl_config_env env = {.envp = envp, .program_dir = at("game")};
+    fxgl_config config;
+    ck_assert(fxgl_config_load(&config, &env, NULL));
+    ck_assert_uint_eq(config.file_count, 0);
+    ck_assert_str_eq(config.save_path, at("home/.config/fxgl/fxgl.ini"));
+    ck_assert_uint_eq(config.effect_path_count, 2);
+    ck_assert_str_eq(config.effect_paths[0].path, at("game"));
+    ck_assert(!config.effect_paths[0].recursive);
+    ck_assert_str_eq(config.effect_paths[1].path, at("home/.local/share/fxgl/Shaders"));
+    ck_assert(config.effect_paths[1].recursive);
+    ck_assert_str_eq(config.texture_paths[1].path, at("home/.local/share/fxgl/Textures"));
+    ck_assert_str_eq(config.preset_path, at("game/ReShadePreset.ini"));
+    ck_assert_str_eq(config.cache_path, at("home/.cache/fxgl"));
+    ck_assert(!config.performance_mode && config.force_shortcut_modifiers);
+    ck_assert_uint_eq(config.transition_ms, 1000);
+    ck_assert_int_eq(config.log_level, FXGL_CONFIG_LOG_INFO);
+    ck_assert_ptr_null(config.log_file);
+    fxgl_config_finish(&config);
+    fxgl_config_finish(NULL);
+}
+END_TEST
+
+START_TEST(test_environment_overrides)
+{
+    put_file("cfg/my.ini", "[GENERAL]\nPerformanceMode=1\nPreprocessorDefinitions=FROM_FILE\n"
+                           "[LOG]\nLevel=loud\n");
+    char cfg[600];
+    snprintf(cfg, sizeof(cfg), "FXGL_CONFIG=%s/cfg/my.ini", root);
+    const char *envp[] = {
+        "HOME=/nonexistent-home",
+        "XDG_CONFIG_DIRS=/nonexistent-fxgl",
+        cfg,
+        "FXGL_PRESET=/presets/Mine.ini",
+        "FXGL_EFFECT_PATHS=/a/**:/b",
+        "FXGL_TEXTURE_PATHS=/t",
+        "FXGL_PERFORMANCE_MODE=off",
+        "FXGL_SKIP_DISABLED=yes",
+        "FXGL_DEFINES=X=1,,2,Y",
+        "FXGL_CACHE_DIR=/cache",
+        "FXGL_LOG=warn",
+        "FXGL_LOG_FILE=/tmp/f.log",
+        NULL,
+    };
+    fxgl_config_env env = {.envp = envp};
+    diag_log log = {0};
+    fxgl_config config;
+    ck_assert(fxgl_config_load(&config, &env, &(fxgl_preset_sink){collect, &log}));
+    ck_assert_uint_eq(config.file_count, 1);
+    ck_assert_str_eq(config.preset_path, "/presets/Mine.ini");
+    ck_assert_uint_eq(config.effect_path_count, 2);
+    ck_assert_str_eq(config.effect_paths[0].path, "/a");
+    ck_assert(config.effect_paths[0].recursive);
+    ck_assert_str_eq(config.effect_paths[1].path, "/b");
+    ck_assert_str_eq(config.texture_paths[0].path, "/t");
+    ck_assert(!config.performance_mode && config.skip_disabled_effects);
+    ck_assert_uint_eq(config.defines.count, 2);
+    ck_assert_str_eq(config.defines.items[0].value, "1,2"); // ",," is a literal comma
+    ck_assert_str_eq(config.defines.items[1].name, "Y");
+    ck_assert_str_eq(config.cache_path, "/cache");
+    ck_assert_int_eq(config.log_level, FXGL_CONFIG_LOG_WARN);
+    ck_assert_str_eq(config.log_file, "/tmp/f.log");
+    ck_assert_ptr_nonnull(strstr(log.text, "my.ini(5): warning: 'loud' is not a log level"));
+    fxgl_config_finish(&config);
+
+    // A bad variable is reported and ignored; a missing FXGL_CONFIG file too.
+    const char *envp2[] = {"FXGL_CONFIG=/nonexistent-fxgl/x.ini", "FXGL_PERFORMANCE_MODE=maybe",
+                           "XDG_CONFIG_DIRS=/nonexistent-fxgl", NULL};
+    fxgl_config_env env2 = {.envp = envp2};
+    log = (diag_log){0};
+    ck_assert(fxgl_config_load(&config, &env2, &(fxgl_preset_sink){collect, &log}));
+    ck_assert(!config.performance_mode);
+    ck_assert_ptr_nonnull(strstr(log.text, "FXGL_PERFORMANCE_MODE='maybe' is not understood"));
+    ck_assert_ptr_nonnull(strstr(log.text, "FXGL_CONFIG names a file that does not exist"));
+    fxgl_config_finish(&config);
+}
+END_TEST
+
+START_TEST(test_preset_path_must_be_a_preset)
+{
+    put_file("game/fxgl.ini", "[GENERAL]\nStartupPresetPath=notes.txt\nPresetPath=Good.ini\n");
+    put_file("game/notes.txt", "just notes\n");
+    const char *envp[] = {"XDG_CONFIG_DIRS=/nonexistent-fxgl", NULL};
+    fxgl_config_env env = {.envp = envp, .program_dir = at("game")};
+    diag_log log = {0};
+    fxgl_config config;
+    ck_assert(fxgl_config_load(&config, &env, &(fxgl_preset_sink){collect, &log}));
+    ck_assert_str_eq(config.preset_path, at("game/Good.ini")); // new preset: allowed
+    ck_assert_ptr_nonnull(strstr(log.text, "fxgl.ini(2): warning:"));
+    fxgl_config_finish(&config);
+}
+END_TEST
+
+static Suite *config_suite(void)
+{
+    Suite *s = suite_create("config");
+    TCase *tc = tcase_create("config");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, test_candidate_order);
+    tcase_add_test(tc, test_layering_relative_paths_and_reshade_ini);
+    tcase_add_test(tc, test_defaults_without_files);
+    tcase_add_test(tc, test_environment_overrides);
+    tcase_add_test(tc, test_preset_path_must_be_a_preset);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *runner = srunner_create(config_suite());
+    srunner_run_all(runner, CK_NORMAL);
+    int failed = srunner_ntests_failed(runner);
+    srunner_free(runner);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

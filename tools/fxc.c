@@ -1,0 +1,454 @@
+/*
+ * fxc.c - the offline FX compiler driver: a thin main over src/fx.
+ *
+ *   fxc check [options] FILE...         compile, print diagnostics
+ *   fxc preprocess [options] FILE       print the preprocessed text
+ *   fxc dump --json [options] FILE      print the effect module as JSON
+ *   fxc glsl --target T [--pass N] FILE print the generated GLSL
+ *   fxc conform [options] DIR...        every .fx below DIR: status and first
+ *                                       diagnostic, then "N passed, M failed"
+ *
+ * Options: -I DIR (include path; DIR/** searches subdirectories), -D NAME[=VALUE],
+ * --width N, --height N, --api gl|gles, --api-version M.N, --app PATH,
+ * --performance-mode, -q (errors only). The predefined macros are the
+ * runtime's (fxgl_predefined_macros), so fxc sees what the runtime would.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "fx_base.h"
+#include "fx_pp.h"
+#include "fxgl_fx.h"
+
+#define MAX_INCLUDES 64
+#define MAX_DEFINES 256
+
+typedef struct options {
+    const char *includes[MAX_INCLUDES]; // -I, in order
+    size_t include_count;
+    fxgl_define defines[MAX_DEFINES];   // predefined first, then -D
+    size_t define_count;
+    char predefined_storage[FXGL_PREDEFINED_STORAGE];
+    fxgl_environment env;
+    fxgl_glsl_target target;
+    int pass;                    // --pass N, -1: all
+    bool json;
+    bool quiet;
+    const char *files[256];      // positional arguments
+    size_t file_count;
+} options;
+
+static void usage(FILE *out) {
+    fprintf(out,
+            "usage: fxc check [options] FILE...\n"
+            "       fxc preprocess [options] FILE\n"
+            "       fxc dump --json [options] FILE\n"
+            "       fxc glsl --target gl450|gl430|es300|es310|es320 [--pass N] [options] FILE\n"
+            "       fxc conform [options] DIR...\n"
+            "options: -I DIR  -D NAME[=VALUE]  --width N  --height N  --api gl|gles\n"
+            "         --api-version M.N  --app PATH  --performance-mode  -q\n");
+}
+
+static bool parse_target(const char *s, fxgl_glsl_target *t) {
+    static const struct {
+        const char *name;
+        fxgl_glsl_target target;
+    } targets[] = {
+        {"gl430", FXGL_GLSL_GL430}, {"gl450", FXGL_GLSL_GL450}, {"es300", FXGL_GLSL_ES300},
+        {"es310", FXGL_GLSL_ES310}, {"es320", FXGL_GLSL_ES320}, {"none", FXGL_GLSL_NONE},
+    };
+    for (size_t i = 0; i < sizeof(targets) / sizeof(targets[0]); i++) {
+        if (strcmp(s, targets[i].name) == 0) {
+            *t = targets[i].target;
+            return true;
+        }
+    }
+    return false;
+}
+
+// Splits NAME=VALUE in place; a definition without a value means 1, as in
+// the reference's preset definitions.
+static fxgl_define split_define(char *arg) {
+    char *eq = strchr(arg, '=');
+    if (!eq) {
+        return (fxgl_define){.name = arg, .value = "1"};
+    }
+    *eq = '\0';
+    return (fxgl_define){.name = arg, .value = eq + 1};
+}
+
+static bool parse_options(int argc, char **argv, options *o) {
+    memset(o, 0, sizeof(*o));
+    o->pass = -1;
+    fxgl_define user[MAX_DEFINES];
+    size_t user_count = 0;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        const char *next = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "-I") == 0 && next) {
+            if (o->include_count == MAX_INCLUDES) {
+                fprintf(stderr, "fxc: too many -I (limit is %d)\n", MAX_INCLUDES);
+                return false;
+            }
+            o->includes[o->include_count++] = next;
+            i++;
+        } else if (strncmp(a, "-I", 2) == 0 && a[2]) {
+            if (o->include_count == MAX_INCLUDES) {
+                fprintf(stderr, "fxc: too many -I (limit is %d)\n", MAX_INCLUDES);
+                return false;
+            }
+            o->includes[o->include_count++] = a + 2;
+        } else if ((strcmp(a, "-D") == 0 && next) || (strncmp(a, "-D", 2) == 0 && a[2])) {
+            if (user_count == MAX_DEFINES - FXGL_PREDEFINED_MAX) {
+                fprintf(stderr, "fxc: too many -D\n");
+                return false;
+            }
+            user[user_count++] = split_define(a[2] ? argv[i] + 2 : argv[++i]);
+        } else if (strcmp(a, "--width") == 0 && next) {
+            o->env.width = atoi(argv[++i]);
+        } else if (strcmp(a, "--height") == 0 && next) {
+            o->env.height = atoi(argv[++i]);
+        } else if (strcmp(a, "--api") == 0 && next) {
+            i++;
+            if (strcmp(next, "gl") == 0) {
+                o->env.api = FXGL_API_KIND_GL;
+            } else if (strcmp(next, "gles") == 0) {
+                o->env.api = FXGL_API_KIND_GLES;
+            } else {
+                fprintf(stderr, "fxc: --api takes gl or gles, not '%s'\n", next);
+                return false;
+            }
+        } else if (strcmp(a, "--api-version") == 0 && next) {
+            if (sscanf(argv[++i], "%d.%d", &o->env.api_major, &o->env.api_minor) != 2) {
+                fprintf(stderr, "fxc: --api-version takes M.N, not '%s'\n", next);
+                return false;
+            }
+        } else if (strcmp(a, "--app") == 0 && next) {
+            o->env.application = argv[++i];
+        } else if (strcmp(a, "--performance-mode") == 0) {
+            o->env.performance_mode = true;
+        } else if (strcmp(a, "--target") == 0 && next) {
+            if (!parse_target(argv[++i], &o->target)) {
+                fprintf(stderr, "fxc: unknown target '%s'\n", next);
+                return false;
+            }
+        } else if (strcmp(a, "--pass") == 0 && next) {
+            o->pass = atoi(argv[++i]);
+        } else if (strcmp(a, "--json") == 0) {
+            o->json = true;
+        } else if (strcmp(a, "-q") == 0) {
+            o->quiet = true;
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "fxc: unknown option '%s'\n", a);
+            return false;
+        } else {
+            if (o->file_count == sizeof(o->files) / sizeof(o->files[0])) {
+                fprintf(stderr, "fxc: too many files\n");
+                return false;
+            }
+            o->files[o->file_count++] = a;
+        }
+    }
+    if (o->target >= FXGL_GLSL_ES300) {
+        o->env.api = FXGL_API_KIND_GLES;
+    }
+    o->define_count = fxgl_predefined_macros(&o->env, o->defines, o->predefined_storage,
+                                             sizeof(o->predefined_storage));
+    for (size_t i = 0; i < user_count; i++) {
+        o->defines[o->define_count++] = user[i];
+    }
+    return true;
+}
+
+static void print_diags(const fxgl_diags *diags, bool quiet) {
+    for (size_t i = 0; i < diags->count; i++) {
+        const fxgl_diag *d = &diags->items[i];
+        if (quiet && d->severity != FXGL_DIAG_ERROR) {
+            continue;
+        }
+        char line[2048];
+        fxgl_diag_format(d, line, sizeof(line));
+        fprintf(stderr, "%s\n", line);
+        if (d->include_chain) {
+            fputs(d->include_chain, stderr);
+        }
+    }
+}
+
+static fxgl_effect *compile(const options *o, const char *path, fxgl_glsl_target target,
+                            fxgl_diags *diags) {
+    fxgl_compile_desc desc = {
+        .path = path,
+        .include_paths = o->includes,
+        .include_path_count = o->include_count,
+        .defines = o->defines,
+        .define_count = o->define_count,
+        .target = target,
+        .performance_mode = o->env.performance_mode,
+    };
+    return fxgl_effect_compile(&desc, diags);
+}
+
+static int cmd_check(const options *o) {
+    if (o->file_count == 0) {
+        usage(stderr);
+        return 2;
+    }
+    int status = 0;
+    for (size_t i = 0; i < o->file_count; i++) {
+        fxgl_diags diags;
+        fxgl_diags_init(&diags);
+        fxgl_effect *e = compile(o, o->files[i], o->target, &diags);
+        print_diags(&diags, o->quiet);
+        if (!e) {
+            status = 1;
+        }
+        fxgl_effect_destroy(e);
+        fxgl_diags_finish(&diags);
+    }
+    return status;
+}
+
+static int cmd_preprocess(const options *o) {
+    if (o->file_count != 1) {
+        usage(stderr);
+        return 2;
+    }
+    fxgl_diags diags;
+    fxgl_diags_init(&diags);
+    fx_arena *arena = fx_arena_create(0);
+    if (!arena) {
+        fprintf(stderr, "fxc: out of memory\n");
+        return 1;
+    }
+    fx_pp_define defines[MAX_DEFINES];
+    for (size_t i = 0; i < o->define_count; i++) {
+        defines[i] = (fx_pp_define){.name = o->defines[i].name, .value = o->defines[i].value};
+    }
+    jmp_buf jb;
+    fx_ctx ctx = {.arena = arena, .diags = &diags, .fatal = &jb};
+    fx_pp_desc desc = {
+        .path = o->files[0],
+        .include_paths = o->includes,
+        .include_path_count = o->include_count,
+        .defines = defines,
+        .define_count = o->define_count,
+    };
+    fx_pp_result result = {0};
+    volatile int status = 1;
+    if (setjmp(jb) == 0) {
+        if (fx_pp_run(&ctx, &desc, &result)) {
+            status = 0;
+        }
+        fwrite(result.text, 1, result.len, stdout);
+    }
+    print_diags(&diags, o->quiet);
+    fx_arena_destroy(arena);
+    fxgl_diags_finish(&diags);
+    return status;
+}
+
+static int cmd_dump(const options *o) {
+    if (o->file_count != 1 || !o->json) {
+        usage(stderr);
+        return 2;
+    }
+    fxgl_diags diags;
+    fxgl_diags_init(&diags);
+    fxgl_effect *e = compile(o, o->files[0], o->target, &diags);
+    print_diags(&diags, o->quiet);
+    int status = 1;
+    if (e && fxgl_effect_write_json(e, stdout)) {
+        status = 0;
+    }
+    fxgl_effect_destroy(e);
+    fxgl_diags_finish(&diags);
+    return status;
+}
+
+static int cmd_glsl(const options *o) {
+    if (o->file_count != 1 || o->target == FXGL_GLSL_NONE) {
+        fprintf(stderr, "fxc: glsl needs --target and one FILE\n");
+        return 2;
+    }
+    fxgl_diags diags;
+    fxgl_diags_init(&diags);
+    fxgl_effect *e = compile(o, o->files[0], o->target, &diags);
+    print_diags(&diags, o->quiet);
+    int status = e ? 0 : 1;
+    if (e) {
+        // --pass N counts passes across techniques in declaration order.
+        int index = 0;
+        for (size_t t = 0; t < e->technique_count; t++) {
+            const fxgl_technique *tech = &e->techniques[t];
+            for (size_t p = 0; p < tech->pass_count; p++, index++) {
+                if (o->pass >= 0 && o->pass != index) {
+                    continue;
+                }
+                const fxgl_pass *pass = &tech->passes[p];
+                const int stages[3] = {pass->vertex_shader, pass->pixel_shader,
+                                       pass->compute_shader};
+                static const char *const names[3] = {"vertex", "pixel", "compute"};
+                for (int s = 0; s < 3; s++) {
+                    if (stages[s] < 0) {
+                        continue;
+                    }
+                    const fxgl_shader *sh = &e->shaders[stages[s]];
+                    printf("// technique %s, pass %zu (%s), %s shader %s\n", tech->name, p,
+                           pass->name ? pass->name : "unnamed", names[s], sh->entry);
+                    if (!sh->glsl) {
+                        fprintf(stderr, "fxc: no GLSL was generated for %s\n", sh->entry);
+                        status = 1;
+                        continue;
+                    }
+                    fputs(sh->glsl, stdout);
+                }
+            }
+        }
+        if (o->pass >= index) {
+            fprintf(stderr, "fxc: there is no pass %d (the effect has %d)\n", o->pass, index);
+            status = 1;
+        }
+    }
+    fxgl_effect_destroy(e);
+    fxgl_diags_finish(&diags);
+    return status;
+}
+
+// --- conform ---
+
+typedef struct conform_totals {
+    int passed;
+    int failed;
+} conform_totals;
+
+static bool has_fx_suffix(const char *name) {
+    size_t n = strlen(name);
+    return n > 3 && strcasecmp(name + n - 3, ".fx") == 0;
+}
+
+static int compare_names(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void conform_file(const options *o, const char *path, conform_totals *totals) {
+    fxgl_diags diags;
+    fxgl_diags_init(&diags);
+    fxgl_effect *e = compile(o, path, o->target, &diags);
+    if (e) {
+        totals->passed++;
+        printf("PASS %s\n", path);
+    } else {
+        totals->failed++;
+        char line[2048] = "no diagnostic";
+        for (size_t i = 0; i < diags.count; i++) {
+            if (diags.items[i].severity == FXGL_DIAG_ERROR) {
+                fxgl_diag_format(&diags.items[i], line, sizeof(line));
+                break;
+            }
+        }
+        printf("FAIL %s: %s\n", path, line);
+    }
+    fflush(stdout);
+    fxgl_effect_destroy(e);
+    fxgl_diags_finish(&diags);
+}
+
+// Walks dir in sorted order so that runs are comparable line by line.
+static void conform_dir(const options *o, const char *dir, conform_totals *totals, int depth) {
+    if (depth > 32) {
+        return;
+    }
+    DIR *d = opendir(dir);
+    if (!d) {
+        fprintf(stderr, "fxc: cannot open %s: %s\n", dir, strerror(errno));
+        return;
+    }
+    char **names = NULL;
+    size_t count = 0, cap = 0;
+    struct dirent *ent;
+    while ((ent = readdir(d))) {
+        if (ent->d_name[0] == '.') {
+            continue;
+        }
+        if (count == cap) {
+            cap = cap ? cap * 2 : 64;
+            char **grown = realloc(names, cap * sizeof(*names));
+            if (!grown) {
+                break;
+            }
+            names = grown;
+        }
+        names[count++] = strdup(ent->d_name);
+    }
+    closedir(d);
+    qsort(names, count, sizeof(*names), compare_names);
+    for (size_t i = 0; i < count; i++) {
+        char path[4096];
+        snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+        struct stat st;
+        if (stat(path, &st) == 0) {
+            if (S_ISDIR(st.st_mode)) {
+                conform_dir(o, path, totals, depth + 1);
+            } else if (S_ISREG(st.st_mode) && has_fx_suffix(names[i])) {
+                conform_file(o, path, totals);
+            }
+        }
+        free(names[i]);
+    }
+    free(names);
+}
+
+static int cmd_conform(const options *o) {
+    if (o->file_count == 0) {
+        usage(stderr);
+        return 2;
+    }
+    conform_totals totals = {0};
+    for (size_t i = 0; i < o->file_count; i++) {
+        struct stat st;
+        if (stat(o->files[i], &st) == 0 && S_ISDIR(st.st_mode)) {
+            conform_dir(o, o->files[i], &totals, 0);
+        } else {
+            conform_file(o, o->files[i], &totals);
+        }
+    }
+    printf("conform: %d passed, %d failed\n", totals.passed, totals.failed);
+    return totals.failed ? 1 : 0;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    static options o;
+    if (!parse_options(argc - 2, argv + 2, &o)) {
+        usage(stderr);
+        return 2;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "check") == 0) {
+        return cmd_check(&o);
+    }
+    if (strcmp(cmd, "preprocess") == 0) {
+        return cmd_preprocess(&o);
+    }
+    if (strcmp(cmd, "dump") == 0) {
+        return cmd_dump(&o);
+    }
+    if (strcmp(cmd, "glsl") == 0) {
+        return cmd_glsl(&o);
+    }
+    if (strcmp(cmd, "conform") == 0) {
+        return cmd_conform(&o);
+    }
+    fprintf(stderr, "fxc: unknown command '%s'\n", cmd);
+    usage(stderr);
+    return 2;
+}
