@@ -3,7 +3,22 @@
 noinst_LTLIBRARIES += libfxgl_gl.la
 libfxgl_gl_la_SOURCES = \
 	src/gl/fxgl_gl.h \
-	src/gl/context.c
+	src/gl/context.c \
+	src/gl/gl_state.h \
+	src/gl/state.c
 libfxgl_gl_la_LIBADD = libfxgl_glad.la libfxgl_fx.la
 
+check_PROGRAMS += tests/gl/test_state
+tests_gl_test_state_SOURCES = tests/gl/test_state.c
+tests_gl_test_state_CPPFLAGS = $(TEST_CPPFLAGS) $(EGL_CFLAGS)
+tests_gl_test_state_LDADD = $(TEST_LDADD)
+
 EXTRA_DIST += src/gl/local.mk
+
+# The per-frame cost of state capture/restore against a context switch. As a
+# check program it runs a short pass in `make check`; run it by hand with an
+# iteration count for the figures in docs/state.md.
+check_PROGRAMS += bench/state_cost
+bench_state_cost_SOURCES = bench/state_cost.c
+bench_state_cost_CPPFLAGS = $(TEST_CPPFLAGS) $(EGL_CFLAGS)
+bench_state_cost_LDADD = $(TEST_LDADD) $(EGL_LIBS)
