@@ -242,9 +242,32 @@ typedef enum fxgl_stage {
 } fxgl_stage;
 
 // One entry point as a GLSL program stage for the requested target.
+//
+// THE GLSL CONTRACT between the code generator and the runtime (src/gl):
+//  - Uniforms: one block `layout(std140[, binding = 0]) uniform _Globals`
+//    whose members sit exactly at fxgl_uniform.offset. The binding is
+//    written where the target allows it (GL 4.2+, ES 3.1+); otherwise the
+//    runtime binds the block by name (FXGL_GLSL_UNIFORM_BLOCK) to point 0.
+//  - Samplers: `[layout(binding = unit)] uniform sampler2D name;` for each
+//    fxgl_binding in samplers; units are compact per shader, in order of
+//    first use. The runtime may reassign units per pass by name (for a vertex
+//    and a pixel shader whose units collide, or targets without binding).
+//  - Storages: `layout(binding = unit, <format>) uniform [readonly|writeonly]
+//    image2D name;`, compute only.
+//  - No vertex attributes: the runtime draws vertex_count vertices with an
+//    empty vertex array; SV_VertexID is gl_VertexID.
+//  - Varyings carry no location: a vertex output and a pixel input match by
+//    a name derived from the semantic alone, so separately generated
+//    stages link.
+//  - Pixel outputs: `layout(location = n) out` for SV_Target n / COLOR n.
+//  - Every vertex stage ends with `gl_Position.y = -gl_Position.y;`: effect
+//    textures are top-down, the runtime flips at the back-buffer copies.
+#define FXGL_GLSL_UNIFORM_BLOCK "_Globals"
+
 typedef struct fxgl_binding {
     int object;                  // index into samplers (texture units) or storages (image units)
     int unit;                    // the binding the generated code declares
+    const char *name;            // the GLSL uniform's name (binding by name where needed)
 } fxgl_binding;
 
 typedef struct fxgl_shader {

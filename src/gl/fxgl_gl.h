@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -58,6 +59,30 @@ typedef void *(*fxgl_gl_proc_loader)(void *user, const char *name);
 // with reason filled when the context is unusable (no GL_VERSION, load failed).
 bool fxgl_gl_load(struct GladGLContext *gl, fxgl_gl_info *info, fxgl_gl_proc_loader load,
                   void *user, char *reason, size_t reason_size);
+
+// --- input ---
+//
+// What the host's input looked like at the start of a frame, for toggle keys
+// and the key/mouse special uniforms. src/interpose fills it (X11 through a
+// private display connection, Wayland through the program's own display);
+// tests fill it by hand. Keys are Windows virtual-key codes, as presets and
+// `keycode` annotations write them.
+
+#define FXGL_INPUT_KEYS 256
+#define FXGL_INPUT_BUTTONS 5         // left, right, middle, X1, X2 (the reference's order)
+
+typedef struct fxgl_input {
+    uint8_t key_down[FXGL_INPUT_KEYS];     // 1 while held
+    uint8_t key_pressed[FXGL_INPUT_KEYS];  // 1 in the first frame it is seen down
+    uint8_t key_released[FXGL_INPUT_KEYS]; // 1 in the first frame it is seen up again
+    uint8_t button_down[FXGL_INPUT_BUTTONS];
+    uint8_t button_pressed[FXGL_INPUT_BUTTONS];
+    uint8_t button_released[FXGL_INPUT_BUTTONS];
+    float mouse_x, mouse_y;      // pixels from the drawable's top-left corner
+    float mouse_dx, mouse_dy;    // pixels moved since the previous frame
+    float wheel_delta;           // wheel steps since the previous frame (up positive)
+    bool has_focus;              // the drawable has keyboard focus
+} fxgl_input;
 
 #ifdef __cplusplus
 }

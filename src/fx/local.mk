@@ -1,0 +1,64 @@
+# src/fx/local.mk - the FX compiler library, fxc and their tests (included by
+# Makefile.am; TEST_CPPFLAGS and TEST_LDADD are defined there, and make
+# expands them late, so the order of the include does not matter).
+
+noinst_LTLIBRARIES += libfxgl_fx.la
+libfxgl_fx_la_SOURCES = \
+	src/fx/fxgl_fx.h \
+	src/fx/fx_base.h \
+	src/fx/fx_type.h \
+	src/fx/fx_ast.h \
+	src/fx/fx_types.h \
+	src/fx/fx_check.h \
+	src/fx/fx_pp.h \
+	src/fx/arena.c \
+	src/fx/diag.c \
+	src/fx/lex.c \
+	src/fx/parse.c \
+	src/fx/type.c \
+	src/fx/intrinsics.c \
+	src/fx/check.c \
+	src/fx/module.c \
+	src/fx/json.c
+libfxgl_fx_la_LIBADD = -lm
+# compile.c, predefined.c and tools/fxc.c join the build with the preprocessor (pp.c).
+EXTRA_DIST += src/fx/compile.c src/fx/predefined.c tools/fxc.c tools/conformance.sh
+
+# --- tests ---
+
+check_PROGRAMS += tests/fx/test_diag
+tests_fx_test_diag_SOURCES = tests/fx/test_diag.c
+tests_fx_test_diag_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_fx_test_diag_LDADD = libfxgl_fx.la $(TEST_LDADD)
+
+check_PROGRAMS += tests/fx/test_lex
+tests_fx_test_lex_SOURCES = tests/fx/test_lex.c
+tests_fx_test_lex_CPPFLAGS = $(TEST_CPPFLAGS) -DFX_TEST_DATA_DIR='"$(abs_top_srcdir)/tests/fx/data/parse"'
+tests_fx_test_lex_LDADD = libfxgl_fx.la $(TEST_LDADD) -lm
+
+check_PROGRAMS += tests/fx/test_parse
+tests_fx_test_parse_SOURCES = tests/fx/test_parse.c
+tests_fx_test_parse_CPPFLAGS = $(TEST_CPPFLAGS) -DFX_TEST_DATA_DIR='"$(abs_top_srcdir)/tests/fx/data/parse"'
+tests_fx_test_parse_LDADD = libfxgl_fx.la $(TEST_LDADD) -lm
+
+check_PROGRAMS += tests/fx/test_type
+tests_fx_test_type_SOURCES = tests/fx/test_type.c
+tests_fx_test_type_CPPFLAGS = $(TEST_CPPFLAGS) -DFX_TEST_DATA_DIR='"$(abs_top_srcdir)/tests/fx/data/parse"'
+tests_fx_test_type_LDADD = libfxgl_fx.la $(TEST_LDADD) -lm
+
+check_PROGRAMS += tests/fx/test_intrinsics
+tests_fx_test_intrinsics_SOURCES = tests/fx/test_intrinsics.c
+tests_fx_test_intrinsics_CPPFLAGS = $(TEST_CPPFLAGS) -DFX_TEST_DATA_DIR='"$(abs_top_srcdir)/tests/fx/data/parse"'
+tests_fx_test_intrinsics_LDADD = libfxgl_fx.la $(TEST_LDADD) -lm
+
+check_PROGRAMS += tests/fx/test_check
+tests_fx_test_check_SOURCES = tests/fx/test_check.c
+tests_fx_test_check_CPPFLAGS = $(TEST_CPPFLAGS) -DFX_TEST_DATA_DIR='"$(abs_top_srcdir)/tests/fx/data/parse"'
+tests_fx_test_check_LDADD = libfxgl_fx.la $(TEST_LDADD) -lm
+
+check_PROGRAMS += tests/fx/test_module
+tests_fx_test_module_SOURCES = tests/fx/test_module.c
+tests_fx_test_module_CPPFLAGS = $(TEST_CPPFLAGS) -DFX_TEST_DATA_DIR='"$(abs_top_srcdir)/tests/fx/data/parse"'
+tests_fx_test_module_LDADD = libfxgl_fx.la $(TEST_LDADD) -lm
+
+EXTRA_DIST += src/fx/local.mk
