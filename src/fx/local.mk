@@ -73,4 +73,7 @@ tests_fx_test_pp_SOURCES = tests/fx/test_pp.c
 tests_fx_test_pp_CPPFLAGS = $(TEST_CPPFLAGS) -DFX_TEST_DATA_DIR='"$(abs_top_srcdir)/tests/fx/data/pp"'
 tests_fx_test_pp_LDADD = libfxgl_fx.la $(TEST_LDADD) -lm
 
+TESTS += tests/fx/test_fxc.sh
+EXTRA_DIST += tests/fx/test_fxc.sh
+
 EXTRA_DIST += src/fx/local.mk
