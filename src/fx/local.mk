@@ -11,6 +11,7 @@ libfxgl_fx_la_SOURCES = \
 	src/fx/fx_types.h \
 	src/fx/fx_check.h \
 	src/fx/fx_pp.h \
+	src/fx/fx_glsl.h \
 	src/fx/arena.c \
 	src/fx/diag.c \
 	src/fx/lex.c \
@@ -19,6 +20,7 @@ libfxgl_fx_la_SOURCES = \
 	src/fx/intrinsics.c \
 	src/fx/check.c \
 	src/fx/module.c \
+	src/fx/glsl.c \
 	src/fx/json.c \
 	src/fx/pp.c \
 	src/fx/compile.c \
@@ -77,3 +79,9 @@ TESTS += tests/fx/test_fxc.sh
 EXTRA_DIST += tests/fx/test_fxc.sh
 
 EXTRA_DIST += src/fx/local.mk
+
+# glslang is static C++ in Debian: only this test links it (and the C++ runtime).
+check_PROGRAMS += tests/fx/test_glsl
+tests_fx_test_glsl_SOURCES = tests/fx/test_glsl.c tests/fx/glsl_util.c tests/fx/glsl_util.h
+tests_fx_test_glsl_CPPFLAGS = $(TEST_CPPFLAGS) $(GLSLANG_CFLAGS)
+tests_fx_test_glsl_LDADD = libfxgl_fx.la $(TEST_LDADD) $(GLSLANG_LIBS) -lm
