@@ -10,6 +10,7 @@ libfxgl_la_SOURCES = \
 	src/interpose/real.c \
 	src/interpose/dlsym.c \
 	src/interpose/glx.c \
+	src/interpose/vendor.c \
 	src/interpose/egl.c \
 	src/interpose/context.c \
 	src/interpose/frame.c
@@ -71,6 +72,13 @@ tests_interpose_ip_glx_dlopen_LDADD = libfxgl_gl.la $(X11_LIBS) -ldl
 tests_interpose_ip_egl_app_SOURCES = tests/interpose/ip_egl_app.c tests/interpose/ip_app.h
 tests_interpose_ip_egl_app_CPPFLAGS = $(IP_APP_CPPFLAGS) $(EGL_CFLAGS)
 tests_interpose_ip_egl_app_LDADD = libfxgl_gl.la $(EGL_LIBS) $(X11_LIBS) -ldl
+
+# A second interposer for the chaining tests (a module, loaded only by LD_PRELOAD).
+check_LTLIBRARIES += tests/interpose/ip_shim.la
+tests_interpose_ip_shim_la_SOURCES = tests/interpose/ip_shim.c
+tests_interpose_ip_shim_la_CPPFLAGS = $(AM_CPPFLAGS) $(X11_CFLAGS) $(GLX_CFLAGS)
+tests_interpose_ip_shim_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
+tests_interpose_ip_shim_la_LIBADD = -ldl
 
 check_PROGRAMS += tests/interpose/test_preload
 tests_interpose_test_preload_SOURCES = tests/interpose/test_preload.c
