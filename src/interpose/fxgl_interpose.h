@@ -155,6 +155,20 @@ FXGL_INTERNAL void *ip_dlsym_substitute(const char *name, void *real, const void
 // swap hooks is already on this thread's stack (then it ran there).
 FXGL_INTERNAL void ip_glx_vendor_swap(void *dpy, unsigned long drawable);
 
+// --- input.c ---
+
+struct fxgl_input;
+typedef struct ip_input ip_input; // one consumer's previous snapshot (edges, deltas)
+
+FXGL_INTERNAL ip_input *ip_input_create(void);
+FXGL_INTERNAL void ip_input_destroy(ip_input *in);
+// Fills out with the keyboard and mouse now, as seen from the X window
+// (0: unknown - pointer relative to the root, no focus, no keys) of the
+// given size on display_name (NULL: $DISPLAY), through fxgl's private
+// connection. False, with out zeroed, when there is no X connection.
+FXGL_INTERNAL bool ip_input_poll(ip_input *in, const char *display_name, uint32_t window,
+                                 int width, int height, struct fxgl_input *out);
+
 // --- context.c ---
 
 typedef enum ip_wsi {
