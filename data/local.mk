@@ -42,3 +42,11 @@ data/textures/fxgl_lut.png: tools/fxgl-lutgen$(EXEEXT)
 CLEANFILES += data/textures/fxgl_lut.png
 
 EXTRA_DIST += data/local.mk data/README.md
+
+# --- tests: CPU references of the effects, and the pixel tests against them ---
+
+check_PROGRAMS += tests/effects/test_reference
+tests_effects_test_reference_SOURCES = tests/effects/test_reference.c \
+	tests/effects/effects_ref.c tests/effects/effects_ref.h
+tests_effects_test_reference_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_effects_test_reference_LDADD = $(TEST_LDADD) -lm

@@ -32,20 +32,27 @@ namespace fxgl_bloom
 	float3 ToLinear(float3 c) { return pow(max(c, 0.0), 2.2); }
 	float3 ToGamma(float3 c) { return pow(max(c, 0.0), 1.0 / 2.2); }
 
+	// The part of a colour above the threshold, scaled down in proportion so
+	// that hues survive.
+	float3 AboveThreshold(float3 c)
+	{
+		float brightness = max(max(c.r, c.g), c.b);
+		return c * (max(brightness - Threshold, 0.0) / max(brightness, 1e-4));
+	}
+
 	float4 PS_Extract(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
 	{
 		// Four bilinear taps one pixel off each diagonal: a 4x4 box around
 		// the half-resolution texel, which keeps single bright pixels from
-		// flickering as they move.
+		// flickering as they move. Each tap is thresholded before averaging,
+		// so small highlights keep their energy instead of being averaged
+		// below the threshold.
 		float2 px = BUFFER_PIXEL_SIZE;
-		float3 c = 0.25 * (ToLinear(tex2D(ReShade::BackBuffer, uv + float2(-px.x, -px.y)).rgb)
-		                 + ToLinear(tex2D(ReShade::BackBuffer, uv + float2(px.x, -px.y)).rgb)
-		                 + ToLinear(tex2D(ReShade::BackBuffer, uv + float2(-px.x, px.y)).rgb)
-		                 + ToLinear(tex2D(ReShade::BackBuffer, uv + float2(px.x, px.y)).rgb));
-		float brightness = max(max(c.r, c.g), c.b);
-		// Keep only the part above the threshold, in proportion, so hues survive.
-		float keep = max(brightness - Threshold, 0.0) / max(brightness, 1e-4);
-		return float4(c * keep, 1.0);
+		float3 c = AboveThreshold(ToLinear(tex2D(ReShade::BackBuffer, uv + float2(-px.x, -px.y)).rgb))
+		         + AboveThreshold(ToLinear(tex2D(ReShade::BackBuffer, uv + float2(px.x, -px.y)).rgb))
+		         + AboveThreshold(ToLinear(tex2D(ReShade::BackBuffer, uv + float2(-px.x, px.y)).rgb))
+		         + AboveThreshold(ToLinear(tex2D(ReShade::BackBuffer, uv + float2(px.x, px.y)).rgb));
+		return float4(c * 0.25, 1.0);
 	}
 
 	float4 PS_Gather(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
