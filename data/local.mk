@@ -50,3 +50,12 @@ tests_effects_test_reference_SOURCES = tests/effects/test_reference.c \
 	tests/effects/effects_ref.c tests/effects/effects_ref.h
 tests_effects_test_reference_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_effects_test_reference_LDADD = $(TEST_LDADD) -lm
+
+check_PROGRAMS += tests/effects/test_render
+tests_effects_test_render_SOURCES = tests/effects/test_render.c \
+	tests/effects/effects_ref.c tests/effects/effects_ref.h \
+	tests/effects/effects_render.c tests/effects/effects_render.h
+tests_effects_test_render_CPPFLAGS = $(TEST_CPPFLAGS) \
+	-DFXGL_DATA_SHADERS='"$(abs_top_srcdir)/data/shaders"' \
+	-DFXGL_DATA_TEXTURES='"$(abs_top_builddir)/data/textures"'
+tests_effects_test_render_LDADD = $(TEST_LDADD) -lm
