@@ -59,3 +59,16 @@ tests_effects_test_render_CPPFLAGS = $(TEST_CPPFLAGS) \
 	-DFXGL_DATA_SHADERS='"$(abs_top_srcdir)/data/shaders"' \
 	-DFXGL_DATA_TEXTURES='"$(abs_top_builddir)/data/textures"'
 tests_effects_test_render_LDADD = $(TEST_LDADD) -lm
+
+# fxgl-effect renders one effect over one PNG (screenshots, benchmark); built
+# on demand: make tests/effects/fxgl-effect
+EXTRA_PROGRAMS += tests/effects/fxgl-effect
+tests_effects_fxgl_effect_SOURCES = tests/effects/effect_tool.c \
+	tests/effects/effects_render.c tests/effects/effects_render.h
+tests_effects_fxgl_effect_CPPFLAGS = $(TEST_CPPFLAGS) \
+	-DFXGL_DATA_SHADERS='"$(abs_top_srcdir)/data/shaders"' \
+	-DFXGL_DATA_TEXTURES='"$(abs_top_builddir)/data/textures"'
+tests_effects_fxgl_effect_LDADD = $(TEST_LDADD) -lm
+CLEANFILES += tests/effects/fxgl-effect$(EXEEXT)
+
+EXTRA_DIST += tools/effect-shots.sh bench/effects.sh

@@ -16,6 +16,9 @@ typedef struct effect_run {
     const char *defines;         // preprocessor definitions "A=1,B=2", NULL: none
     const fxgl_image *depth;     // depth in the red channel (0..255 -> 0..1), NULL: none
     int frames;                  // frames to run (>= 1); the output is the last one
+    double *gpu_ms;              // if set: the median GPU time of one frame of the effect
+                                 // (timer query around the runtime's frame, first frame
+                                 // excluded when frames > 1), NAN when unmeasured
 } effect_run;
 
 typedef enum effect_status {

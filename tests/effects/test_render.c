@@ -73,24 +73,23 @@ static void r_depth(const ref_image *in, ref_image *out, const ref_image *aux) {
 }
 
 static const effect_case cases[] = {
-    {"passthrough", {"fxgl_Passthrough.fx", NULL, NULL, NULL, 1}, r_passthrough, 0, 0.0},
-    {"cas", {"fxgl_CAS.fx", "Sharpness=0.8\nBlend=1\n", NULL, NULL, 1}, r_cas, 2, 0.0},
+    {"passthrough", {"fxgl_Passthrough.fx", NULL, NULL, NULL, 1, NULL}, r_passthrough, 0, 0.0},
+    {"cas", {"fxgl_CAS.fx", "Sharpness=0.8\nBlend=1\n", NULL, NULL, 1, NULL}, r_cas, 2, 0.0},
     {"fxaa", {"fxgl_FXAA.fx", "EdgeThreshold=0.125\nEdgeThresholdMin=0.0312\nSpanMax=8\n", NULL,
-              NULL, 1}, r_fxaa, 3, 0.01},
-    {"vibrance", {"fxgl_Vibrance.fx", "Saturation=1.2\nVibrance=0.4\n", NULL, NULL, 1}, r_vibrance,
+              NULL, 1, NULL}, r_fxaa, 3, 0.01},
+    {"vibrance", {"fxgl_Vibrance.fx", "Saturation=1.2\nVibrance=0.4\n", NULL, NULL, 1, NULL}, r_vibrance,
      2, 0.0},
     {"tonemap", {"fxgl_Tonemap.fx", "Exposure=0.5\nOperator=2\nWhitePoint=4\nBlackLevel=8\n"
-                 "WhiteLevel=245\nGamma=1.2\nContrast=0.3\n", NULL, NULL, 1}, r_tonemap, 2, 0.0},
+                 "WhiteLevel=245\nGamma=1.2\nContrast=0.3\n", NULL, NULL, 1, NULL}, r_tonemap, 2, 0.0},
     {"vignette", {"fxgl_Vignette.fx", "Amount=0.6\nRadius=0.3\nSoftness=0.5\nRound=1\n", NULL,
-                  NULL, 1}, r_vignette, 2, 0.0},
-    {"grain-off", {"fxgl_FilmGrain.fx", "Intensity=0\nMidtones=0.6\n", NULL, NULL, 1}, r_grain, 0,
-     0.0},
-    {"deband", {"fxgl_Deband.fx", "Threshold=0.012\nRange=16\nDither=0\n", NULL, NULL, 1},
+                  NULL, 1, NULL}, r_vignette, 2, 0.0},
+    {"grain-off", {"fxgl_FilmGrain.fx", "Intensity=0\nMidtones=0.6\n", NULL, NULL, 1, NULL}, r_grain, 0, 0.0},
+    {"deband", {"fxgl_Deband.fx", "Threshold=0.012\nRange=16\nDither=0\n", NULL, NULL, 1, NULL},
      r_deband, 1, 0.0},
-    {"lut", {"fxgl_LUT.fx", "Amount=1\n", NULL, NULL, 1}, r_lut, 1, 0.0},
-    {"bloom", {"fxgl_Bloom.fx", "Threshold=0.6\nIntensity=0.8\nSpread=0.7\n", NULL, NULL, 2},
+    {"lut", {"fxgl_LUT.fx", "Amount=1\n", NULL, NULL, 1, NULL}, r_lut, 1, 0.0},
+    {"bloom", {"fxgl_Bloom.fx", "Threshold=0.6\nIntensity=0.8\nSpread=0.7\n", NULL, NULL, 2, NULL},
      r_bloom, 3, 0.005},
-    {"depth", {"fxgl_DepthView.fx", "Mode=0\n", NULL, NULL, 1}, r_depth, 2, 0.0},
+    {"depth", {"fxgl_DepthView.fx", "Mode=0\n", NULL, NULL, 1, NULL}, r_depth, 2, 0.0},
 };
 
 // The neutral strip as tools/lutgen.c documents it, computed here rather
@@ -148,6 +147,44 @@ static int compare(const char *name, const fxgl_image *got, const fxgl_image *wa
     return ok ? 0 : 1;
 }
 
+// Grain on: the noise is an integer hash of pixel and frame counter, so the
+// output must match the reference exactly for one frame counter value; which
+// one the runtime starts at (0 or 1) is its business, so both are accepted.
+static int check_grain(const fxgl_image *scene, const ref_image *in) {
+    effect_run run = {"fxgl_FilmGrain.fx", "Intensity=0.1\nMidtones=0.6\n", NULL, NULL, 1, NULL};
+    fxgl_image got = {0};
+    char reason[256] = "";
+    effect_status st = effect_render(&run, scene, &got, reason, sizeof(reason));
+    if (st != EFFECT_RENDERED) {
+        printf("FAIL grain: %s\n", reason);
+        return 1;
+    }
+    int best = -1;
+    fxgl_image_diff best_diff = {0};
+    for (uint32_t frame = 0; frame < 2; frame++) {
+        ref_image out = {0};
+        fxgl_image want = {0};
+        fxgl_image_diff diff;
+        if (!ref_image_alloc(&out, in->w, in->h)) {
+            return 1;
+        }
+        ref_grain(in, &out, 0.1f, 0.6f, frame);
+        ref_image_to_rgba8(&out, &want);
+        fxgl_image_compare(&got, &want, 2, &diff);
+        if (best < 0 || diff.pixels_over < best_diff.pixels_over) {
+            best = (int)frame;
+            best_diff = diff;
+        }
+        ref_image_free(&out);
+        fxgl_image_free(&want);
+    }
+    fxgl_image_free(&got);
+    bool ok = best_diff.pixels_over == 0;
+    printf("%s grain: closest frame counter %d, max diff %d, %zu pixels over 2\n",
+           ok ? "PASS" : "FAIL", best, best_diff.max_diff, best_diff.pixels_over);
+    return ok ? 0 : 1;
+}
+
 int main(void) {
     fxgl_image scene = {0}, depth = {0};
     ref_image in = {0}, lut = {0}, depth_ref = {0};
@@ -191,6 +228,7 @@ int main(void) {
         fxgl_image_free(&got);
         fxgl_image_free(&want);
     }
+    failures += check_grain(&scene, &in);
     ref_image_free(&in);
     ref_image_free(&lut);
     ref_image_free(&depth_ref);
