@@ -72,3 +72,6 @@ tests_effects_fxgl_effect_LDADD = $(TEST_LDADD) -lm
 CLEANFILES += tests/effects/fxgl-effect$(EXEEXT)
 
 EXTRA_DIST += tools/effect-shots.sh bench/effects.sh
+
+TESTS += tests/effects/test_headers.sh
+EXTRA_DIST += tests/effects/test_headers.sh tests/effects/data
