@@ -75,3 +75,4 @@ EXTRA_DIST += tools/effect-shots.sh bench/effects.sh
 
 TESTS += tests/effects/test_headers.sh
 EXTRA_DIST += tests/effects/test_headers.sh tests/effects/data
+EXTRA_DIST += tools/conformance-headers.sh
