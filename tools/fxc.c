@@ -708,6 +708,8 @@ static double now_seconds(void) {
 typedef struct bench_run {
     size_t input;                // bytes of every file the preprocessor read
     size_t peak;                 // arena bytes handed out
+    size_t peak_pp, peak_parse, peak_check; // ... after each stage
+    size_t output;               // bytes of preprocessed text
     double pp_s, rest_s;         // preprocessing, parse + check + module
     bool ok;
 } bench_run;
@@ -739,6 +741,8 @@ static bench_run bench_once(const options *o, const char *path) {
         bool ok = fx_pp_run(&ctx, &desc, &pr);
         double t1 = now_seconds();
         r.pp_s = t1 - t0;
+        r.peak_pp = fx_arena_peak(arena);
+        r.output = pr.len;
         for (size_t i = 0; i < pr.included_count; i++) {
             struct stat sb;
             if (stat(pr.included_files[i], &sb) == 0) {
@@ -747,7 +751,9 @@ static bench_run bench_once(const options *o, const char *path) {
         }
         if (ok) {
             fx_ast *ast = fx_parse(&ctx, pr.text, pr.len, path);
+            r.peak_parse = fx_arena_peak(arena);
             fx_program *prog = ctx.errors == 0 ? fx_check(&ctx, ast) : NULL;
+            r.peak_check = fx_arena_peak(arena);
             if (prog && ctx.errors == 0) {
                 r.ok = fx_module_build(&ctx, prog) != NULL;
             }
@@ -768,6 +774,7 @@ static int cmd_bench(const options *o) {
     int n = o->repeat > 0 ? o->repeat : 10;
     double input = 0, pp_s = 0, rest_s = 0, worst_ratio = 0;
     size_t worst_peak = 0, failed = 0;
+    bench_run worst_run = {0};
     const char *worst = "";
     for (size_t f = 0; f < o->file_count; f++) {
         for (int i = 0; i < n; i++) {
@@ -780,6 +787,7 @@ static int cmd_bench(const options *o) {
             if (i == 0 && ratio > worst_ratio) {
                 worst_ratio = ratio;
                 worst_peak = r.peak;
+                worst_run = r;
                 worst = o->files[f];
             }
         }
@@ -791,6 +799,12 @@ static int cmd_bench(const options *o) {
            pp_s + rest_s > 0 ? mb / (pp_s + rest_s) : 0);
     printf("arena peak per input byte: worst %.1fx (%zu bytes, %s)\n", worst_ratio, worst_peak,
            worst);
+    if (worst_run.input) {
+        printf("  its input %zu bytes, preprocessed %zu bytes; arena after preprocess %zu, parse %zu,"
+               " check %zu, module %zu\n",
+               worst_run.input, worst_run.output, worst_run.peak_pp, worst_run.peak_parse,
+               worst_run.peak_check, worst_run.peak);
+    }
     return failed ? 1 : 0;
 }
 
