@@ -279,6 +279,166 @@ START_TEST(test_effect_validates) {
 }
 END_TEST
 
+// --- GLSL ES: features the target lacks are errors that name them ---
+
+typedef struct es_case {
+    const char *name;
+    const char *src;
+    fxgl_glsl_target target;     // fails here (and on lower ES versions)
+    const char *message;         // a substring of the diagnostic
+} es_case;
+
+#define PS_SIMPLE(body)                                                                        \
+    VS_DECL "float4 PS(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target {\n" body  \
+    "}\n" TECH("PS")
+
+static const es_case es_cases[] = {
+    {"1d_texture",
+     "texture1D T1 { Width = 16; Format = RGBA8; }; sampler1D S1 { Texture = T1; };\n"
+     PS_SIMPLE("return tex1D(S1, uv.x);"), FXGL_GLSL_ES320, "1D textures"},
+    {"border_before_32",
+     "texture T { Width = 4; Height = 4; Format = RGBA8; };\n"
+     "sampler S { Texture = T; AddressU = BORDER; };\n" PS_SIMPLE("return tex2D(S, uv);"),
+     FXGL_GLSL_ES310, "BORDER"},
+    {"gather_offsets_before_32",
+     "texture T { Width = 4; Height = 4; Format = RGBA8; }; sampler S { Texture = T; };\n"
+     PS_SIMPLE("return tex2DgatherR(S, uv, int2(0, 0), int2(1, 0), int2(0, 1), int2(1, 1));"),
+     FXGL_GLSL_ES310, "textureGatherOffsets"},
+    {"gather_in_300",
+     "texture T { Width = 4; Height = 4; Format = RGBA8; }; sampler S { Texture = T; };\n"
+     PS_SIMPLE("return tex2DgatherG(S, uv);"), FXGL_GLSL_ES300, "textureGather"},
+    {"bit_counting_in_300",
+     "uniform uint U = 3;\n" PS_SIMPLE("return countbits(U);"), FXGL_GLSL_ES300,
+     "bit counting"},
+    {"compute_in_300",
+     "texture T { Width = 4; Height = 4; Format = RGBA8; }; storage St { Texture = T; };\n"
+     "void CS(uint3 id : SV_DispatchThreadID) { tex2Dstore(St, int2(id.xy), 1); }\n"
+     "technique C { pass { ComputeShader = CS<8, 8>; DispatchSizeX = 1; DispatchSizeY = 1; } }\n",
+     FXGL_GLSL_ES300, "compute shaders"},
+    {"image_atomics_before_32",
+     "texture T { Width = 4; Height = 4; Format = R32U; }; storage<uint> St { Texture = T; };\n"
+     "void CS(uint3 id : SV_DispatchThreadID) { atomicAdd(St, int2(0, 0), 1u); }\n"
+     "technique C { pass { ComputeShader = CS<8, 8>; DispatchSizeX = 1; DispatchSizeY = 1; } }\n",
+     FXGL_GLSL_ES310, "image atomics"},
+    {"storage_format",
+     "texture T { Width = 4; Height = 4; Format = RG8; }; storage St { Texture = T; };\n"
+     "void CS(uint3 id : SV_DispatchThreadID) { tex2Dstore(St, int2(id.xy), 1); }\n"
+     "technique C { pass { ComputeShader = CS<8, 8>; DispatchSizeX = 1; DispatchSizeY = 1; } }\n",
+     FXGL_GLSL_ES320, "storage format rg8"},
+    {"storage_read_write",
+     "texture T { Width = 4; Height = 4; Format = RGBA8; }; storage St { Texture = T; };\n"
+     "void CS(uint3 id : SV_DispatchThreadID) { tex2Dstore(St, int2(id.xy), tex2Dfetch(St, int2(0, 0)) + 1); }\n"
+     "technique C { pass { ComputeShader = CS<8, 8>; DispatchSizeX = 1; DispatchSizeY = 1; } }\n",
+     FXGL_GLSL_ES320, "reading and writing"},
+};
+
+#define ES_COUNT (sizeof(es_cases) / sizeof(es_cases[0]))
+
+static bool has_message(const fxgl_diags *d, const char *what) {
+    for (size_t i = 0; i < d->count; i++) {
+        if (d->items[i].severity == FXGL_DIAG_ERROR && strstr(d->items[i].message, what) &&
+            d->items[i].line > 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+START_TEST(test_es_diagnostic) {
+    const es_case *ec = &es_cases[_i];
+    glsl_compiled c;
+    ck_assert_msg(!glsl_compile(&c, ec->src, ec->target, false, NULL), "%s compiled", ec->name);
+    if (!has_message(&c.diags, ec->message)) {
+        print_diags(&c.diags);
+    }
+    ck_assert_msg(has_message(&c.diags, ec->message), "%s: no error with a position naming '%s'",
+                  ec->name, ec->message);
+    glsl_compiled_free(&c);
+    // Desktop GL has the feature: the same effect generates valid code.
+    ck_assert_int_eq(check_effect(ec->name, ec->src, FXGL_GLSL_GL430, false), 0);
+    ck_assert_int_eq(check_effect(ec->name, ec->src, FXGL_GLSL_GL450, false), 0);
+}
+END_TEST
+
+// --- properties of the text the runtime contract fixes ---
+
+static const char *contract_src =
+    "texture T { Width = 4; Height = 4; Format = RGBA8; }; sampler S { Texture = T; };\n"
+    "sampler S2 { Texture = T; }; uniform float A = 1; uniform float4 B;\n"
+    "struct V { float4 p : SV_Position; float2 uv : TEXCOORD0; int id : TEXCOORD1; };\n"
+    "V VS(uint id : SV_VertexID) { V o; o.uv = 0; o.p = 0; o.id = id; return o; }\n"
+    "float4 PS(V i) : SV_Target { return tex2D(S2, i.uv) + tex2D(S, i.uv) * A + B + i.id; }\n"
+    "technique X { pass { VertexShader = VS; PixelShader = PS; } }\n";
+
+START_TEST(test_contract_text) {
+    static const fxgl_glsl_target targets[] = {FXGL_GLSL_GL450, FXGL_GLSL_ES300};
+    for (int t = 0; t < 2; t++) {
+        glsl_compiled c;
+        ck_assert(glsl_compile(&c, contract_src, targets[t], false, NULL));
+        const fxgl_effect *fx = c.effect;
+        const fxgl_shader *vs = &fx->shaders[fx->techniques[0].passes[0].vertex_shader];
+        const fxgl_shader *ps = &fx->shaders[fx->techniques[0].passes[0].pixel_shader];
+        bool es = targets[t] == FXGL_GLSL_ES300;
+        ck_assert(strstr(vs->glsl, es ? "#version 300 es\n" : "#version 450\n") == vs->glsl);
+        // The flip is the last statement of the vertex stage.
+        const char *flip = strstr(vs->glsl, "gl_Position.y = -gl_Position.y;\n}\n");
+        ck_assert_ptr_nonnull(flip);
+        ck_assert_str_eq(flip + strlen("gl_Position.y = -gl_Position.y;\n}\n"), "");
+        // No vertex attributes, no locations on varyings.
+        ck_assert_ptr_null(strstr(vs->glsl, "\nin "));
+        ck_assert_ptr_nonnull(strstr(vs->glsl, "out vec4 _v_TEXCOORD0;"));
+        ck_assert_ptr_nonnull(strstr(vs->glsl, "flat out ivec4 _v_TEXCOORD1;"));
+        ck_assert_ptr_nonnull(strstr(ps->glsl, "flat in ivec4 _v_TEXCOORD1;"));
+        ck_assert_ptr_nonnull(strstr(ps->glsl, "layout(location = 0) out vec4 _gtarget0;"));
+        // The block and the samplers, with bindings where the target has them.
+        ck_assert_ptr_nonnull(strstr(ps->glsl, es ? "layout(std140, column_major) uniform _Globals {"
+                                                  : "layout(std140, column_major, binding = 0) "
+                                                    "uniform _Globals {"));
+        ck_assert_int_eq((int)ps->sampler_count, 2);
+        for (size_t i = 0; i < ps->sampler_count; i++) {
+            ck_assert_ptr_nonnull(ps->samplers[i].name);
+            char decl[128];
+            if (es) {
+                snprintf(decl, sizeof(decl), "uniform sampler2D %s;", ps->samplers[i].name);
+            } else {
+                snprintf(decl, sizeof(decl), "layout(binding = %d) uniform sampler2D %s;",
+                         ps->samplers[i].unit, ps->samplers[i].name);
+            }
+            ck_assert_msg(strstr(ps->glsl, decl) != NULL, "missing '%s'", decl);
+        }
+        // ES: precision, no scalar swizzles.
+        if (es) {
+            ck_assert_ptr_nonnull(strstr(ps->glsl, "precision highp float;"));
+        }
+        glsl_compiled_free(&c);
+    }
+}
+END_TEST
+
+START_TEST(test_scalar_swizzle_es) {
+    const char *src = "uniform float F = 1;\n" PS_SIMPLE("float s = F; return s.xxxx + s.xx.xyxy;");
+    glsl_compiled c;
+    ck_assert(glsl_compile(&c, src, FXGL_GLSL_ES300, false, NULL));
+    const fxgl_shader *ps = &c.effect->shaders[c.effect->techniques[0].passes[0].pixel_shader];
+    ck_assert_ptr_nonnull(strstr(ps->glsl, "vec4(s)"));
+    ck_assert_ptr_null(strstr(ps->glsl, "s.xxxx"));
+    glsl_compiled_free(&c);
+}
+END_TEST
+
+START_TEST(test_names_escaped) {
+    const char *src = "float mix(float a) { return a; } static float gl_x = 1; static float a__b = 2;\n"
+                      "static float _c = 3;\n" PS_SIMPLE("return mix(gl_x + a__b + _c);");
+    glsl_compiled c;
+    ck_assert(glsl_compile(&c, src, FXGL_GLSL_GL450, false, NULL));
+    const fxgl_shader *ps = &c.effect->shaders[c.effect->techniques[0].passes[0].pixel_shader];
+    ck_assert_ptr_null(strstr(ps->glsl, " gl_x"));
+    ck_assert_ptr_null(strstr(ps->glsl, "a__b"));
+    ck_assert_ptr_null(strstr(ps->glsl, "float mix("));
+    glsl_compiled_free(&c);
+}
+END_TEST
+
 int main(int argc, char **argv) {
     if (argc == 3) {
         return dump(argv[1], argv[2]);
@@ -288,6 +448,15 @@ int main(int argc, char **argv) {
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, test_effect_validates, 0, (int)(EFFECT_COUNT * TARGET_COUNT));
     suite_add_tcase(s, tc);
+    TCase *es = tcase_create("es");
+    tcase_set_timeout(es, 60);
+    tcase_add_loop_test(es, test_es_diagnostic, 0, (int)ES_COUNT);
+    tcase_add_test(es, test_scalar_swizzle_es);
+    suite_add_tcase(s, es);
+    TCase *text = tcase_create("text");
+    tcase_add_test(text, test_contract_text);
+    tcase_add_test(text, test_names_escaped);
+    suite_add_tcase(s, text);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
