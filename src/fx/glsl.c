@@ -2216,7 +2216,12 @@ static const char *shader(gen *g, fxgl_shader *sh) {
     buf decls = newbuf(g), consts = newbuf(g), glob = newbuf(g), ginits = newbuf(g);
     buf protos = newbuf(g), funcs = newbuf(g), mainb = newbuf(g);
     structs(g, &decls, g->prog->ast->decls);
-    if (sh->uses_uniforms || g->opt->performance_mode) {
+    // Global initializers may name uniforms the functions do not.
+    bool uses_uniforms = sh->uses_uniforms;
+    for (size_t i = 0; i < g->global_count; i++) {
+        uses_uniforms |= g->globals[i]->kind == FX_SYM_UNIFORM;
+    }
+    if (uses_uniforms) {
         uniforms(g, &decls, &consts);
     }
     samplers(g, &decls);
