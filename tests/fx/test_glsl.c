@@ -264,6 +264,33 @@ static const effect_case effects[] = {
      "    float n = 0.0 / 0.0; float3 v = V; float2x2 m = M;\n"
      "    return float4(PosInf + NegInf + Denorm + Small + Big + n, MinInt, MaxU, A[uv.x > 0.5] + v.x + m[1][0]);\n"
      "}\n" TECH("PS"), 0},
+    {"odd_constructs",
+     "uniform int2x2 IM = int2x2(1, 2, 3, 4);\n"
+     "uniform float F = 2;\n"
+     "uniform int I = 1;\n"
+     "struct T { float a; float2 b; };\n"
+     "float f(float x) { return x; }\n"
+     "float f(min16float2 x) { return x.x; }\n"
+     "float f(int2x2 m) { return m[0][0]; }\n"
+     "float f(float2x2 m) { return m[1][1]; }\n"
+     "static float3 G = F * 2;\n"
+     "static const float3 LUT[2] = { float3(1, 2, 3), float3(4, 5, 6) };\n"
+     "void store(out float a[2]) { a[0] = 1; a[1] = 2; }\n" VS_DECL
+     "float4 PS(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target {\n"
+     "    float2x2 s = (float2x2)F;\n"
+     "    int2x2 im = IM;\n"
+     "    float a = f(im) + f(s) + f(min16float2(1, 2)) + f(F);\n"
+     "\n"
+     "    float3 v = F;\n"
+     "    bool cmp = all(IM[1] == int2(3, 4));\n"
+     "    T t1 = { 1, float2(2, 3) }; T t2 = t1; t2.a = 5;\n"
+     "    T t = I > 0 ? t1 : t2;\n"
+     "    float x = ldexp(F, 3) + ldexp(uv, int2(1, 2)).x;\n"
+     "    float arr[2]; store(arr);\n"
+     "    int2x2 m2 = IM * IM;\n"
+     "    float3 lut = LUT[I];\n"
+     "    return float4(a + x + arr[1], v.x + cmp + t.a + G.x, im[1][0] + m2._m11 + lut.z, 1);\n"
+     "}\n" TECH("PS"), 0},
 };
 
 #define EFFECT_COUNT (sizeof(effects) / sizeof(effects[0]))

@@ -587,6 +587,11 @@ static const rcase cases[] = {
      "uniform float4 A = float4(-3, 2, 0.5, -0.25); uniform int I = -5;\n"
      PS_HEAD "return float4(max(A.x, A.y) + min(A.z, A.w), clamp(A.x, -1, 1) + abs(I), sign(A.w) + sign(I), abs(A.x)); }\n",
      NULL, {1.75f, 4, -2, 3}, 0, 0},
+    {"int_matrix_uniform_overloads",
+     "uniform int2x2 IM = int2x2(1, -2, 3, 4); uniform float F = 2; static float3 G = F * 2;\n"
+     "float f(int2x2 m) { return m[0][1]; } float f(float2x2 m) { return m[1][1] * 10; }\n"
+     PS_HEAD "int2x2 im = IM; return float4(f(im), f((float2x2)im), IM._m10, G.y + ldexp(F, 3)); }\n",
+     NULL, {-2, 40, 3, 20}, 0, 0},
     // --- textures ---
 #define T4 "texture Tex { Width = 4; Height = 4; Format = RGBA32F; MipLevels = 3; };\n"
 #define POINT "MinFilter = POINT; MagFilter = POINT; MipFilter = POINT;"
