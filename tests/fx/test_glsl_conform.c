@@ -137,7 +137,7 @@ static void check_file(options *o, const char *path, totals *t) {
         char log[4096];
         if (!glsl_validate(e->shaders[i].glsl, e->shaders[i].stage, log, sizeof(log))) {
             first_line(log);
-            snprintf(why, sizeof(why), "glslang: %s: %s", e->shaders[i].entry, log);
+            snprintf(why, sizeof(why), "glslang: %.200s: %.1000s", e->shaders[i].entry, log);
         }
     }
     for (size_t ti = 0; e && !why[0] && ti < e->technique_count; ti++) {
@@ -151,11 +151,11 @@ static void check_file(options *o, const char *path, totals *t) {
             char log[4096];
             if (b && !glsl_validate_link(a->glsl, b->glsl, log, sizeof(log))) {
                 first_line(log);
-                snprintf(why, sizeof(why), "glslang link: %s pass %zu: %s",
+                snprintf(why, sizeof(why), "glslang link: %.200s pass %zu: %.1000s",
                          e->techniques[ti].name, p, log);
             } else if (o->egl && !driver_link(fxgl_test_egl_gl(o->egl), a, b, log, sizeof(log))) {
                 first_line(log);
-                snprintf(why, sizeof(why), "driver: %s pass %zu: %s", e->techniques[ti].name, p,
+                snprintf(why, sizeof(why), "driver: %.200s pass %zu: %.1000s", e->techniques[ti].name, p,
                          log);
             }
         }
