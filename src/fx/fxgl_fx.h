@@ -252,6 +252,9 @@ typedef enum fxgl_stage {
 //    fxgl_binding in samplers; units are compact per shader, in order of
 //    first use. The runtime may reassign units per pass by name (for a vertex
 //    and a pixel shader whose units collide, or targets without binding).
+//    Vertex stages declare their samplers without a binding (a sampler both
+//    stages of a pass use would otherwise carry two units and not link): the
+//    runtime binds those by name, e.g. at units after the pixel shader's.
 //  - Storages: `layout(binding = unit, <format>) uniform [readonly|writeonly]
 //    image2D name;`, compute only.
 //  - No vertex attributes: the runtime draws vertex_count vertices with an

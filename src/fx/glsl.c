@@ -627,7 +627,8 @@ static bool integer_matrix_uniform(const gen *g, const fx_symbol *s) {
         return false;
     }
     if (g->opt->performance_mode && s->index >= 0 && (size_t)s->index < g->fx->uniform_count &&
-        g->fx->uniforms[s->index].has_initializer) {
+        g->fx->uniforms[s->index].has_initializer &&
+        g->fx->uniforms[s->index].special == FXGL_SPECIAL_NONE) {
         return false; // a constant of the GLSL (float) matrix type
     }
     return true;
@@ -1983,7 +1984,9 @@ static void samplers(gen *g, buf *o) {
             gerror(g, s->loc, "'%s': BORDER addressing (clamp to border) needs GLSL ES 3.20, "
                    "not %s", s->unique, target_name(g));
         }
-        if (has_binding(g)) {
+        // Vertex stages declare no binding: a sampler both stages of a pass
+        // use would get two different compact units, which does not link.
+        if (has_binding(g) && g->stage != FXGL_STAGE_VERTEX) {
             bprintf(o, "layout(binding = %d) ", list[i].unit);
         }
         bprintf(o, "uniform %s %s;\n", type_name(g, s->type), name);
@@ -2057,7 +2060,9 @@ static void uniforms(gen *g, buf *o, buf *consts) {
         }
         const fxgl_uniform *u = &g->fx->uniforms[s->index];
         const char *name = sym_name(g, s);
-        if (g->opt->performance_mode && u->has_initializer && !fx_type_is_array(s->type)) {
+        // Special uniforms (timers, keys) change every frame: they stay.
+        if (g->opt->performance_mode && u->has_initializer && !fx_type_is_array(s->type) &&
+            u->special == FXGL_SPECIAL_NONE) {
             fxgl_value v = u->initializer;
             if (g->opt->uniform_value) {
                 fxgl_value w = v;

@@ -205,6 +205,15 @@ static void e_gather_offsets(int x, int y, float o[4]) {
     }
 }
 
+static void e_vs_sampler(int x, int y, float o[4]) {
+    float t[4];
+    texel_rgba32f(x, y, 0, 0, t);
+    o[0] = t[0];
+    o[1] = t[1];
+    o[2] = 100 * (W - 1 + 1); // the vertex stage's texel (3, 0): x + 1 = 4
+    o[3] = 1;
+}
+
 static void e_uv_c5(int x, int y, float o[4]) {
     e_uv(x, y, o);
     o[2] = 5;
@@ -695,6 +704,17 @@ static const rcase cases[] = {
      "float4 PS(float4 p : SV_Position, float2 t : TEXCOORD0, float c : COLOR0) : SV_Target { return float4(t, c, 1); }\n"
      "technique T { pass { VertexShader = VS; PixelShader = PS; } }\n",
      e_uv_c5, {0}, 1e-5f, 0},
+    {"vertex_stage_sampler",
+     // Both stages sample B (at different compact units): the program links.
+     "texture Tex { Width = 4; Height = 4; Format = RGBA32F; };\n"
+     "sampler A { Texture = Tex; " POINT " }; sampler B { Texture = Tex; " POINT " };\n"
+     "void VS(uint id : SV_VertexID, out float4 p : SV_Position, out float2 uv : TEXCOORD0, out float4 v : TEXCOORD1) {\n"
+     "    uv = float2(id == 2 ? 2 : 0, id == 1 ? 2 : 0); p = float4(uv * float2(2, -2) + float2(-1, 1), 0, 1);\n"
+     "    v = tex2Dlod(A, float4(0.875, 0.125, 0, 0)) * tex2Dlod(B, float4(0.125, 0.125, 0, 0)); }\n"
+     "float4 PS(float4 p : SV_Position, float2 uv : TEXCOORD0, float4 v : TEXCOORD1) : SV_Target {\n"
+     "    return float4(tex2D(B, uv).xy, v.x * 100, v.w); }\n"
+     "technique T { pass { VertexShader = VS; PixelShader = PS; } }\n",
+     e_vs_sampler, {0}, 1e-4f, 0},
     // --- constants ---
     {"constants_inf_sign",
      // Not the reference's defect (+inf and -inf swapped).
@@ -1153,12 +1173,22 @@ static bool perf_value(void *user, const char *name, fxgl_value *v) {
 
 static void perf_mode(fxgl_api api) {
     const char *src = "uniform float A = 0.25; uniform float B = 2; uniform float C; uniform float4 D;\n"
-                      PS_HEAD "return float4(A, B, C + D.x, 1); }\n" VS_SRC
+                      "uniform int Frames < source = \"framecount\"; > = 9;\n"
+                      PS_HEAD "return float4(A, B, C + D.x, Frames == 9); }\n" VS_SRC
                       "technique T { pass { VertexShader = PostProcessVS; PixelShader = PS; } }\n";
     // C has no initializer: it stays in the block, where the loader's zero
     // data plus D's zero give 0; so patch the block through the module's
     // offsets below by rendering twice would be overkill: check 0 here.
     float px[H][W][4];
+    glsl_compiled c;
+    ck_assert(glsl_compile(&c, src, api == FXGL_API_GL ? FXGL_GLSL_GL450 : FXGL_GLSL_ES320, true,
+                           perf_value));
+    const char *code = c.effect->shaders[c.effect->techniques[0].passes[0].pixel_shader].glsl;
+    ck_assert_ptr_nonnull(strstr(code, "const float A = 0.75;"));
+    ck_assert_ptr_nonnull(strstr(code, "const float B = 2.0;"));
+    // A special uniform stays in the block even with an initializer.
+    ck_assert_ptr_null(strstr(code, "const int Frames"));
+    glsl_compiled_free(&c);
     render(api, src, true, perf_value, px, NULL);
     ck_assert_float_eq(px[0][0][0], 0.75f);
     ck_assert_float_eq(px[0][0][1], 2.0f);
