@@ -352,6 +352,7 @@ static const char *object_dim(uint8_t base) {
 
 // The GLSL type of t without its array dimension.
 static const char *type_name(gen *g, fx_type t) {
+    t.array_len = 0;
     if (fx_type_is_struct(t)) {
         const fx_symbol *s = t.strct ? t.strct->sym : NULL;
         return s ? sym_name(g, s) : "_gerror";
@@ -1232,6 +1233,32 @@ static void expr(gen *g, buf *o, const fx_expr *e) {
     case FX_EXPR_ASSIGN: {
         const char *l = expr_str(g, e->lhs);
         const char *r = expr_str(g, e->rhs);
+        const fx_symbol *ls = e->lhs->kind == FX_EXPR_MEMBER ? e->lhs->sym : NULL;
+        if (ls && ls->kind == FX_SYM_SWIZZLE && ls->matrix_swizzle && ls->swizzle_count > 1) {
+            // GLSL has no such lvalue: a helper writes the elements.
+            fx_type lt = e->lhs->type, mt = e->lhs->lhs->type;
+            const char *value = r;
+            if (e->op != '=') {
+                buf t = newbuf(g);
+                binop(g, &t, assign_binop(e->op), e->rhs->type,
+                      convert_str(g, lt, e->rhs->type, l), r, false);
+                value = convert_str(g, e->rhs->type, lt, bstr(&t));
+            }
+            const char *name = gname(g, "msw");
+            const char *vt = type_name(g, lt);
+            bprintf(&g->helpers, "%s %s(inout %s m, %s v) {\n", vt, name, type_name(g, mt), vt);
+            for (int i = 0; i < ls->swizzle_count; i++) {
+                int row = ls->swizzle[i] / 4, col = ls->swizzle[i] % 4;
+                if (mt.rows == 1) {
+                    bprintf(&g->helpers, "    m[%d] = float(v[%d]);\n", col, i);
+                } else {
+                    bprintf(&g->helpers, "    m[%d][%d] = float(v[%d]);\n", row, col, i);
+                }
+            }
+            bput(&g->helpers, "    return v;\n}\n");
+            bprintf(o, "%s(%s, %s)", name, expr_str(g, e->lhs->lhs), value);
+            return;
+        }
         if (e->op == '=') {
             bprintf(o, "(%s = %s)", l, r);
             return;

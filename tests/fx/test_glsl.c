@@ -291,6 +291,37 @@ static const effect_case effects[] = {
      "    float3 lut = LUT[I];\n"
      "    return float4(a + x + arr[1], v.x + cmp + t.a + G.x, im[1][0] + m2._m11 + lut.z, 1);\n"
      "}\n" TECH("PS"), 0},
+    {"stress",
+     "uniform float3x3 Ms[2] = { float3x3(1,2,3,4,5,6,7,8,9), float3x3(1,0,0,0,1,0,0,0,1) };\n"
+     "uniform bool3 B3 = bool3(true, false, true);\n"
+     "uniform float F = 2;\n"
+     "uniform int N = 3;\n"
+     "static float Arr[3] = { F, F * 2, 3 };\n"
+     "static int counter = 0;\n"
+     "float side(float x) { counter++; return x; }\n"
+     "void two(out float a, inout float2 b) { a = 1; b *= 2; }\n"
+     "float4 PostProcessVSx(uint id : SV_VertexID) : SV_Position { return float4(id, 0, 0, 1); }\n" VS_DECL
+     "float4 PS(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target {\n"
+     "    float3x3 m = Ms[1];\n"
+     "    m._11_22 = float2(5, 6);\n"
+     "    m._m20_m02 += float2(1, 2);\n"
+     "    m._33++;\n"
+     "    m[1] *= 2;\n"
+     "    float3 v = 1; v.xy *= 2; v.z += side(1);\n"
+     "    int i = 0; while ((i += 1) < 5) { if (i == 2) continue; }\n"
+     "    for (int a = 0, b = 5; a < b; a++, b--) { v.x += 1; }\n"
+     "    for (;;) { break; }\n"
+     "    do { i--; if (i > 2) continue; } while (i > 0);\n"
+     "    [loop] for (int k = 0; k < N; k++) { switch (k) { case 0: { for (int q = 0; q < 2; q++) { if (q == 1) break; } break; } default: v.y += k; break; } if (k == 2) return float4(v, 1); }\n"
+     "    const float cl[2] = { 1, 2 };\n"
+     "    float fm = fmod(side(5), 3) + cl[N - 2];\n"
+     "    float s, c; float2 sc; sincos(F, sc.x, sc.y); sincos(side(F), s, c);\n"
+     "    float x1; float2 y2 = uv; two(x1, y2); float2 z2; two(z2.x, v.yz);\n"
+     "    int2 iv = mul(int2(1, 2), int2x2(1, 2, 3, 4));\n"
+     "    bool3 bb = B3 && !B3;\n"
+     "    float t = (F > 1 ? side(1) : side(2)) + (v.x > 0 && side(1) > 0);\n"
+     "    return float4(m._11 + m[1].y + Arr[2] + fm + s + c + sc.x + x1 + y2.x + iv.y + t, bb.x, counter, Ms[0]._m21);\n"
+     "}\n" TECH("PS"), 0},
 };
 
 #define EFFECT_COUNT (sizeof(effects) / sizeof(effects[0]))

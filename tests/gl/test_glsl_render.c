@@ -379,6 +379,11 @@ static const rcase cases[] = {
      "uniform float3x3 M = float3x3(1, 2, 3, 4, 5, 6, 7, 8, 10);\n"
      PS_HEAD "float2 a = M._m00_m11; float2 b = M._13_31; return float4(a, b); }\n", NULL,
      {1, 5, 3, 7}, 0, 0},
+    {"matrix_swizzle_assign",
+     "uniform float3x3 M = float3x3(1, 2, 3, 4, 5, 6, 7, 8, 10);\n"
+     PS_HEAD "float3x3 m = M; m._11_22 = float2(-1, -2); m._m20_m02 += float2(100, 200); m._33++;\n"
+     "return float4(m[0][0], m[1][1], m[2][0], m[0][2] + m[2][2]); }\n", NULL,
+     {-1, -2, 107, 214}, 0, 0},
     {"matrix_componentwise_mul",
      "uniform float2x2 A = float2x2(1, 2, 3, 4); uniform float2x2 B = float2x2(5, 6, 7, 8);\n"
      PS_HEAD "float2x2 c = A * B; c *= A; return float4(c[0], c[1]); }\n", NULL,
