@@ -288,6 +288,20 @@ static const char *sym_name(gen *g, const fx_symbol *s) {
     case FX_SYM_PARAM:
     case FX_SYM_MEMBER:
         return escape(g, s->name->str);
+    case FX_SYM_FUNCTION: {
+        // Overloads get their own names: HLSL types that GLSL spells alike
+        // (min16float and float, int and float matrices) would collide.
+        int index = 0, count = 0;
+        for (size_t i = 0; i < g->prog->function_count; i++) {
+            const fx_symbol *f = g->prog->functions[i];
+            if (f->unique && strcmp(f->unique, s->unique) == 0) {
+                index = f == s ? count : index;
+                count++;
+            }
+        }
+        const char *n = escape(g, s->unique);
+        return count > 1 ? fx_sprintf(g->ctx, "%s_o%d", n, index) : n;
+    }
     default:
         return escape(g, s->unique ? s->unique : s->name->str);
     }
@@ -338,6 +352,7 @@ static const char *object_dim(uint8_t base) {
 
 // The GLSL type of t without its array dimension.
 static const char *type_name(gen *g, fx_type t) {
+    t.array_len = 0;
     if (fx_type_is_struct(t)) {
         const fx_symbol *s = t.strct ? t.strct->sym : NULL;
         return s ? sym_name(g, s) : "_gerror";
@@ -604,6 +619,22 @@ static const char *helper_splat(gen *g, fx_type t) {
 
 static void expr(gen *g, buf *o, const fx_expr *e);
 
+// An int, uint or bool matrix uniform: GLSL has only float matrices, so the
+// block holds its rows as integer vectors (the same std140 layout) and
+// reads convert them.
+static bool integer_matrix_uniform(const gen *g, const fx_symbol *s) {
+    if (s->kind != FX_SYM_UNIFORM || !fx_type_is_matrix(s->type) ||
+        fx_type_is_array(s->type) || is_float_base(s->type.base)) {
+        return false;
+    }
+    if (g->opt->performance_mode && s->index >= 0 && (size_t)s->index < g->fx->uniform_count &&
+        g->fx->uniforms[s->index].has_initializer &&
+        g->fx->uniforms[s->index].special == FXGL_SPECIAL_NONE) {
+        return false; // a constant of the GLSL (float) matrix type
+    }
+    return true;
+}
+
 // Does evaluating e change anything (so it must be evaluated exactly once)?
 static bool side_effects(const fx_expr *e) {
     if (!e) {
@@ -850,9 +881,8 @@ static void check_needs(gen *g, const fx_expr *e, const fx_intrinsic *in) {
                 template_uses(in->glsl, "findMSB") ||
                 template_uses(in->glsl, "bitfieldReverse"))) {
         missing = "bit counting functions (countbits, firstbitlow, firstbithigh, reversebits)";
-    } else if (g->version == 300 &&
-               (template_uses(in->glsl, "frexp") || template_uses(in->glsl, "ldexp"))) {
-        missing = "frexp and ldexp";
+    } else if (g->version == 300 && template_uses(in->glsl, "frexp")) {
+        missing = "frexp";
     } else if (g->version == 300 && (in->needs & FX_INTRINSIC_NEED_COMPUTE)) {
         missing = "compute shaders";
     }
@@ -929,7 +959,31 @@ static bool is_global_object(const fx_expr *a) {
            (s->kind == FX_SYM_SAMPLER || s->kind == FX_SYM_STORAGE || s->kind == FX_SYM_TEXTURE);
 }
 
+// GLSL ES 3.00 lacks ldexp: x * 2^e is exact for the exponents that matter.
+static const fx_intrinsic *es300_ldexp(const fx_intrinsic *in, fx_intrinsic *copy) {
+    *copy = *in;
+    switch (in->ret.rows) {
+    case 1:
+        copy->glsl = "($0 * exp2(float($1)))";
+        break;
+    case 2:
+        copy->glsl = "($0 * exp2(vec2($1)))";
+        break;
+    case 3:
+        copy->glsl = "($0 * exp2(vec3($1)))";
+        break;
+    default:
+        copy->glsl = "($0 * exp2(vec4($1)))";
+        break;
+    }
+    return copy;
+}
+
 static void intrinsic_call(gen *g, buf *o, const fx_expr *e, const fx_intrinsic *in) {
+    fx_intrinsic copy;
+    if (g->version == 300 && strcmp(in->name, "ldexp") == 0) {
+        in = es300_ldexp(in, &copy);
+    }
     check_needs(g, e, in);
     int n = (int)e->arg_count;
     const char *args[FX_INTRINSIC_MAX_PARAMS] = {0};
@@ -1133,6 +1187,16 @@ static void expr(gen *g, buf *o, const fx_expr *e) {
         return;
     }
     case FX_EXPR_NAME:
+        if (s && integer_matrix_uniform(g, s)) {
+            fx_type row = fx_type_vector(FX_TYPE_FLOAT, s->type.cols);
+            const char *n = sym_name(g, s);
+            bprintf(o, "%s(", type_name(g, s->type));
+            for (int r = 0; r < s->type.rows; r++) {
+                bprintf(o, "%s%s(%s[%d])", r ? ", " : "", type_name(g, row), n, r);
+            }
+            bput(o, ")");
+            return;
+        }
         bput(o, s ? sym_name(g, s) : "_gerror");
         return;
     case FX_EXPR_UNARY: {
@@ -1169,6 +1233,32 @@ static void expr(gen *g, buf *o, const fx_expr *e) {
     case FX_EXPR_ASSIGN: {
         const char *l = expr_str(g, e->lhs);
         const char *r = expr_str(g, e->rhs);
+        const fx_symbol *ls = e->lhs->kind == FX_EXPR_MEMBER ? e->lhs->sym : NULL;
+        if (ls && ls->kind == FX_SYM_SWIZZLE && ls->matrix_swizzle && ls->swizzle_count > 1) {
+            // GLSL has no such lvalue: a helper writes the elements.
+            fx_type lt = e->lhs->type, mt = e->lhs->lhs->type;
+            const char *value = r;
+            if (e->op != '=') {
+                buf t = newbuf(g);
+                binop(g, &t, assign_binop(e->op), e->rhs->type,
+                      convert_str(g, lt, e->rhs->type, l), r, false);
+                value = convert_str(g, e->rhs->type, lt, bstr(&t));
+            }
+            const char *name = gname(g, "msw");
+            const char *vt = type_name(g, lt);
+            bprintf(&g->helpers, "%s %s(inout %s m, %s v) {\n", vt, name, type_name(g, mt), vt);
+            for (int i = 0; i < ls->swizzle_count; i++) {
+                int row = ls->swizzle[i] / 4, col = ls->swizzle[i] % 4;
+                if (mt.rows == 1) {
+                    bprintf(&g->helpers, "    m[%d] = float(v[%d]);\n", col, i);
+                } else {
+                    bprintf(&g->helpers, "    m[%d][%d] = float(v[%d]);\n", row, col, i);
+                }
+            }
+            bput(&g->helpers, "    return v;\n}\n");
+            bprintf(o, "%s(%s, %s)", name, expr_str(g, e->lhs->lhs), value);
+            return;
+        }
         if (e->op == '=') {
             bprintf(o, "(%s = %s)", l, r);
             return;
@@ -1921,7 +2011,9 @@ static void samplers(gen *g, buf *o) {
             gerror(g, s->loc, "'%s': BORDER addressing (clamp to border) needs GLSL ES 3.20, "
                    "not %s", s->unique, target_name(g));
         }
-        if (has_binding(g)) {
+        // Vertex stages declare no binding: a sampler both stages of a pass
+        // use would get two different compact units, which does not link.
+        if (has_binding(g) && g->stage != FXGL_STAGE_VERTEX) {
             bprintf(o, "layout(binding = %d) ", list[i].unit);
         }
         bprintf(o, "uniform %s %s;\n", type_name(g, s->type), name);
@@ -1995,7 +2087,9 @@ static void uniforms(gen *g, buf *o, buf *consts) {
         }
         const fxgl_uniform *u = &g->fx->uniforms[s->index];
         const char *name = sym_name(g, s);
-        if (g->opt->performance_mode && u->has_initializer && !fx_type_is_array(s->type)) {
+        // Special uniforms (timers, keys) change every frame: they stay.
+        if (g->opt->performance_mode && u->has_initializer && !fx_type_is_array(s->type) &&
+            u->special == FXGL_SPECIAL_NONE) {
             fxgl_value v = u->initializer;
             if (g->opt->uniform_value) {
                 fxgl_value w = v;
@@ -2015,8 +2109,13 @@ static void uniforms(gen *g, buf *o, buf *consts) {
             natural = round_up(cur, fx_type_std140_align(s->type));
         }
         bput(&members, "    ");
-        declarator(g, &members, s->type, name);
-        bput(&members, ";\n");
+        if (integer_matrix_uniform(g, s)) {
+            bprintf(&members, "%svec%d %s[%d];\n", is_int_base(s->type.base) ? "i" : "u",
+                    s->type.cols, name, s->type.rows);
+        } else {
+            declarator(g, &members, s->type, name);
+            bput(&members, ";\n");
+        }
         cur = u->offset + fx_type_std140_size(s->type);
         any = true;
     }
@@ -2216,7 +2315,12 @@ static const char *shader(gen *g, fxgl_shader *sh) {
     buf decls = newbuf(g), consts = newbuf(g), glob = newbuf(g), ginits = newbuf(g);
     buf protos = newbuf(g), funcs = newbuf(g), mainb = newbuf(g);
     structs(g, &decls, g->prog->ast->decls);
-    if (sh->uses_uniforms || g->opt->performance_mode) {
+    // Global initializers may name uniforms the functions do not.
+    bool uses_uniforms = sh->uses_uniforms;
+    for (size_t i = 0; i < g->global_count; i++) {
+        uses_uniforms |= g->globals[i]->kind == FX_SYM_UNIFORM;
+    }
+    if (uses_uniforms) {
         uniforms(g, &decls, &consts);
     }
     samplers(g, &decls);
