@@ -94,7 +94,7 @@ GLuint gl_mip_program(fxgl_runtime *rt, const char *format, bool create) {
     char reason[300];
     GLuint prog = gl_compile_program(rt, sources, stages, 1, reason, sizeof(reason));
     if (!prog) {
-        gl_log(rt, FXGL_LOG_WARN, "mipmap program for %s: %s; using glGenerateMipmap", format,
+        gl_log(rt, FXGL_GL_LOG_WARN, "mipmap program for %s: %s; using glGenerateMipmap", format,
                reason);
     }
     GLint lod = -1;

@@ -104,14 +104,15 @@ typedef struct fxgl_input {
 
 typedef struct fxgl_runtime fxgl_runtime;
 
-typedef enum fxgl_log_level {
-    FXGL_LOG_ERROR,
-    FXGL_LOG_WARN,
-    FXGL_LOG_INFO,
-    FXGL_LOG_DEBUG,
-} fxgl_log_level;
+// Same order as the interposer's fxgl_log_level, so the sink can cast.
+typedef enum fxgl_gl_log_level {
+    FXGL_GL_LOG_ERROR,
+    FXGL_GL_LOG_WARN,
+    FXGL_GL_LOG_INFO,
+    FXGL_GL_LOG_DEBUG,
+} fxgl_gl_log_level;
 
-typedef void (*fxgl_runtime_log_fn)(void *user, fxgl_log_level level, const char *message);
+typedef void (*fxgl_runtime_log_fn)(void *user, fxgl_gl_log_level level, const char *message);
 
 typedef struct fxgl_runtime_desc {
     fxgl_runtime_log_fn log;     // NULL: messages are dropped (src/gl never prints)

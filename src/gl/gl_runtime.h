@@ -354,7 +354,7 @@ struct fxgl_runtime {
     const fxgl_frame_desc *frame;
 };
 
-void gl_log(fxgl_runtime *rt, fxgl_log_level level, const char *fmt, ...)
+void gl_log(fxgl_runtime *rt, fxgl_gl_log_level level, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 double gl_now(void);
 

@@ -248,7 +248,7 @@ static gl_tex *tex_create(fxgl_runtime *rt, gl_effect *e, const fxgl_texture *ft
             fxgl_format alt = ft->format == FXGL_FORMAT_R16    ? FXGL_FORMAT_R16F
                               : ft->format == FXGL_FORMAT_RG16 ? FXGL_FORMAT_RG16F
                                                                : FXGL_FORMAT_RGBA16F;
-            gl_log(rt, FXGL_LOG_WARN, "%s: texture '%s': %s is not available, using %s",
+            gl_log(rt, FXGL_GL_LOG_WARN, "%s: texture '%s': %s is not available, using %s",
                    e->file, ft->name, fxgl_format_name(ft->format), fxgl_format_name(alt));
             f = gl_format_get(alt);
             internal = f->internal_es;
@@ -304,7 +304,7 @@ static gl_tex *tex_create(fxgl_runtime *rt, gl_effect *e, const fxgl_texture *ft
         char why[256];
         if (!gl_image_load(rt, e->fx->path, ft, f, &data, why, sizeof(why))) {
             // The reference's behaviour: the texture stays zero, the effect runs.
-            gl_log(rt, FXGL_LOG_ERROR, "%s: texture '%s': %s", e->file, ft->name, why);
+            gl_log(rt, FXGL_GL_LOG_ERROR, "%s: texture '%s': %s", e->file, ft->name, why);
         }
     }
     tex_fill(rt, t, data);
@@ -340,7 +340,7 @@ static gl_tex *tex_acquire(fxgl_runtime *rt, gl_effect *e, const fxgl_texture *f
         gl_tex *t = rt->textures[i];
         if (strcmp(t->name, ft->name) == 0) {
             if (t->width != ft->width || t->format != ft->format || t->levels > ft->levels) {
-                gl_log(rt, FXGL_LOG_WARN,
+                gl_log(rt, FXGL_GL_LOG_WARN,
                        "%s: texture '%s' is shared with a different declaration; the first "
                        "one (%dx%d %s) is used",
                        e->file, ft->name, t->width, t->height, fxgl_format_name(t->format));
@@ -923,7 +923,7 @@ bool gl_effect_load(fxgl_runtime *rt, gl_effect *e) {
             ready++;
         } else {
             t->status = FXGL_STATUS_FAILED;
-            gl_log(rt, FXGL_LOG_ERROR, "%s: technique '%s' skipped: %s", e->file, t->src->name,
+            gl_log(rt, FXGL_GL_LOG_ERROR, "%s: technique '%s' skipped: %s", e->file, t->src->name,
                    t->reason);
             technique_unload(rt, t);
         }
@@ -954,7 +954,7 @@ failed:
             snprintf(t->reason, sizeof(t->reason), "effect failed to load");
         }
     }
-    gl_log(rt, FXGL_LOG_ERROR, "%s: effect skipped: %s", e->file, reason);
+    gl_log(rt, FXGL_GL_LOG_ERROR, "%s: effect skipped: %s", e->file, reason);
     return false;
 }
 

@@ -17,7 +17,7 @@ libfxgl_gl_la_CPPFLAGS = $(AM_CPPFLAGS) $(STB_CFLAGS)
 libfxgl_gl_la_LIBADD = libfxgl_glad.la libfxgl_fx.la -lpthread -lm
 
 check_PROGRAMS += tests/gl/test_state
-tests_gl_test_state_SOURCES = tests/gl/test_state.c
+tests_gl_test_state_SOURCES = tests/gl/test_state.c tests/gl/tfx.h
 tests_gl_test_state_CPPFLAGS = $(TEST_CPPFLAGS) $(EGL_CFLAGS)
 tests_gl_test_state_LDADD = $(TEST_LDADD)
 

@@ -17,7 +17,7 @@
 
 #include "gl_runtime.h"
 
-void gl_log(fxgl_runtime *rt, fxgl_log_level level, const char *fmt, ...) {
+void gl_log(fxgl_runtime *rt, fxgl_gl_log_level level, const char *fmt, ...) {
     if (!rt->desc.log) {
         return;
     }
@@ -136,7 +136,7 @@ fxgl_runtime *fxgl_runtime_create(struct GladGLContext *gl, const fxgl_gl_info *
     }
     rt->desc.texture_search_paths = (const char *const *)rt->search_paths;
     if (!info->meets_minimum) {
-        gl_log(rt, FXGL_LOG_ERROR, "%s %d.%d is below the runtime's minimum (GL %d.%d, GLES %d.%d)",
+        gl_log(rt, FXGL_GL_LOG_ERROR, "%s %d.%d is below the runtime's minimum (GL %d.%d, GLES %d.%d)",
                info->api == FXGL_API_GLES ? "GLES" : "GL", info->major, info->minor,
                FXGL_GL_MIN_MAJOR, FXGL_GL_MIN_MINOR, FXGL_GLES_MIN_MAJOR, FXGL_GLES_MIN_MINOR);
         goto fail;
@@ -157,7 +157,7 @@ fxgl_runtime *fxgl_runtime_create(struct GladGLContext *gl, const fxgl_gl_info *
         .draw_buffers = FXGL_MAX_RENDER_TARGETS,
     };
     if (!gl_state_init(&rt->st, gl, info, &sd)) {
-        gl_log(rt, FXGL_LOG_ERROR, "cannot capture this context's state");
+        gl_log(rt, FXGL_GL_LOG_ERROR, "cannot capture this context's state");
         goto fail;
     }
     if (pthread_mutex_init(&rt->lock, NULL) != 0) {
@@ -185,7 +185,7 @@ fxgl_runtime *fxgl_runtime_create(struct GladGLContext *gl, const fxgl_gl_info *
     GLC(rt, SamplerParameteri(rt->mip_sampler, GL_TEXTURE_MIN_FILTER, GL_NEAREST_MIPMAP_NEAREST));
     GLC(rt, SamplerParameteri(rt->mip_sampler, GL_TEXTURE_MAG_FILTER, GL_NEAREST));
     gl_state_restore(&rt->st);
-    gl_log(rt, FXGL_LOG_INFO,
+    gl_log(rt, FXGL_GL_LOG_INFO,
            "runtime on %s (%s %d.%d%s): views %d, copy image %d, compute %d, timers %d, "
            "debug groups %d, DSA %d",
            info->renderer, info->api == FXGL_API_GLES ? "GLES" : "GL", info->major, info->minor,
@@ -361,7 +361,7 @@ void gl_adopt(fxgl_runtime *rt) {
     for (size_t i = 0; i < n; i++) {
         gl_effect *e = effect_new(rt, rt->incoming[i], rt->incoming_files[i], rt->effect_count);
         if (!e) {
-            gl_log(rt, FXGL_LOG_ERROR, "%s: out of memory", rt->incoming_files[i]);
+            gl_log(rt, FXGL_GL_LOG_ERROR, "%s: out of memory", rt->incoming_files[i]);
             free(rt->incoming_files[i]);
             continue;
         }

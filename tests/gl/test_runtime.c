@@ -33,7 +33,7 @@ typedef struct fix {
     char log[4096];
 } fix;
 
-static void on_log(void *user, fxgl_log_level level, const char *message) {
+static void on_log(void *user, fxgl_gl_log_level level, const char *message) {
     fix *f = user;
     (void)level;
     size_t n = strlen(f->log);
