@@ -20,6 +20,11 @@
 void gl_cache_reset(fxgl_runtime *rt, bool from_capture) {
     gl_cache *c = &rt->cache;
     memset(c, 0xFF, sizeof(*c)); // GL_RT_UNKNOWN everywhere
+    // Booleans must hold 0 or 1; the *_known flags say whether they mean anything.
+    for (int i = 0; i < FXGL_MAX_RENDER_TARGETS; i++) {
+        c->blend[i].enable = false;
+    }
+    c->stencil.enable = false;
     c->blend_known = false;
     c->stencil_known = false;
     c->srgb = -1;

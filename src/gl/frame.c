@@ -356,7 +356,7 @@ static void run_graphics(fxgl_runtime *rt, gl_effect *e, const gl_pass *p, bool 
             .enable = false, .func = GL_ALWAYS, .read_mask = 0xFFFFFFFFu,
             .write_mask = 0xFFFFFFFFu, .fail = GL_KEEP, .zfail = GL_KEEP, .pass = GL_KEEP,
         };
-        if (rt->cache.stencil.enable || !rt->cache.stencil_known) {
+        if (!rt->cache.stencil_known || rt->cache.stencil.enable) {
             gl_cache_stencil(rt, &off);
         }
     }
