@@ -322,6 +322,28 @@ static const effect_case effects[] = {
      "    float t = (F > 1 ? side(1) : side(2)) + (v.x > 0 && side(1) > 0);\n"
      "    return float4(m._11 + m[1].y + Arr[2] + fm + s + c + sc.x + x1 + y2.x + iv.y + t, bb.x, counter, Ms[0]._m21);\n"
      "}\n" TECH("PS"), 0},
+    {"storage_params_and_semantics",
+     "texture T { Width = 16; Height = 16; Format = RGBA8; };\n"
+     "texture TU { Width = 16; Height = 16; Format = R32U; };\n"
+     "sampler S { Texture = T; };\n"
+     "storage St { Texture = T; };\n"
+     "storage<uint> SU { Texture = TU; };\n"
+     "float4 samp(sampler s, float2 uv) { return tex2D(s, uv); }\n"
+     "void put(storage s, int2 p, float4 v) { tex2Dstore(s, p, v); }\n"
+     "uint bump(storage<uint> s) { return atomicAdd(s, int2(0, 0), 1u); }\n"
+     "void CS(uint3 id : SV_DispatchThreadID, uint3 gid : SV_GroupID, int2 lid : SV_GroupThreadID) {\n"
+     "    put(St, int2(id.xy), float4(gid, 1) + lid.x);\n"
+     "    bump(SU);\n"
+     "}\n"
+     "void VS(uint id : SV_VertexID, uint iid : SV_InstanceID, out float4 p : POSITION, out float2 uv : TEXCOORD) {\n"
+     "    uv = float2(id == 2 ? 2 : 0, id == 1 ? 2 : 0); p = float4(uv * float2(2, -2) + float2(-1, 1), iid, 1);\n"
+     "}\n"
+     "void PS(float4 vpos : VPOS, float2 uv : TEXCOORD, bool front : SV_IsFrontFace, out float4 c0 : COLOR0, out float4 c1 : SV_Target1) {\n"
+     "    c0 = samp(S, uv) + front + vpos.x; c1 = 1;\n"
+     "}\n"
+     "technique T2 { pass { VertexShader = VS; PixelShader = PS; } }\n"
+     "technique C { pass { ComputeShader = CS<8, 8>; DispatchSizeX = 2; DispatchSizeY = 2; } }\n",
+     (1u << 2) | (1u << 3)},
 };
 
 #define EFFECT_COUNT (sizeof(effects) / sizeof(effects[0]))
@@ -383,6 +405,12 @@ static const es_case es_cases[] = {
      "void CS(uint3 id : SV_DispatchThreadID) { tex2Dstore(St, int2(id.xy), 1); }\n"
      "technique C { pass { ComputeShader = CS<8, 8>; DispatchSizeX = 1; DispatchSizeY = 1; } }\n",
      FXGL_GLSL_ES320, "storage format rg8"},
+    {"storage_read_write_through_params",
+     "texture T { Width = 4; Height = 4; Format = RGBA8; }; storage St { Texture = T; };\n"
+     "float4 get(storage s) { return tex2Dfetch(s, int2(0, 0)); }\n"
+     "void CS(uint3 id : SV_DispatchThreadID) { tex2Dstore(St, int2(id.xy), get(St) + 1); }\n"
+     "technique C { pass { ComputeShader = CS<8, 8>; DispatchSizeX = 1; DispatchSizeY = 1; } }\n",
+     FXGL_GLSL_ES320, "reading and writing"},
     {"storage_read_write",
      "texture T { Width = 4; Height = 4; Format = RGBA8; }; storage St { Texture = T; };\n"
      "void CS(uint3 id : SV_DispatchThreadID) { tex2Dstore(St, int2(id.xy), tex2Dfetch(St, int2(0, 0)) + 1); }\n"

@@ -337,6 +337,13 @@ static void e_compute(int x, int y, float o[4]) {
     o[3] = 1;
 }
 
+static void e_compute_params(int x, int y, float o[4]) {
+    o[0] = (float)x;
+    o[1] = (float)y;
+    o[2] = 32; // 16 threads add 2
+    o[3] = 1;
+}
+
 static void e_rg11(int x, int y, float o[4]) {
     (void)x;
     (void)y;
@@ -682,6 +689,20 @@ static const rcase cases[] = {
      "    pass { ComputeShader = CS<4, 4, 1>; DispatchSizeX = 1; DispatchSizeY = 1; }\n"
      "    pass { VertexShader = PostProcessVS; PixelShader = PS; } }\n",
      e_compute, {0}, 0, 0},
+    {"compute_storage_parameters",
+     // Functions with storage parameters are specialized per storage.
+     "texture TR { Width = 4; Height = 4; Format = RGBA32F; }; storage SR { Texture = TR; };\n"
+     "texture TC { Width = 4; Height = 4; Format = R32U; }; storage<uint> SC { Texture = TC; };\n"
+     "sampler<uint> SCs { Texture = TC; }; sampler SRs { Texture = TR; " POINT " };\n"
+     "void put(storage s, int2 p, float4 v) { tex2Dstore(s, p, v); }\n"
+     "uint bump(storage<uint> s, uint n) { return atomicAdd(s, int2(0, 0), n); }\n"
+     "void Clear(uint3 id : SV_DispatchThreadID) { tex2Dstore(SC, int2(id.xy), 0u); }\n"
+     "void CS(uint3 id : SV_DispatchThreadID) { bump(SC, 2u); put(SR, int2(id.xy), float4(id.xy, 0, 1)); }\n" VS_SRC
+     PS_HEAD "float4 r = tex2D(SRs, uv); r.z = tex2Dfetch(SCs, int2(0, 0)); return r; }\n"
+     "technique T { pass { ComputeShader = Clear<4, 4, 1>; DispatchSizeX = 1; DispatchSizeY = 1; }\n"
+     "    pass { ComputeShader = CS<4, 4, 1>; DispatchSizeX = 1; DispatchSizeY = 1; }\n"
+     "    pass { VertexShader = PostProcessVS; PixelShader = PS; } }\n",
+     e_compute_params, {0}, 0, 0},
     {"storage_rg11b10f",
      // Not the reference's defect (an assertion): R11G11B10F storage works.
      "texture TR { Width = 4; Height = 4; Format = RG11B10F; }; storage SR { Texture = TR; };\n"
