@@ -59,7 +59,10 @@ IP_APP_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/interpose $(X11_CFLAGS)
 # built with test_preload.
 ip_host_programs = tests/interpose/ip_glx_app$(EXEEXT) tests/interpose/ip_glx_dlopen$(EXEEXT) \
 	tests/interpose/ip_egl_app$(EXEEXT)
-EXTRA_PROGRAMS = $(ip_host_programs)
+if HAVE_SDL2
+ip_host_programs += tests/interpose/ip_sdl_app$(EXEEXT)
+endif
+EXTRA_PROGRAMS = $(ip_host_programs) tests/interpose/ip_sdl_app
 CLEANFILES += $(ip_host_programs)
 
 tests_interpose_ip_glx_app_SOURCES = tests/interpose/ip_glx_app.c tests/interpose/ip_app.h
@@ -80,6 +83,10 @@ tests_interpose_ip_shim_la_SOURCES = tests/interpose/ip_shim.c
 tests_interpose_ip_shim_la_CPPFLAGS = $(AM_CPPFLAGS) $(X11_CFLAGS) $(GLX_CFLAGS)
 tests_interpose_ip_shim_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
 tests_interpose_ip_shim_la_LIBADD = -ldl
+
+tests_interpose_ip_sdl_app_SOURCES = tests/interpose/ip_sdl_app.c
+tests_interpose_ip_sdl_app_CPPFLAGS = $(AM_CPPFLAGS) $(SDL2_CFLAGS)
+tests_interpose_ip_sdl_app_LDADD = $(SDL2_LIBS)
 
 check_PROGRAMS += tests/interpose/test_preload
 tests_interpose_test_preload_SOURCES = tests/interpose/test_preload.c
