@@ -268,20 +268,23 @@ static bool is_reserved(const char *s) {
 
 // The GLSL spelling of an FX name ("NS::x", "filter", "_a", "gl_b", "a__b").
 static const char *escape(gen *g, const char *name) {
-    buf b = newbuf(g);
-    if (name[0] == '_') {
-        bput(&b, "_u");
-    } else if (strncmp(name, "gl_", 3) == 0 || is_reserved(name)) {
-        bput(&b, "_k");
-    }
+    buf plain = newbuf(g);
     for (const char *p = name; *p; p++) {
         if (p[0] == ':' && p[1] == ':') {
-            bput(&b, "_");
+            bput(&plain, "_");
             p++;
         } else {
-            bputn(&b, p, 1);
+            bputn(&plain, p, 1);
         }
     }
+    const char *n = bstr(&plain);
+    buf b = newbuf(g);
+    if (n[0] == '_') {
+        bput(&b, "_u");
+    } else if (strncmp(n, "gl_", 3) == 0 || is_reserved(n)) {
+        bput(&b, "_k");
+    }
+    bput(&b, n);
     // Names with "__" are reserved in GLSL.
     char *s = b.data;
     for (char *p; (p = strstr(s, "__")) != NULL;) {

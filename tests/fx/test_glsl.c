@@ -514,13 +514,17 @@ END_TEST
 
 START_TEST(test_names_escaped) {
     const char *src = "float mix(float a) { return a; } static float gl_x = 1; static float a__b = 2;\n"
-                      "static float _c = 3;\n" PS_SIMPLE("return mix(gl_x + a__b + _c);");
+                      "static float _c = 3; namespace gl { static float y = 4; }\n"
+                      PS_SIMPLE("return mix(gl_x + a__b + _c + gl::y);");
     glsl_compiled c;
     ck_assert(glsl_compile(&c, src, FXGL_GLSL_GL450, false, NULL));
     const fxgl_shader *ps = &c.effect->shaders[c.effect->techniques[0].passes[0].pixel_shader];
     ck_assert_ptr_null(strstr(ps->glsl, " gl_x"));
     ck_assert_ptr_null(strstr(ps->glsl, "a__b"));
     ck_assert_ptr_null(strstr(ps->glsl, "float mix("));
+    ck_assert_ptr_null(strstr(ps->glsl, " gl_y"));
+    char log[4096];
+    ck_assert_msg(glsl_validate(ps->glsl, FXGL_STAGE_PIXEL, log, sizeof(log)), "%s", log);
     glsl_compiled_free(&c);
 }
 END_TEST
