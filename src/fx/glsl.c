@@ -1862,7 +1862,8 @@ static const char *builtin(const gen *g, const char *sem, bool in, fx_type *type
         return NULL;
     case FXGL_STAGE_PIXEL:
         if (in && position) {
-            return "gl_FragCoord";
+            // D3D's SV_Position.w is the clip w; GL's gl_FragCoord.w is 1/w.
+            return "vec4(gl_FragCoord.xyz, 1.0 / gl_FragCoord.w)";
         }
         if (in && strcmp(sem, "SV_ISFRONTFACE") == 0) {
             *type = fx_type_scalar(FX_TYPE_BOOL);

@@ -356,7 +356,7 @@ static void e_rg11(int x, int y, float o[4]) {
 static const rcase cases[] = {
     // --- orientation after the Y flip ---
     {"texcoord_orientation", PS_HEAD "return float4(uv, 0, 1); }\n", e_uv, {0}, 1e-6f, 0},
-    {"fragcoord_orientation", PS_HEAD "return float4(pos.xy, 0, 1); }\n", e_fragcoord, {0},
+    {"fragcoord_orientation", PS_HEAD "return float4(pos.xy, 0, pos.w); }\n", e_fragcoord, {0},
      1e-6f, 0},
     {"derivative_sign",
      PS_HEAD "return float4(ddx(uv.x), ddy(uv.y), ddy(pos.y), ddx(uv.y)); }\n", e_deriv, {0},
@@ -722,6 +722,12 @@ static const rcase cases[] = {
      "float4 PS(V2P i) : SV_Target { return float4(i.id, i.flag, i.arr[1].y + i.arr[0].x, i.m[1].y + i.m._m01); }\n"
      "technique T { pass { VertexShader = VS; PixelShader = PS; } }\n",
      NULL, {7, 1, 4, 13}, 1e-4f, 0},
+    {"fragcoord_w_is_clip_w",
+     "void VS(uint id : SV_VertexID, out float4 p : SV_Position) {\n"
+     "    float2 uv = float2(id == 2 ? 2 : 0, id == 1 ? 2 : 0); p = float4(uv * float2(2, -2) + float2(-1, 1), 0, 1) * 4; }\n"
+     "float4 PS(float4 p : SV_Position) : SV_Target { return float4(p.w, p.xy - floor(p.xy), 0); }\n"
+     "technique T { pass { VertexShader = VS; PixelShader = PS; } }\n",
+     NULL, {4, 0.5f, 0.5f, 0}, 1e-5f, 0},
     {"varying_prefix_read",
      // The pixel shader reads fewer components than the vertex shader writes.
      "void VS(uint id : SV_VertexID, out float4 p : SV_Position, out float4 t : TEXCOORD0, out float c : COLOR0) {\n"
