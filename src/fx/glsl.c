@@ -1460,7 +1460,9 @@ static bool constant_init(const fx_expr *e) {
         return true;
     }
     fxgl_value v;
-    return (e->type.quals & FX_Q_CONST) && foldable_type(e->type) && fx_check_eval(e, &v);
+    // uintBitsToFloat (inf, NaN, denormals) is no constant to every compiler.
+    return (e->type.quals & FX_Q_CONST) && foldable_type(e->type) && fx_check_eval(e, &v) &&
+           !value_special(&v);
 }
 
 static void local_decl(gen *g, buf *o, const fx_var_decl *v, int depth) {

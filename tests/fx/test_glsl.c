@@ -259,10 +259,11 @@ static const effect_case effects[] = {
      "static const float Denorm = 1e-40; static const float Small = 1.17549435e-38;\n"
      "static const float Big = 3.4028235e38; static const int MinInt = -2147483647 - 1;\n"
      "static const uint MaxU = 0xFFFFFFFFu; static const float3 V = float3(1, -2, 0.5);\n"
-     "static const float2x2 M = float2x2(1, 2, 3, 4); static const float A[2] = { -0.0, 1e10 };\n" VS_DECL
+     "static const float2x2 M = float2x2(1, 2, 3, 4); static const float A[2] = { -0.0, 1e10 };\n"
+     "static float SInf = 1.0 / 0.0; static float SArr[2] = { 0.0 / 0.0, 1 };\n" VS_DECL
      "float4 PS(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target {\n"
      "    float n = 0.0 / 0.0; float3 v = V; float2x2 m = M;\n"
-     "    return float4(PosInf + NegInf + Denorm + Small + Big + n, MinInt, MaxU, A[uv.x > 0.5] + v.x + m[1][0]);\n"
+     "    return float4(PosInf + NegInf + Denorm + Small + Big + n, MinInt, MaxU, A[uv.x > 0.5] + v.x + m[1][0] + SInf + SArr[0]);\n"
      "}\n" TECH("PS"), 0},
     {"odd_constructs",
      "uniform int2x2 IM = int2x2(1, 2, 3, 4);\n"
