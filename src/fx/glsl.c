@@ -29,9 +29,15 @@
  *    get a wrapper function when that argument has side effects.
  *  - Constants fold to literals; inf, NaN and denormals are written as
  *    uintBitsToFloat of their bits, so no driver rounds or flushes them.
+ *  - Functions with storage parameters are written once per combination of
+ *    storages they are called with (GLSL image parameters cannot carry the
+ *    format qualifier that loads and atomics need).
  *  - Names: "NS::x" becomes NS_x; names that start with '_', "gl_" or are a
- *    GLSL keyword or built-in get a prefix; "__" becomes "_x". Everything
- *    the generator invents starts with "_g", which no escaped name does.
+ *    GLSL keyword or built-in get a prefix; "__" becomes "_x"; overloads get
+ *    "_o<n>". What the generator invents starts with "_g" (varyings "_v_"),
+ *    which no escaped name does.
+ *  - The interface follows THE GLSL CONTRACT (fxgl_fx.h): varyings are
+ *    4-vectors named by semantic, vertex stages end with the Y flip.
  */
 #include <ctype.h>
 #include <inttypes.h>
