@@ -688,6 +688,17 @@ START_TEST(test_every_overload) {
                                   "DispatchSizeY = 1; }" : "");
             effects++;
             calls += in_chunk;
+            const char *dir = getenv("FXGL_GLSL_OVERLOAD_DIR"); // to run them elsewhere
+            if (dir) {
+                char path[512];
+                snprintf(path, sizeof(path), "%s/%s_%s_%d.fx", dir, glsl_target_name(target),
+                         set->name, effects);
+                FILE *f = fopen(path, "w");
+                if (f) {
+                    fputs(src, f);
+                    fclose(f);
+                }
+            }
             if (check_effect(set->name, src, target, false)) {
                 if (failures++ < 3) {
                     fprintf(stderr, "%s\n", src);
