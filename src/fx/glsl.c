@@ -1346,6 +1346,29 @@ static void expr(gen *g, buf *o, const fx_expr *e) {
             bprintf(o, "%s(%s, %s)", name, expr_str(g, e->lhs->lhs), value);
             return;
         }
+        // A row or element of an int/bool matrix: GLSL holds it as float.
+        const fx_expr *m = e->lhs->lhs;
+        bool int_row = e->lhs->kind == FX_EXPR_INDEX && glsl_matrix(m->type) &&
+                       !fx_type_is_array(m->type) && !is_float_base(m->type.base);
+        bool int_elem = ls && ls->kind == FX_SYM_SWIZZLE && ls->matrix_swizzle &&
+                        ls->swizzle_count == 1 && glsl_matrix(m->type) &&
+                        !is_float_base(m->type.base);
+        if (int_row || int_elem) {
+            fx_type lt = e->lhs->type;
+            const char *raw = int_row ? fx_sprintf(g->ctx, "%s[%s]", expr_str(g, m),
+                                                   expr_str(g, e->lhs->rhs))
+                                      : fx_sprintf(g->ctx, "%s[%d][%d]", expr_str(g, m),
+                                                   ls->swizzle[0] / 4, ls->swizzle[0] % 4);
+            const char *value = r;
+            if (e->op != '=') {
+                buf t = newbuf(g);
+                binop(g, &t, assign_binop(e->op), e->rhs->type,
+                      convert_str(g, lt, e->rhs->type, l), r, false);
+                value = convert_str(g, e->rhs->type, lt, bstr(&t));
+            }
+            bprintf(o, "(%s = %s)", raw, convert_str(g, lt, float_shape(lt), value));
+            return;
+        }
         if (e->op == '=') {
             bprintf(o, "(%s = %s)", l, r);
             return;

@@ -613,6 +613,10 @@ static const rcase cases[] = {
      "float f(int2x2 m) { return m[0][1]; } float f(float2x2 m) { return m[1][1] * 10; }\n"
      PS_HEAD "int2x2 im = IM; return float4(f(im), f((float2x2)im), IM._m10, G.y + ldexp(F, 3)); }\n",
      NULL, {-2, 40, 3, 20}, 0, 0},
+    {"int_matrix_element_writes",
+     "uniform int2x2 IM = int2x2(1, -2, 3, 4);\n"
+     PS_HEAD "int2x2 m = IM; m[1] = int2(7, 8); m._m00 = 5; m._m01 += 2; m[1] /= 2;\n"
+     "return float4(m[0], m._m10_m11); }\n", NULL, {5, 0, 3, 4}, 0, 0},
     // --- textures ---
 #define T4 "texture Tex { Width = 4; Height = 4; Format = RGBA32F; MipLevels = 3; };\n"
 #define POINT "MinFilter = POINT; MagFilter = POINT; MipFilter = POINT;"
