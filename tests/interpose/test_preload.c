@@ -450,6 +450,24 @@ START_TEST(glxgears_marked) {
 }
 END_TEST
 
+START_TEST(glxgears32_marked) {
+    // A 32-bit glxgears through the same command: `make lib32` builds
+    // lib32/libfxgl.so, which fxgl-uninstalled preloads beside the 64-bit one.
+    const char *gears32 = "/usr/bin/glxgears.i386-linux-gnu";
+    char lib32[1200];
+    snprintf(lib32, sizeof(lib32), "%s/lib32/libfxgl.so", builddir);
+    if (!have(gears32) || access(lib32, R_OK) != 0) {
+        printf("SKIP glxgears32_marked: needs %s (dpkg --add-architecture i386; "
+               "apt-get install mesa-utils-bin:i386 libgl1-mesa-dri:i386) and %s (make lib32)\n",
+               gears32, lib32);
+        return;
+    }
+    grab g = run_external(gears32, true, ENV("FXGL_TEST_MARK=1"), true);
+    ck_assert_msg(g.presented && g.marked, "32-bit glxgears: presented %d marked %d",
+                  g.presented, g.marked);
+}
+END_TEST
+
 START_TEST(es2gears_marked) {
     if (!have("/usr/bin/es2gears_x11")) {
         printf("SKIP es2gears_marked: es2gears_x11 absent (apt-get install mesa-utils-bin)\n");
@@ -728,6 +746,7 @@ int main(void) {
     add(s, "egl_damage_gl", egl_damage_gl);
     add(s, "glxgears_marked", glxgears_marked);
     add(s, "es2gears_marked", es2gears_marked);
+    add(s, "glxgears32_marked", glxgears32_marked);
     add(s, "mangohud_both_orders", mangohud_both_orders);
     add(s, "glmark2_validate", glmark2_validate);
     add(s, "glmark2_marked", glmark2_marked);
