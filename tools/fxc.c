@@ -7,10 +7,16 @@
  *   fxc glsl --target T [--pass N] FILE print the generated GLSL
  *   fxc conform [options] DIR...        every .fx below DIR: status and first
  *                                       diagnostic, then "N passed, M failed"
+ *   fxc stats [options] DIR...          a survey of every .fx below DIR:
+ *                                       techniques, passes, pass states, special
+ *                                       sources, semantics, formats, includes
+ *   fxc bench [options] [-n N] FILE...  front-end speed: each file N times
+ *                                       through preprocess, parse, check and
+ *                                       module; MB/s and arena peak per input
  *
- * Options: -I DIR (include path; DIR/** searches subdirectories), -D NAME[=VALUE],
- * --width N, --height N, --api gl|gles, --api-version M.N, --app PATH,
- * --performance-mode, -q (errors only). The predefined macros are the
+ * Options: -I DIR (include path; a DIR ending in a slash and two stars also
+ * searches its subdirectories), -D NAME[=VALUE], --width N, --height N,
+ * --api gl|gles, --api-version M.N, --app PATH, --performance-mode, -q (errors only). The predefined macros are the
  * runtime's (fxgl_predefined_macros), so fxc sees what the runtime would.
  */
 #include <dirent.h>
@@ -20,7 +26,11 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <time.h>
 
+#include "fx_check.h"
+
+#include "fx_ast.h"
 #include "fx_base.h"
 #include "fx_pp.h"
 #include "fxgl_fx.h"
@@ -37,6 +47,7 @@ typedef struct options {
     fxgl_environment env;
     fxgl_glsl_target target;
     int pass;                    // --pass N, -1: all
+    int repeat;                  // bench: -n N
     bool json;
     bool quiet;
     const char *files[256];      // positional arguments
@@ -50,6 +61,8 @@ static void usage(FILE *out) {
             "       fxc dump --json [options] FILE\n"
             "       fxc glsl --target gl450|gl430|es300|es310|es320 [--pass N] [options] FILE\n"
             "       fxc conform [options] DIR...\n"
+            "       fxc stats [options] DIR...\n"
+            "       fxc bench [options] [-n N] FILE...\n"
             "options: -I DIR  -D NAME[=VALUE]  --width N  --height N  --api gl|gles\n"
             "         --api-version M.N  --app PATH  --performance-mode  -q\n");
 }
@@ -137,6 +150,8 @@ static bool parse_options(int argc, char **argv, options *o) {
                 fprintf(stderr, "fxc: unknown target '%s'\n", next);
                 return false;
             }
+        } else if (strcmp(a, "-n") == 0 && next) {
+            o->repeat = atoi(argv[++i]);
         } else if (strcmp(a, "--pass") == 0 && next) {
             o->pass = atoi(argv[++i]);
         } else if (strcmp(a, "--json") == 0) {
@@ -178,6 +193,21 @@ static void print_diags(const fxgl_diags *diags, bool quiet) {
             fputs(d->include_chain, stderr);
         }
     }
+}
+
+// What fxgl_effect_compile gives the preprocessor: its compatibility
+// macros, then the predefined and -D ones.
+static size_t pp_defines(const options *o, fx_pp_define *out) {
+    size_t compat_count;
+    const fx_pp_define *compat = fx_pp_compat_macros(&compat_count);
+    size_t n = 0;
+    for (size_t i = 0; i < compat_count && i < 32; i++) {
+        out[n++] = compat[i];
+    }
+    for (size_t i = 0; i < o->define_count; i++) {
+        out[n++] = (fx_pp_define){.name = o->defines[i].name, .value = o->defines[i].value};
+    }
+    return n;
 }
 
 static fxgl_effect *compile(const options *o, const char *path, fxgl_glsl_target target,
@@ -226,10 +256,8 @@ static int cmd_preprocess(const options *o) {
         fprintf(stderr, "fxc: out of memory\n");
         return 1;
     }
-    fx_pp_define defines[MAX_DEFINES];
-    for (size_t i = 0; i < o->define_count; i++) {
-        defines[i] = (fx_pp_define){.name = o->defines[i].name, .value = o->defines[i].value};
-    }
+    fx_pp_define defines[MAX_DEFINES + 32];
+    size_t define_count = pp_defines(o, defines);
     jmp_buf jb;
     fx_ctx ctx = {.arena = arena, .diags = &diags, .fatal = &jb};
     fx_pp_desc desc = {
@@ -237,7 +265,7 @@ static int cmd_preprocess(const options *o) {
         .include_paths = o->includes,
         .include_path_count = o->include_count,
         .defines = defines,
-        .define_count = o->define_count,
+        .define_count = define_count,
     };
     fx_pp_result result = {0};
     volatile int status = 1;
@@ -422,6 +450,364 @@ static int cmd_conform(const options *o) {
     return totals.failed ? 1 : 0;
 }
 
+// --- stats ---
+
+// A count per name, in first-seen order; sorted by count when printed.
+typedef struct tally_entry {
+    char *name;
+    int count;
+} tally_entry;
+
+typedef struct tally {
+    tally_entry *items;
+    size_t count, cap;
+} tally;
+
+static void tally_add(tally *t, const char *name, int n) {
+    for (size_t i = 0; i < t->count; i++) {
+        if (strcmp(t->items[i].name, name) == 0) {
+            t->items[i].count += n;
+            return;
+        }
+    }
+    if (t->count == t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 32;
+        tally_entry *grown = realloc(t->items, cap * sizeof(*grown));
+        if (!grown) {
+            return;
+        }
+        t->items = grown;
+        t->cap = cap;
+    }
+    char *copy = strdup(name);
+    if (copy) {
+        t->items[t->count++] = (tally_entry){copy, n};
+    }
+}
+
+static int compare_tally(const void *a, const void *b) {
+    const tally_entry *x = a, *y = b;
+    if (x->count != y->count) {
+        return y->count - x->count;
+    }
+    return strcmp(x->name, y->name);
+}
+
+static void tally_print(tally *t, const char *title) {
+    qsort(t->items, t->count, sizeof(*t->items), compare_tally);
+    printf("%s (%zu distinct)\n", title, t->count);
+    for (size_t i = 0; i < t->count; i++) {
+        printf("  %-40s %d\n", t->items[i].name, t->items[i].count);
+        free(t->items[i].name);
+    }
+    free(t->items);
+    *t = (tally){0};
+}
+
+typedef struct stats {
+    int effects, compiled, techniques, passes;
+    int max_passes;
+    int per_technique[33];       // techniques with N passes; the last bucket is 32 or more
+    tally states, sources, semantics, formats, includes;
+} stats;
+
+static const char *const special_names[] = {
+    "(none)", "frametime", "framecount", "random", "pingpong", "date", "timer", "key",
+    "mousepoint", "mousedelta", "mousebutton", "mousewheel", "overlay_open",
+    "overlay_active", "overlay_hovered", "screenshot", "bufready_depth", "(unknown)",
+};
+
+static void stats_states_of(stats *st, const fx_decl *d) {
+    for (; d; d = d->next) {
+        if (d->kind == FX_DECL_NAMESPACE) {
+            stats_states_of(st, d->items);
+        } else if (d->kind == FX_DECL_TECHNIQUE && d->tech) {
+            for (const fx_pass *p = d->tech->passes; p; p = p->next) {
+                for (const fx_state *s = p->states; s; s = s->next) {
+                    if (s->name) {
+                        tally_add(&st->states, s->name->str, 1);
+                    }
+                }
+            }
+        }
+    }
+}
+
+// Pass states as written come from the syntax tree: the module only keeps
+// their resolved values.
+static void stats_states(const options *o, const char *path, stats *st) {
+    fxgl_diags diags;
+    fxgl_diags_init(&diags);
+    fx_arena *arena = fx_arena_create(0);
+    if (!arena) {
+        return;
+    }
+    fx_pp_define defines[MAX_DEFINES + 32];
+    size_t define_count = pp_defines(o, defines);
+    jmp_buf jb;
+    fx_ctx ctx = {.arena = arena, .diags = &diags, .fatal = &jb};
+    fx_pp_desc desc = {
+        .path = path,
+        .include_paths = o->includes,
+        .include_path_count = o->include_count,
+        .defines = defines,
+        .define_count = define_count,
+    };
+    fx_pp_result result = {0};
+    if (setjmp(jb) == 0 && fx_pp_run(&ctx, &desc, &result)) {
+        fx_ast *ast = fx_parse(&ctx, result.text, result.len, path);
+        if (ast) {
+            stats_states_of(st, ast->decls);
+        }
+    }
+    fx_arena_destroy(arena);
+    fxgl_diags_finish(&diags);
+}
+
+static const char *base_name(const char *path) {
+    const char *b = strrchr(path, '/');
+    return b ? b + 1 : path;
+}
+
+static void stats_file(const options *o, const char *path, stats *st) {
+    st->effects++;
+    fxgl_diags diags;
+    fxgl_diags_init(&diags);
+    fxgl_effect *e = compile(o, path, FXGL_GLSL_NONE, &diags);
+    fxgl_diags_finish(&diags);
+    if (!e) {
+        return;
+    }
+    st->compiled++;
+    for (size_t t = 0; t < e->technique_count; t++) {
+        size_t n = e->techniques[t].pass_count;
+        st->techniques++;
+        st->passes += (int)n;
+        st->per_technique[n > 32 ? 32 : n]++;
+        if ((int)n > st->max_passes) {
+            st->max_passes = (int)n;
+        }
+    }
+    for (size_t u = 0; u < e->uniform_count; u++) {
+        const fxgl_uniform *un = &e->uniforms[u];
+        if (un->special == FXGL_SPECIAL_NONE) {
+            continue;
+        }
+        const char *name = NULL;
+        for (size_t a = 0; a < un->annotations.count; a++) {
+            const fxgl_annotation *an = &un->annotations.items[a];
+            if (strcmp(an->name, "source") == 0 && an->value.string) {
+                name = an->value.string;
+            }
+        }
+        if (!name && (size_t)un->special < sizeof(special_names) / sizeof(special_names[0])) {
+            name = special_names[un->special];
+        }
+        tally_add(&st->sources, name ? name : "(unknown)", 1);
+    }
+    for (size_t x = 0; x < e->texture_count; x++) {
+        const fxgl_texture *tx = &e->textures[x];
+        if (tx->semantic) {
+            tally_add(&st->semantics, tx->semantic, 1);
+        } else {
+            tally_add(&st->formats, fxgl_format_name(tx->format), 1);
+        }
+    }
+    for (size_t i = 1; i < e->included_count; i++) {
+        tally_add(&st->includes, base_name(e->included_files[i]), 1);
+    }
+    fxgl_effect_destroy(e);
+    stats_states(o, path, st);
+}
+
+static void stats_dir(const options *o, const char *dir, stats *st, int depth) {
+    if (depth > 32) {
+        return;
+    }
+    DIR *d = opendir(dir);
+    if (!d) {
+        fprintf(stderr, "fxc: cannot open %s: %s\n", dir, strerror(errno));
+        return;
+    }
+    char **names = NULL;
+    size_t count = 0, cap = 0;
+    struct dirent *ent;
+    while ((ent = readdir(d))) {
+        if (ent->d_name[0] == '.') {
+            continue;
+        }
+        if (count == cap) {
+            cap = cap ? cap * 2 : 64;
+            char **grown = realloc(names, cap * sizeof(*names));
+            if (!grown) {
+                break;
+            }
+            names = grown;
+        }
+        names[count++] = strdup(ent->d_name);
+    }
+    closedir(d);
+    qsort(names, count, sizeof(*names), compare_names);
+    for (size_t i = 0; i < count; i++) {
+        char path[4096];
+        snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+        struct stat sb;
+        if (stat(path, &sb) == 0) {
+            if (S_ISDIR(sb.st_mode)) {
+                stats_dir(o, path, st, depth + 1);
+            } else if (S_ISREG(sb.st_mode) && has_fx_suffix(names[i])) {
+                stats_file(o, path, st);
+            }
+        }
+        free(names[i]);
+    }
+    free(names);
+}
+
+static int cmd_stats(const options *o) {
+    if (o->file_count == 0) {
+        usage(stderr);
+        return 2;
+    }
+    static stats st;
+    for (size_t i = 0; i < o->file_count; i++) {
+        struct stat sb;
+        if (stat(o->files[i], &sb) == 0 && S_ISDIR(sb.st_mode)) {
+            stats_dir(o, o->files[i], &st, 0);
+        } else {
+            stats_file(o, o->files[i], &st);
+        }
+    }
+    printf("effects: %d (%d compiled, %d failed)\n", st.effects, st.compiled,
+           st.effects - st.compiled);
+    printf("techniques: %d\n", st.techniques);
+    printf("passes: %d (%.2f per technique, at most %d)\n", st.passes,
+           st.techniques ? (double)st.passes / st.techniques : 0.0, st.max_passes);
+    printf("techniques by pass count\n");
+    for (int n = 0; n <= 32; n++) {
+        if (st.per_technique[n]) {
+            printf("  %s%-38d %d\n", n == 32 ? ">=" : "", n, st.per_technique[n]);
+        }
+    }
+    tally_print(&st.states, "pass states (times written)");
+    tally_print(&st.sources, "special uniform sources (uniforms)");
+    tally_print(&st.semantics, "texture semantics (textures)");
+    tally_print(&st.formats, "texture formats (textures without a semantic)");
+    tally_print(&st.includes, "included files (effects that read them)");
+    return st.compiled == st.effects ? 0 : 1;
+}
+
+// --- bench ---
+
+static double now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+typedef struct bench_run {
+    size_t input;                // bytes of every file the preprocessor read
+    size_t peak;                 // arena bytes handed out
+    size_t peak_pp, peak_parse, peak_check; // ... after each stage
+    size_t output;               // bytes of preprocessed text
+    double pp_s, rest_s;         // preprocessing, parse + check + module
+    bool ok;
+} bench_run;
+
+// The front end the way fxgl_effect_compile runs it, timed by stage, in one
+// arena so that its peak counts everything.
+static bench_run bench_once(const options *o, const char *path) {
+    bench_run r = {0};
+    fxgl_diags diags;
+    fxgl_diags_init(&diags);
+    fx_arena *arena = fx_arena_create(0);
+    if (!arena) {
+        return r;
+    }
+    fx_pp_define defines[MAX_DEFINES + 32];
+    size_t define_count = pp_defines(o, defines);
+    jmp_buf jb;
+    fx_ctx ctx = {.arena = arena, .diags = &diags, .fatal = &jb};
+    fx_pp_desc desc = {
+        .path = path,
+        .include_paths = o->includes,
+        .include_path_count = o->include_count,
+        .defines = defines,
+        .define_count = define_count,
+    };
+    fx_pp_result pr = {0};
+    if (setjmp(jb) == 0) {
+        double t0 = now_seconds();
+        bool ok = fx_pp_run(&ctx, &desc, &pr);
+        double t1 = now_seconds();
+        r.pp_s = t1 - t0;
+        r.peak_pp = fx_arena_peak(arena);
+        r.output = pr.len;
+        for (size_t i = 0; i < pr.included_count; i++) {
+            struct stat sb;
+            if (stat(pr.included_files[i], &sb) == 0) {
+                r.input += (size_t)sb.st_size;
+            }
+        }
+        if (ok) {
+            fx_ast *ast = fx_parse(&ctx, pr.text, pr.len, path);
+            r.peak_parse = fx_arena_peak(arena);
+            fx_program *prog = ctx.errors == 0 ? fx_check(&ctx, ast) : NULL;
+            r.peak_check = fx_arena_peak(arena);
+            if (prog && ctx.errors == 0) {
+                r.ok = fx_module_build(&ctx, prog) != NULL;
+            }
+        }
+        r.rest_s = now_seconds() - t1;
+    }
+    r.peak = fx_arena_peak(arena);
+    fx_arena_destroy(arena);
+    fxgl_diags_finish(&diags);
+    return r;
+}
+
+static int cmd_bench(const options *o) {
+    if (o->file_count == 0) {
+        usage(stderr);
+        return 2;
+    }
+    int n = o->repeat > 0 ? o->repeat : 10;
+    double input = 0, pp_s = 0, rest_s = 0, worst_ratio = 0;
+    size_t worst_peak = 0, failed = 0;
+    bench_run worst_run = {0};
+    const char *worst = "";
+    for (size_t f = 0; f < o->file_count; f++) {
+        for (int i = 0; i < n; i++) {
+            bench_run r = bench_once(o, o->files[f]);
+            input += (double)r.input;
+            pp_s += r.pp_s;
+            rest_s += r.rest_s;
+            failed += !r.ok;
+            double ratio = r.input ? (double)r.peak / (double)r.input : 0;
+            if (i == 0 && ratio > worst_ratio) {
+                worst_ratio = ratio;
+                worst_peak = r.peak;
+                worst_run = r;
+                worst = o->files[f];
+            }
+        }
+    }
+    double mb = input / 1e6;
+    printf("files %zu x %d, input %.2f MB, failed runs %zu\n", o->file_count, n, mb, failed);
+    printf("preprocess %.3f s (%.1f MB/s), parse+check+module %.3f s, total %.3f s: %.1f MB/s\n",
+           pp_s, pp_s > 0 ? mb / pp_s : 0, rest_s, pp_s + rest_s,
+           pp_s + rest_s > 0 ? mb / (pp_s + rest_s) : 0);
+    printf("arena peak per input byte: worst %.1fx (%zu bytes, %s)\n", worst_ratio, worst_peak,
+           worst);
+    if (worst_run.input) {
+        printf("  its input %zu bytes, preprocessed %zu bytes; arena after preprocess %zu, parse %zu,"
+               " check %zu, module %zu\n",
+               worst_run.input, worst_run.output, worst_run.peak_pp, worst_run.peak_parse,
+               worst_run.peak_check, worst_run.peak);
+    }
+    return failed ? 1 : 0;
+}
+
 int main(int argc, char **argv) {
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         usage(argc < 2 ? stderr : stdout);
@@ -447,6 +833,12 @@ int main(int argc, char **argv) {
     }
     if (strcmp(cmd, "conform") == 0) {
         return cmd_conform(&o);
+    }
+    if (strcmp(cmd, "stats") == 0) {
+        return cmd_stats(&o);
+    }
+    if (strcmp(cmd, "bench") == 0) {
+        return cmd_bench(&o);
     }
     fprintf(stderr, "fxc: unknown command '%s'\n", cmd);
     usage(stderr);
