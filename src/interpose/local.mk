@@ -14,6 +14,7 @@ libfxgl_la_SOURCES = \
 	src/interpose/egl.c \
 	src/interpose/context.c \
 	src/interpose/input.c \
+	src/interpose/effects.c \
 	src/interpose/frame.c
 # GLX/EGL headers only: the library never links libGL/libEGL, it finds
 # them at run time (real.c).
@@ -112,6 +113,10 @@ tests_interpose_test_input_CPPFLAGS = $(TEST_CPPFLAGS) $(X11_CFLAGS) $(GLX_CFLAG
 	$(EGL_CFLAGS) $(XTST_CFLAGS) -DIP_TEST_NO_EXPORTS
 tests_interpose_test_input_LDADD = libfxgl_preset.la $(TEST_LDADD) $(XTST_LIBS) $(X11_LIBS) \
 	$(AX_PTHREAD_LIBS) -ldl
+
+EXTRA_DIST += tests/interpose/data/Invert.fx tests/interpose/data/Broken.fx \
+	tests/interpose/data/invert.ini tests/interpose/data/broken.ini \
+	tests/interpose/data/missing.ini
 
 TESTS += tests/interpose/test_fxgl_cmd.sh
 EXTRA_DIST += tests/interpose/test_fxgl_cmd.sh
