@@ -1,7 +1,7 @@
 /*
  * effects_render.c - the pixel tests' route into the runtime: one effect,
  * compiled from data/shaders by the compiler, run by the GL runtime on a
- * headless EGL context (GL 4.5 core) over an FBO holding the input image,
+ * headless EGL context (GL 4.5 core, or GLES 3.0) over an FBO holding the input image,
  * exactly as the interposer runs it over an application's frame.
  */
 #include <math.h>
@@ -97,7 +97,8 @@ effect_status effect_render(const effect_run *run, const fxgl_image *input, fxgl
                             char *reason, size_t reason_size) {
     effect_status status = EFFECT_FAILED;
     int w = input->width, h = input->height;
-    fxgl_test_egl_desc desc = {.api = FXGL_API_GL, .major = 4, .minor = 5};
+    fxgl_test_egl_desc desc = {.api = run->gles ? FXGL_API_GLES : FXGL_API_GL,
+                               .major = run->gles ? 3 : 4, .minor = run->gles ? 0 : 5};
     fxgl_test_egl *egl = fxgl_test_egl_create(&desc, reason, reason_size);
     if (!egl) {
         return EFFECT_UNAVAILABLE;
@@ -106,8 +107,9 @@ effect_status effect_render(const effect_run *run, const fxgl_image *input, fxgl
     const fxgl_gl_info *info = fxgl_test_egl_info(egl);
 
     // Compile with the runtime's predefined macros for this size.
-    fxgl_environment env = {.width = w, .height = h, .api = FXGL_API_KIND_GL, .api_major = 4,
-                            .api_minor = 5};
+    fxgl_environment env = {.width = w, .height = h,
+                            .api = run->gles ? FXGL_API_KIND_GLES : FXGL_API_KIND_GL,
+                            .api_major = info->major, .api_minor = info->minor};
     fxgl_define defines[FXGL_PREDEFINED_MAX + MAX_DEFINES];
     char storage[FXGL_PREDEFINED_STORAGE];
     size_t ndef = fxgl_predefined_macros(&env, defines, storage, sizeof(storage));
@@ -125,7 +127,7 @@ effect_status effect_render(const effect_run *run, const fxgl_image *input, fxgl
     const char *includes[] = {FXGL_DATA_SHADERS};
     fxgl_compile_desc cdesc = {.path = path, .include_paths = includes, .include_path_count = 1,
                                .defines = defines, .define_count = ndef,
-                               .target = FXGL_GLSL_GL450};
+                               .target = run->gles ? FXGL_GLSL_ES300 : FXGL_GLSL_GL450};
     fxgl_diags diags;
     fxgl_diags_init(&diags);
     fxgl_effect *effect = fxgl_effect_compile(&cdesc, &diags);

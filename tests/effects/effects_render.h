@@ -20,6 +20,7 @@ typedef struct effect_run {
                                  // (timer query around the runtime's frame, first frame
                                  // excluded when frames > 1), NAN when unmeasured; this
                                  // includes the runtime's copies in and out
+    bool gles;                   // a GLES 3.0 context and GLSL ES 3.00; else GL 4.5 core
     double *technique_ms;        // if set: the runtime's own GPU time of the effect's
                                  // technique (its moving average), 0 without timer queries
 } effect_run;
