@@ -11,6 +11,7 @@ libfxgl_fx_la_SOURCES = \
 	src/fx/fx_types.h \
 	src/fx/fx_check.h \
 	src/fx/fx_pp.h \
+	src/fx/fx_glsl.h \
 	src/fx/arena.c \
 	src/fx/diag.c \
 	src/fx/lex.c \
@@ -19,6 +20,7 @@ libfxgl_fx_la_SOURCES = \
 	src/fx/intrinsics.c \
 	src/fx/check.c \
 	src/fx/module.c \
+	src/fx/glsl.c \
 	src/fx/json.c \
 	src/fx/pp.c \
 	src/fx/compile.c \
@@ -107,3 +109,25 @@ EXTRA_DIST += tests/fuzz/fuzz_frontend.c tests/fuzz/seeds
 .PHONY: fuzz
 
 EXTRA_DIST += src/fx/local.mk
+
+# glslang is static C++ in Debian: only this test links it (and the C++ runtime).
+check_PROGRAMS += tests/fx/test_glsl
+tests_fx_test_glsl_SOURCES = tests/fx/test_glsl.c tests/fx/glsl_util.c tests/fx/glsl_glslang.c \
+	tests/fx/glsl_util.h
+tests_fx_test_glsl_CPPFLAGS = $(TEST_CPPFLAGS) $(GLSLANG_CFLAGS)
+tests_fx_test_glsl_LDADD = libfxgl_fx.la $(TEST_LDADD) $(GLSLANG_LIBS) -lm
+
+# The semantic suite: generated code run on a headless context (llvmpipe in CI).
+check_PROGRAMS += tests/gl/test_glsl_render
+tests_gl_test_glsl_render_SOURCES = tests/gl/test_glsl_render.c tests/fx/glsl_util.c \
+	tests/fx/glsl_util.h
+tests_gl_test_glsl_render_CPPFLAGS = $(TEST_CPPFLAGS) $(EGL_CFLAGS) -I$(top_srcdir)/tests/fx
+tests_gl_test_glsl_render_LDADD = libfxgl_fx.la $(TEST_LDADD) -lm
+
+# The conformance figure over $FXGL_CORPUS (skips without it): glslang and the
+# driver accept the code generated for every effect the front end accepts.
+check_PROGRAMS += tests/fx/test_glsl_conform
+tests_fx_test_glsl_conform_SOURCES = tests/fx/test_glsl_conform.c tests/fx/glsl_glslang.c tests/fx/glsl_util.c \
+	tests/fx/glsl_util.h
+tests_fx_test_glsl_conform_CPPFLAGS = $(TEST_CPPFLAGS) $(EGL_CFLAGS) $(GLSLANG_CFLAGS)
+tests_fx_test_glsl_conform_LDADD = libfxgl_fx.la $(TEST_LDADD) $(GLSLANG_LIBS) -lm

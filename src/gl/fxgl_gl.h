@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fxgl_fx.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -83,6 +85,157 @@ typedef struct fxgl_input {
     float wheel_delta;           // wheel steps since the previous frame (up positive)
     bool has_focus;              // the drawable has keyboard focus
 } fxgl_input;
+
+
+// --- the effect runtime ---
+//
+// One fxgl_runtime per context share group, created and used on the thread
+// whose context is current at swap time (sokol: objects baked once, a tiny
+// per-frame path). fxgl_runtime_add_effect only records an effect (it may be
+// called from a worker thread once compilation, which is GL-free, is done);
+// the effect's GL objects are created at the start of the next frame, in the
+// frame thread. A frame captures the application's state (gl_state),
+// copies the framebuffer in flipped, runs every enabled technique in order,
+// copies the result out flipped and restores the state. It allocates
+// nothing, compiles nothing and issues no redundant GL call.
+//
+// Effects that fail to load are skipped with a reason (status per effect
+// and technique); the others run.
+
+typedef struct fxgl_runtime fxgl_runtime;
+
+// Same order as the interposer's fxgl_log_level, so the sink can cast.
+typedef enum fxgl_gl_log_level {
+    FXGL_GL_LOG_ERROR,
+    FXGL_GL_LOG_WARN,
+    FXGL_GL_LOG_INFO,
+    FXGL_GL_LOG_DEBUG,
+} fxgl_gl_log_level;
+
+typedef void (*fxgl_runtime_log_fn)(void *user, fxgl_gl_log_level level, const char *message);
+
+typedef struct fxgl_runtime_desc {
+    fxgl_runtime_log_fn log;     // NULL: messages are dropped (src/gl never prints)
+    void *log_user;
+    const char *const *texture_search_paths; // for `source=` images, after the effect's directory
+    size_t texture_search_path_count;
+    int texture_units;           // units a pass may use; 0: 16 (clamped to the context)
+    bool no_timer_queries;       // leave GPU timing off even where the context has it
+    bool no_debug_groups;        // no KHR_debug groups around techniques and passes
+    bool no_depth_copy;          // the built-in DEPTH provider stays off
+    uint32_t random_seed;        // seed of the `random`/`pingpong` generator; 0: 1
+} fxgl_runtime_desc;
+
+// NULL when the context is below the minimum or memory runs out (reason in
+// the log). gl and info must stay valid for the runtime's lifetime.
+fxgl_runtime *fxgl_runtime_create(struct GladGLContext *gl, const fxgl_gl_info *info,
+                                  const fxgl_runtime_desc *desc);
+// The context the runtime was created on must be current. Accepts NULL.
+void fxgl_runtime_destroy(fxgl_runtime *rt);
+
+// Records an effect (borrowed: it must outlive the runtime) under a file name
+// such as "LUT.fx" (the preset's section name; NULL: the effect's path).
+// Its techniques join the order after those already known, all enabled.
+// Thread-safe against fxgl_runtime_frame. Returns its index, -1 when out of memory.
+int fxgl_runtime_add_effect(fxgl_runtime *rt, const fxgl_effect *effect,
+                            const char *file);
+
+typedef enum fxgl_status {
+    FXGL_STATUS_PENDING,         // recorded, GL objects not created yet
+    FXGL_STATUS_READY,           // runs when enabled
+    FXGL_STATUS_FAILED,          // skipped; reason says why
+} fxgl_status;
+
+size_t fxgl_runtime_effect_count(fxgl_runtime *rt);
+// Status of effect e, with its reason ("" when ready); reason may be NULL.
+fxgl_status fxgl_runtime_effect_status(fxgl_runtime *rt, size_t e, const char **reason);
+
+#define FXGL_TIMING_FRAMES 60        // moving-average window of the timings
+
+typedef struct fxgl_technique_info {
+    size_t effect;               // index of its effect
+    size_t technique;            // index in that effect's techniques
+    const char *name;            // technique name
+    const char *file;            // its effect's file name
+    bool enabled;                // set by fxgl_runtime_set_enabled
+    fxgl_status status;          // FAILED: effect failed, or the technique needs what the
+                                 // context lacks (compute)
+    const char *reason;          // "" when fine
+    uint64_t frames_run;         // frames it ran in
+    double cpu_ms;               // 60-frame average CPU time of the technique
+    double gpu_ms;               // 60-frame average GPU time, 0 without timer queries
+} fxgl_technique_info;
+
+// Techniques of every effect in render order; index i < fxgl_runtime_technique_count.
+size_t fxgl_runtime_technique_count(fxgl_runtime *rt);
+bool fxgl_runtime_technique(fxgl_runtime *rt, size_t i, fxgl_technique_info *info);
+// 60-frame average GPU time of pass p of the technique at order position i (ms).
+double fxgl_runtime_pass_gpu_ms(fxgl_runtime *rt, size_t i, size_t p);
+
+typedef struct fxgl_technique_ref {
+    uint32_t effect;             // effect index
+    uint32_t technique;          // technique index in that effect
+} fxgl_technique_ref;
+
+// Sets the render order (a preset's TechniqueSorting resolved by src/preset).
+// Techniques not listed keep their relative order after the listed ones.
+bool fxgl_runtime_set_order(fxgl_runtime *rt, const fxgl_technique_ref *order, size_t count);
+// Enables or disables one technique; techniques with an `enabled` annotation stay on.
+bool fxgl_runtime_set_enabled(fxgl_runtime *rt, size_t effect, size_t technique, bool enabled);
+// Writes a uniform's value (components converted to its type; matrices
+// row-major; arrays fill element after element). Special uniforms are the
+// runtime's and are refused. Only the changed bytes are uploaded next frame.
+bool fxgl_runtime_set_uniform(fxgl_runtime *rt, size_t effect, const char *name,
+                              const fxgl_value *value);
+
+// --- texture semantics ---
+//
+// COLOR is built in. Other semantics are bound to textures registered here
+// (a GL texture name of the runtime's share group, TEXTURE_2D); an
+// unregistered semantic reads a 1x1 zero texture. DEPTH comes from the depth
+// provider: the built-in one copies the source framebuffer's depth with the
+// same flip as colour; a registered DEPTH texture replaces it.
+bool fxgl_runtime_set_semantic(fxgl_runtime *rt, const char *semantic, uint32_t texture);
+
+typedef struct fxgl_frame_desc {
+    int width;                   // size of the framebuffer the frame reads and writes
+    int height;
+    uint32_t framebuffer;        // 0: the default framebuffer (GL_BACK); else an FBO
+    const fxgl_input *input;     // NULL: no input this frame
+    double time;                 // seconds on a monotonic clock (frametime, timer, pingpong)
+    bool screenshot;             // `screenshot` uniforms; `enabled_in_screenshot=false` skipped
+    bool overlay_open;           // `overlay_open`
+    int overlay_active;          // `overlay_active`: 1-based variable index, 0 none
+    int overlay_hovered;         // `overlay_hovered`
+    const int *date;             // NULL: local time; else year, month, day, seconds of day
+} fxgl_frame_desc;
+
+// What the last frame cost (sokol's frame stats; issue 9 prints them).
+typedef struct fxgl_runtime_stats {
+    uint32_t gl_calls;           // every GL call of the frame, state capture/restore included
+    uint32_t pass_calls;         // GL calls issued by passes (bind + draw, markers, queries)
+    uint32_t state_calls;        // capture + defaults + restore
+    uint32_t draw_calls;
+    uint32_t dispatches;
+    uint32_t framebuffer_binds;
+    uint32_t texture_binds;
+    uint32_t sampler_binds;
+    uint32_t program_binds;
+    uint32_t barriers;           // glMemoryBarrier calls
+    uint32_t uniform_uploads;    // buffer updates
+    uint32_t uniform_bytes;      // bytes uploaded
+    uint32_t copies;             // back-buffer copies (in, COLOR refreshes, out)
+    uint32_t mip_generations;    // textures whose mips were rebuilt
+    uint32_t techniques_run;
+    uint32_t passes_run;
+    uint32_t effects_loaded;     // effects whose GL objects were created this frame
+    double cpu_ms;               // wall time of fxgl_runtime_frame
+} fxgl_runtime_stats;
+
+// Runs one frame on the current context. False (frame passed through) when
+// the size is unusable or the runtime cannot work on this context.
+bool fxgl_runtime_frame(fxgl_runtime *rt, const fxgl_frame_desc *frame);
+const fxgl_runtime_stats *fxgl_runtime_stats_get(const fxgl_runtime *rt);
 
 #ifdef __cplusplus
 }

@@ -5,15 +5,28 @@ libfxgl_gl_la_SOURCES = \
 	src/gl/fxgl_gl.h \
 	src/gl/context.c \
 	src/gl/gl_state.h \
-	src/gl/state.c
-libfxgl_gl_la_LIBADD = libfxgl_glad.la libfxgl_fx.la
+	src/gl/state.c \
+	src/gl/gl_runtime.h \
+	src/gl/runtime.c \
+	src/gl/cache.c \
+	src/gl/load.c \
+	src/gl/frame.c \
+	src/gl/special.c \
+	src/gl/image.c
+libfxgl_gl_la_CPPFLAGS = $(AM_CPPFLAGS) $(STB_CFLAGS)
+libfxgl_gl_la_LIBADD = libfxgl_glad.la libfxgl_fx.la -lpthread -lm
 
 check_PROGRAMS += tests/gl/test_state
-tests_gl_test_state_SOURCES = tests/gl/test_state.c
+tests_gl_test_state_SOURCES = tests/gl/test_state.c tests/gl/tfx.h
 tests_gl_test_state_CPPFLAGS = $(TEST_CPPFLAGS) $(EGL_CFLAGS)
 tests_gl_test_state_LDADD = $(TEST_LDADD)
 
-EXTRA_DIST += src/gl/local.mk
+check_PROGRAMS += tests/gl/test_runtime
+tests_gl_test_runtime_SOURCES = tests/gl/test_runtime.c tests/gl/tfx.h
+tests_gl_test_runtime_CPPFLAGS = $(TEST_CPPFLAGS) $(EGL_CFLAGS)
+tests_gl_test_runtime_LDADD = $(TEST_LDADD) -lm
+
+EXTRA_DIST += src/gl/local.mk tests/gl/data
 
 # The per-frame cost of state capture/restore against a context switch. As a
 # check program it runs a short pass in `make check`; run it by hand with an

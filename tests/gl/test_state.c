@@ -23,6 +23,7 @@
 
 #include "fxgl_test.h"
 #include "gl_state.h"
+#include "tfx.h"
 
 #ifndef GL_ALPHA_TEST
 #define GL_ALPHA_TEST 0x0BC0
@@ -888,6 +889,196 @@ START_TEST(gles_frame_keeps_state) {
 }
 END_TEST
 
+// --- the real runtime: a multi-effect chain ---
+//
+// The same application state, the same read-back, but the frame is
+// fxgl_runtime_frame over two effects that use everything a frame can
+// touch: MRT with per-target blend and masks, the runtime's stencil, sRGB
+// writes and reads, clears, mips (compute), a compute pass with storages,
+// DEPTH and COLOR semantics, special and user uniforms.
+
+static tfx chain_a, chain_b;
+
+static void build_chain(bool es, bool compute) {
+    tfx *a = &chain_a;
+    tfx_init(a, "ChainA.fx", es);
+    int color = tfx_semantic(a, "ReShade::BackBufferTex", "COLOR");
+    int cs = tfx_sampler(a, "A::Color", color, true, false);
+    int csrgb = tfx_sampler(a, "A::ColorSrgb", color, false, true);
+    int t0 = tfx_texture(a, "A::T0", 8, 8, 1, FXGL_FORMAT_RGBA8);
+    int t1 = tfx_texture(a, "A::T1", 8, 8, 1, FXGL_FORMAT_RGBA16F);
+    int s0 = tfx_sampler(a, "A::S0", t0, true, false);
+    tfx_uniform(a, "A::timer", FXGL_SCALAR_UINT, 1, FXGL_SPECIAL_TIMER);
+    tfx_uniform(a, "A::scale", FXGL_SCALAR_FLOAT, 4, FXGL_SPECIAL_NONE);
+    int tech = tfx_technique(a, "ChainA");
+    int mrt = tfx_shader(a, FXGL_STAGE_PIXEL, "Mrt",
+                         "layout(std140) uniform _Globals { uint timer; vec4 scale; };\n"
+                         "uniform sampler2D Color;\nin vec2 uv;\n"
+                         "layout(location = 0) out vec4 o0;\nlayout(location = 1) out vec4 o1;\n"
+                         "void main() { o0 = texture(Color, uv) + scale; "
+                         "o1 = vec4(float(timer & 1u)); }\n");
+    tfx_use_sampler(a, mrt, cs, "Color");
+    fxgl_pass *p = tfx_pass(a, tech, mrt);
+    tfx_target(a, p, t0);
+    tfx_target(a, p, t1);
+    p->clear_render_targets = true;
+    p->blend[1].enable = true;
+    p->blend[1].src = FXGL_BLEND_SRCALPHA;
+    p->blend[1].dst = FXGL_BLEND_INVSRCALPHA;
+    p->blend[1].write_mask = 0x7;
+    int show = tfx_shader(a, FXGL_STAGE_PIXEL, "Show",
+                          "uniform sampler2D S0;\nin vec2 uv;\nlayout(location = 0) out vec4 o;\n"
+                          "void main() { if (uv.x > 0.5) discard; o = texture(S0, uv); }\n");
+    tfx_use_sampler(a, show, s0, "S0");
+    p = tfx_pass(a, tech, show);
+    p->stencil_enable = true;
+    p->stencil_pass = FXGL_STENCIL_REPLACE;
+    p->stencil_ref = 7;
+    int srgb = tfx_shader(a, FXGL_STAGE_PIXEL, "Srgb",
+                          "uniform sampler2D ColorSrgb;\nin vec2 uv;\n"
+                          "layout(location = 0) out vec4 o;\n"
+                          "void main() { o = texture(ColorSrgb, uv) * 0.5; }\n");
+    tfx_use_sampler(a, srgb, csrgb, "ColorSrgb");
+    p = tfx_pass(a, tech, srgb);
+    p->srgb_write = true;
+    p->stencil_enable = true;
+    p->stencil_func = FXGL_COMPARE_EQUAL;
+    p->stencil_ref = 7;
+    p->blend[0].enable = true;
+    p->blend[0].op = FXGL_BLEND_OP_MAX;
+    tfx_finish(a);
+
+    tfx *b = &chain_b;
+    tfx_init(b, "ChainB.fx", es);
+    int depth = tfx_semantic(b, "ReShade::DepthBufferTex", "DEPTH");
+    int ds = tfx_sampler(b, "B::Depth", depth, false, false);
+    int mip = tfx_texture(b, "B::Mip", 16, 16, 4, FXGL_FORMAT_RGBA8);
+    int ms = tfx_sampler(b, "B::MipS", mip, true, false);
+    tfx_uniform(b, "B::count", FXGL_SCALAR_UINT, 1, FXGL_SPECIAL_FRAMECOUNT);
+    tfx_uniform(b, "B::ready", FXGL_SCALAR_BOOL, 1, FXGL_SPECIAL_BUFREADY_DEPTH);
+    int tb = tfx_technique(b, "ChainB");
+    int fill = tfx_shader(b, FXGL_STAGE_PIXEL, "Fill",
+                          "layout(std140) uniform _Globals { uint count; bool ready; };\n"
+                          "uniform sampler2D Depth;\nin vec2 uv;\n"
+                          "layout(location = 0) out vec4 o;\n"
+                          "void main() { o = vec4(texture(Depth, uv).r, float(count & 3u) / 4.0, "
+                          "ready ? 1.0 : 0.0, 1.0); }\n");
+    tfx_use_sampler(b, fill, ds, "Depth");
+    p = tfx_pass(b, tb, fill);
+    tfx_target(b, p, mip);
+    if (compute) {
+        int img = tfx_texture(b, "B::Img", 8, 8, 1, FXGL_FORMAT_RGBA8);
+        int st = tfx_storage(b, "B::Store", img, 0);
+        int cshader = tfx_shader(b, FXGL_STAGE_COMPUTE, "CS",
+                                 "layout(local_size_x = 8, local_size_y = 8) in;\n"
+                                 "uniform sampler2D MipS;\n"
+                                 "layout(binding = 0, rgba8) writeonly uniform highp image2D Store;\n"
+                                 "void main() { ivec2 q = ivec2(gl_GlobalInvocationID.xy);\n"
+                                 "  imageStore(Store, q, textureLod(MipS, vec2(q) / 8.0, 2.0)); }\n");
+        tfx_use_sampler(b, cshader, ms, "MipS");
+        tfx_use_storage(b, cshader, st, 0, "Store");
+        tfx_compute(b, tb, cshader, 1, 1);
+        int is = tfx_sampler(b, "B::ImgS", img, true, false);
+        int out = tfx_shader(b, FXGL_STAGE_PIXEL, "Out",
+                             "uniform sampler2D ImgS;\nin vec2 uv;\n"
+                             "layout(location = 0) out vec4 o;\n"
+                             "void main() { o = texture(ImgS, uv); }\n");
+        tfx_use_sampler(b, out, is, "ImgS");
+        tfx_pass(b, tb, out);
+    } else {
+        int out = tfx_shader(b, FXGL_STAGE_PIXEL, "Out",
+                             "uniform sampler2D MipS;\nin vec2 uv;\n"
+                             "layout(location = 0) out vec4 o;\n"
+                             "void main() { o = textureLod(MipS, uv, 1.0); }\n");
+        tfx_use_sampler(b, out, ms, "MipS");
+        tfx_pass(b, tb, out);
+    }
+    tfx_finish(b);
+}
+
+static void runtime_chain_keeps_state(variant var) {
+    fixture f;
+    char reason[256];
+    if (!fixture_init(&f, var, reason, sizeof(reason))) {
+        ck_assert_msg(var == GL_COMPAT, "%s context: %s", variant_name(var), reason);
+        printf("state: %s not available (%s); skipped\n", variant_name(var), reason);
+        return;
+    }
+    app *a = &f.a;
+    GladGLContext *gl = a->gl;
+    const fxgl_gl_info *info = fxgl_test_egl_info(f.egl);
+    // The window the runtime works on: an FBO with colour and depth-stencil,
+    // made before the application state so that state is what remains bound.
+    GLuint src_fbo, src_color, src_depth;
+    gl->GenTextures(1, &src_color);
+    gl->BindTexture(GL_TEXTURE_2D, src_color);
+    gl->TexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, 32, 32);
+    gl->GenTextures(1, &src_depth);
+    gl->BindTexture(GL_TEXTURE_2D, src_depth);
+    gl->TexStorage2D(GL_TEXTURE_2D, 1, GL_DEPTH24_STENCIL8, 32, 32);
+    gl->GenFramebuffers(1, &src_fbo);
+    gl->BindFramebuffer(GL_FRAMEBUFFER, src_fbo);
+    gl->FramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, src_color, 0);
+    gl->FramebufferTexture2D(GL_FRAMEBUFFER, GL_DEPTH_STENCIL_ATTACHMENT, GL_TEXTURE_2D,
+                             src_depth, 0);
+    ck_assert_int_eq(gl->CheckFramebufferStatus(GL_FRAMEBUFFER), GL_FRAMEBUFFER_COMPLETE);
+    gl->BindFramebuffer(GL_FRAMEBUFFER, 0);
+    gl->BindTexture(GL_TEXTURE_2D, 0);
+    set_app_state(a);
+    read_state(a, &before);
+
+    fxgl_runtime *rt = fxgl_runtime_create(gl, info, NULL);
+    ck_assert(rt);
+    read_state(a, &after);
+    assert_same(&before, &after);
+    build_chain(a->es, info->has_compute);
+    ck_assert_int_eq(fxgl_runtime_add_effect(rt, &chain_a.fx, NULL), 0);
+    ck_assert_int_eq(fxgl_runtime_add_effect(rt, &chain_b.fx, NULL), 1);
+    fxgl_value scale = {.scalar = FXGL_SCALAR_FLOAT, .count = 4, .f = {0.1f, 0.2f, 0.3f, 0.0f}};
+    ck_assert(fxgl_runtime_set_uniform(rt, 0, "scale", &scale));
+    fxgl_input in = {.mouse_x = 3};
+    // Three frames: loading, then the steady path twice (cache seeded from a capture).
+    for (int frame = 0; frame < 3; frame++) {
+        fxgl_frame_desc fd = {.width = 32, .height = 32, .framebuffer = src_fbo,
+                              .input = &in, .time = frame * 0.016};
+        ck_assert(fxgl_runtime_frame(rt, &fd));
+        ck_assert_int_eq(gl->GetError(), GL_NO_ERROR);
+        for (size_t e = 0; e < 2; e++) {
+            const char *why = NULL;
+            ck_assert_msg(fxgl_runtime_effect_status(rt, e, &why) == FXGL_STATUS_READY,
+                          "%s: effect %zu: %s", variant_name(var), e, why);
+        }
+        read_state(a, &after);
+        assert_same(&before, &after);
+    }
+    const fxgl_runtime_stats *s = fxgl_runtime_stats_get(rt);
+    ck_assert_int_eq(s->techniques_run, 2);
+    printf("state: %s: %d values unchanged after 3 runtime frames of a 2-effect chain "
+           "(%u GL calls/frame: %u state, %u passes; %u draws, %u dispatches, %u barriers)\n",
+           variant_name(var), before.count, s->gl_calls, s->state_calls, s->pass_calls,
+           s->draw_calls, s->dispatches, s->barriers);
+    fxgl_runtime_destroy(rt);
+    read_state(a, &after);
+    assert_same(&before, &after);
+    ck_assert_int_eq(gl->GetError(), GL_NO_ERROR);
+    fixture_finish(&f);
+}
+
+START_TEST(gl_core_runtime_chain_keeps_state) {
+    runtime_chain_keeps_state(GL_CORE);
+}
+END_TEST
+
+START_TEST(gl_compat_runtime_chain_keeps_state) {
+    runtime_chain_keeps_state(GL_COMPAT);
+}
+END_TEST
+
+START_TEST(gles_runtime_chain_keeps_state) {
+    runtime_chain_keeps_state(GLES);
+}
+END_TEST
+
 // The comparison catches one changed value, by name, and a skipped restore.
 START_TEST(comparison_catches_changes) {
     fixture f;
@@ -1038,6 +1229,9 @@ int main(void) {
     tcase_add_test(tc, gl_core_frame_keeps_state);
     tcase_add_test(tc, gl_compat_frame_keeps_state);
     tcase_add_test(tc, gles_frame_keeps_state);
+    tcase_add_test(tc, gl_core_runtime_chain_keeps_state);
+    tcase_add_test(tc, gl_compat_runtime_chain_keeps_state);
+    tcase_add_test(tc, gles_runtime_chain_keeps_state);
     tcase_add_test(tc, comparison_catches_changes);
     tcase_add_test(tc, stencil_ref_survives_without_stencil_bits);
     tcase_add_test(tc, odd_contexts_are_safe);

@@ -1,0 +1,394 @@
+/*
+ * gl_runtime.h - the effect runtime's internals, shared by runtime.c (API,
+ * order, uniforms), load.c (effect -> GL objects), frame.c (the per-frame
+ * path), cache.c (the state cache), special.c (special uniforms) and
+ * image.c (`source=` images and .cube LUTs).
+ *
+ * The split follows sokol_gfx: everything a pass needs is baked at load into
+ * a gl_pass record (program, FBO, viewport, blend/stencil/mask block, the
+ * texture+sampler list, draw or dispatch arguments) and a frame only walks
+ * those records through the cache, which compares, calls, records, counts.
+ * Arrays are sized at load; a frame allocates nothing.
+ */
+#ifndef GL_RUNTIME_H
+#define GL_RUNTIME_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <glad/gl.h>
+
+#include "fxgl_fx.h"
+#include "fxgl_gl.h"
+#include "gl_state.h"
+
+#define GL_RT_MAX_UNITS 16       // texture units a pass may use (FX passes use few)
+#define GL_RT_MAX_IMAGES 8       // image units a compute pass may use
+#define GL_RT_MAX_SEMANTICS 16   // registered semantic names (COLOR and DEPTH included)
+#define GL_RT_QUERY_RING 4       // frames of timer queries in flight
+#define GL_RT_UNKNOWN 0xFFFFFFFFu // a cache entry nobody knows (forces the next call)
+
+// Counts one GL call of the runtime (state.c counts its own).
+#define GLC(rt, call) ((rt)->calls++, (rt)->gl->call)
+// The same for a call through a function pointer chosen at create time.
+#define GLP(rt, expr) ((rt)->calls++, (expr))
+
+// --- formats ---
+
+typedef struct gl_format {
+    GLenum internal;             // sized internal format (desktop)
+    GLenum internal_es;          // on GLES (0: not available without an extension)
+    GLenum format;               // pixel transfer format
+    GLenum type;                 // pixel transfer type
+    int bpp;                     // bytes per texel in that transfer format
+    int channels;
+    bool integer;                // isampler/usampler; no filtering, no mips
+    bool is_float;               // needs EXT_color_buffer_float to render to on GLES
+    const char *image;           // GLSL image format qualifier, NULL if none
+    bool image_es;               // the image format exists in GLSL ES 3.1
+} gl_format;
+
+const gl_format *gl_format_get(fxgl_format format);
+
+// --- objects ---
+
+// One GL texture. Effects share it by namespaced name; pooled ones also
+// across effects with identical shape.
+typedef struct gl_tex {
+    char *name;                  // owned; namespaced name of the first declaration
+    GLuint tex;                  // the texture (UNORM view for RGBA8)
+    GLuint srgb;                 // sRGB view of an RGBA8 texture, == tex when none
+    GLenum target;               // GL_TEXTURE_2D/3D (1D on desktop)
+    GLenum internal;             // internal format actually used
+    const gl_format *fmt;
+    fxgl_format format;
+    fxgl_texture_dim dim;
+    int width, height, depth, levels;
+    int refs;                    // effects using it
+    bool pooled;
+    uint64_t users;              // bit e%64: effects using it (pooled: never twice in one)
+    uint64_t written_at;         // barrier epoch of its last incoherent (image) write
+    const char *mip_program_key; // image format for the compute mip path, NULL: glGenerateMipmap
+} gl_tex;
+
+typedef enum gl_bind_kind {
+    GL_BIND_TEXTURE,             // an effect texture
+    GL_BIND_SEMANTIC,            // a semantic slot (COLOR, DEPTH, others)
+} gl_bind_kind;
+
+// One texture unit of a pass: sampler object + texture.
+typedef struct gl_bind {
+    uint8_t unit;
+    uint8_t kind;                // gl_bind_kind
+    bool srgb;                   // read through the sRGB view
+    int8_t slot;                 // GL_BIND_SEMANTIC: semantic slot
+    GLenum target;
+    gl_tex *tex;                 // GL_BIND_TEXTURE
+    GLuint sampler;
+} gl_bind;
+
+typedef struct gl_image_bind {
+    uint8_t unit;
+    gl_tex *tex;
+    int level;
+} gl_image_bind;
+
+// Blend and mask of one draw buffer, as GL enums.
+typedef struct gl_blend {
+    bool enable;
+    GLenum src, dst, src_alpha, dst_alpha;
+    GLenum op, op_alpha;
+    uint8_t mask;                // bit 0 red .. bit 3 alpha
+} gl_blend;
+
+typedef struct gl_stencil {
+    bool enable;
+    GLenum func;
+    GLint ref;
+    GLuint read_mask, write_mask;
+    GLenum fail, zfail, pass;
+} gl_stencil;
+
+typedef enum gl_bb_fbo {
+    GL_BB_UNORM,                 // the back-buffer copy, UNORM view
+    GL_BB_SRGB,                  // its sRGB view (SRGBWriteEnable)
+    GL_BB_UNORM_STENCIL,
+    GL_BB_SRGB_STENCIL,
+    GL_BB_COUNT,
+} gl_bb_fbo;
+
+typedef struct gl_pass {
+    const fxgl_pass *src;
+    char label[96];              // "technique/pass" for debug groups
+    GLuint program;              // owned
+    bool compute;
+    bool to_backbuffer;          // no RenderTarget: draws into the back-buffer copy
+    int bb_fbo;                  // gl_bb_fbo variant when to_backbuffer
+    GLuint fbo;                  // owned FBO of the render targets (0: back buffer)
+    int target_count;
+    gl_tex *targets[FXGL_MAX_RENDER_TARGETS];
+    int width, height;           // viewport (0: the back buffer's, resolved per frame)
+    bool srgb_write;
+    bool clear;
+    bool stencil_attached;       // the runtime's stencil buffer is attached
+    gl_blend blend[FXGL_MAX_RENDER_TARGETS];
+    int blend_count;             // draw buffers the blend block covers
+    gl_stencil stencil;
+    GLenum mode;
+    GLsizei vertex_count;
+    GLuint groups[3];
+    gl_bind *binds;              // owned; bind_count entries
+    int bind_count;
+    gl_image_bind *images;       // owned
+    int image_count;
+    bool generate_mips;          // some target/storage has levels > 1 and GenerateMipMaps
+} gl_pass;
+
+// A 60-frame moving average (sum of the window / its length).
+typedef struct gl_avg {
+    double samples[FXGL_TIMING_FRAMES];
+    double sum;
+    int next;
+    int count;
+} gl_avg;
+
+void gl_avg_add(gl_avg *a, double v);
+double gl_avg_value(const gl_avg *a);
+
+struct gl_effect;
+
+typedef struct gl_technique {
+    struct gl_effect *effect;
+    const fxgl_technique *src;
+    size_t index;                // in the effect
+    gl_pass *passes;             // owned; src->pass_count entries once loaded
+    bool enabled;
+    fxgl_status status;
+    char reason[200];
+    uint64_t frames_run;
+    double time_left_ms;         // `timeout` countdown, <= 0 when none
+    // timing
+    GLuint *queries;             // owned: GL_RT_QUERY_RING * (passes + 1)
+    bool query_pending[GL_RT_QUERY_RING];
+    gl_avg cpu;
+    gl_avg gpu;
+    gl_avg *pass_gpu;            // owned: one per pass
+} gl_technique;
+
+// Runtime state of one special uniform.
+typedef struct gl_special {
+    const fxgl_uniform *u;
+    int keycode;                 // key / mousebutton
+    int mode;                    // 0 down, 1 press, 2 toggle
+    bool toggled;
+    float min, max;              // pingpong, mousewheel; random (as ints)
+    int imin, imax;
+    float step[2];
+    float smoothing;
+    float value[2];              // pingpong {value, direction}, mousewheel {value, delta}
+} gl_special;
+
+typedef struct gl_effect {
+    const fxgl_effect *fx;
+    char *file;                  // owned
+    size_t index;
+    fxgl_status status;
+    char reason[512];
+    bool loaded;                 // GL objects exist
+    // textures: per fx texture, either a gl_tex or a semantic slot
+    gl_tex **textures;           // owned array; NULL entries are semantic
+    int *slots;                  // owned array; semantic slot or -1
+    GLuint *samplers;            // owned array; per fx sampler (objects owned by the cache)
+    GLuint *shaders;             // owned array; per fx shader (deleted after linking)
+    gl_technique *techniques;    // owned
+    size_t technique_count;
+    // uniforms
+    GLuint ubo;
+    uint8_t *shadow;             // owned CPU copy of the block
+    uint32_t size;
+    uint32_t dirty_lo, dirty_hi; // user values changed since the last upload (lo >= hi: none)
+    uint32_t frame_lo, frame_hi; // special values changed this frame (uploaded apart: they
+                                 // change every frame, the user values rarely)
+    gl_special *specials;        // owned
+    size_t special_count;
+    bool uses_depth;             // binds DEPTH
+} gl_effect;
+
+typedef struct gl_sampler_entry {
+    uint32_t key[12];            // the FX sampler description that made it
+    GLuint sampler;
+} gl_sampler_entry;
+
+typedef struct gl_semantic {
+    char name[32];
+    GLuint texture;              // registered texture, 0: none
+} gl_semantic;
+
+enum {
+    GL_SLOT_COLOR,
+    GL_SLOT_DEPTH,
+};
+
+// --- the state cache ---
+
+typedef struct gl_cache {
+    GLuint program;
+    GLuint draw_fbo;
+    GLuint read_fbo;
+    GLuint vao;
+    GLint viewport[4];
+    GLuint active;               // active unit index
+    GLuint tex2d[GL_RT_MAX_UNITS];
+    GLuint tex3d[GL_RT_MAX_UNITS];
+    GLuint sampler[GL_RT_MAX_UNITS];
+    GLuint image[GL_RT_MAX_IMAGES];
+    GLint image_level[GL_RT_MAX_IMAGES];
+    GLuint ubo;                  // indexed UBO binding 0 (whole buffer)
+    gl_blend blend[FXGL_MAX_RENDER_TARGETS];
+    bool blend_known;
+    gl_stencil stencil;
+    bool stencil_known;
+    int srgb;                    // -1 unknown
+} gl_cache;
+
+typedef struct fxgl_runtime fxgl_runtime;
+
+void gl_cache_reset(fxgl_runtime *rt, bool from_capture);
+void gl_cache_program(fxgl_runtime *rt, GLuint program);
+void gl_cache_draw_fbo(fxgl_runtime *rt, GLuint fbo);
+void gl_cache_read_fbo(fxgl_runtime *rt, GLuint fbo);
+void gl_cache_viewport(fxgl_runtime *rt, int w, int h);
+void gl_cache_texture(fxgl_runtime *rt, int unit, GLenum target, GLuint tex);
+void gl_cache_sampler(fxgl_runtime *rt, int unit, GLuint sampler);
+void gl_cache_image(fxgl_runtime *rt, int unit, gl_tex *tex, int level);
+void gl_cache_ubo(fxgl_runtime *rt, GLuint ubo);
+void gl_cache_blend(fxgl_runtime *rt, const gl_blend *blend, int count);
+void gl_cache_stencil(fxgl_runtime *rt, const gl_stencil *s);
+void gl_cache_srgb(fxgl_runtime *rt, bool on);
+
+// --- the runtime ---
+
+struct fxgl_runtime {
+    struct GladGLContext *gl;
+    fxgl_gl_info info;
+    fxgl_runtime_desc desc;      // its search paths point into search_paths
+    char **search_paths;         // owned copies of desc.texture_search_paths
+    gl_state st;
+    gl_cache cache;
+    uint32_t calls;              // running GL call counter
+    fxgl_runtime_stats stats;
+
+    // capabilities decided once
+    bool has_views;              // texture views (sRGB views of RGBA8)
+    bool has_copy_image;         // glCopyImageSubData
+    bool has_compute;
+    bool has_timer;
+    bool has_debug;
+    bool has_dsa;                // GL 4.5
+    bool viewport_array;
+    bool indexed_blend;
+    bool srgb_control;           // GL_FRAMEBUFFER_SRGB can be toggled
+    bool norm16;                 // 16-bit UNORM formats on GLES
+    bool float_render;           // float render targets on GLES
+    bool border_clamp;
+    int units;                   // texture units per pass
+    PFNGLTEXTUREVIEWPROC texture_view;
+    PFNGLCOPYIMAGESUBDATAPROC copy_image;
+    PFNGLQUERYCOUNTERPROC query_counter;
+    PFNGLGETQUERYOBJECTUI64VPROC query_u64;
+    PFNGLGETQUERYOBJECTUIVPROC query_uiv;
+    PFNGLPUSHDEBUGGROUPPROC push_group;
+    PFNGLPOPDEBUGGROUPPROC pop_group;
+    PFNGLOBJECTLABELPROC object_label;
+
+    // effects; incoming ones are adopted in the frame thread
+    pthread_mutex_t lock;
+    const fxgl_effect **incoming;
+    char **incoming_files;
+    size_t incoming_count, incoming_cap;
+    gl_effect **effects;
+    size_t effect_count;
+    gl_technique **order;        // render order
+    size_t order_count;
+    gl_tex **textures;           // every texture, shared and pooled included
+    size_t texture_count;
+    gl_sampler_entry *samplers;
+    size_t sampler_count;
+    gl_semantic semantics[GL_RT_MAX_SEMANTICS];
+    int semantic_count;
+
+    // per-size objects (rebuilt when the frame size changes)
+    int width, height;
+    GLuint source_fbo;           // framebuffer the size was taken for
+    int source_samples;          // its GL_SAMPLES
+    GLuint bb_tex, bb_srgb;      // back-buffer copy (top-down) and its sRGB view
+    GLuint color_tex, color_srgb; // the COLOR texture and its sRGB view
+    GLuint stencil_rb;           // the runtime's stencil (DEPTH24_STENCIL8)
+    GLuint bb_fbos[GL_BB_COUNT];
+    GLuint color_fbo;            // to refresh COLOR by blit where CopyImageSubData is missing
+    GLuint resolve_rb, resolve_fbo; // MSAA resolve target
+    GLuint depth_tex, depth_fbo; // DEPTH copy of the source framebuffer (flipped)
+    GLenum depth_format;         // 0: the source has no depth
+    bool depth_ready;            // bufready_depth
+    GLuint empty_tex;            // 1x1 zero texture for unknown semantics
+    GLuint vao;
+    GLuint mip_sampler;          // NEAREST, for the mip generator
+    struct {
+        const char *format;      // image format qualifier
+        GLuint program;
+        GLint lod;               // location of its `lod` uniform
+    } mip_programs[16];
+    int mip_program_count;
+
+    // frame state
+    uint64_t frame_count;
+    double start_time;
+    double last_time;
+    double frame_ms;             // last frame's duration
+    uint64_t epoch;              // barrier epochs (see frame.c)
+    uint64_t fetch_epoch, image_epoch, fb_epoch;
+    uint32_t rng;
+    bool bb_dirty;               // the back-buffer copy changed since COLOR was refreshed
+    const fxgl_frame_desc *frame;
+};
+
+void gl_log(fxgl_runtime *rt, fxgl_gl_log_level level, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+double gl_now(void);
+
+// load.c
+bool gl_effect_load(fxgl_runtime *rt, gl_effect *e);
+void gl_effect_unload(fxgl_runtime *rt, gl_effect *e);
+bool gl_resize(fxgl_runtime *rt, const fxgl_frame_desc *frame);
+void gl_size_release(fxgl_runtime *rt);
+void gl_label(fxgl_runtime *rt, GLenum kind, GLuint name, const char *label);
+GLuint gl_compile_program(fxgl_runtime *rt, const char *const *sources, const GLenum *stages,
+                          int count, char *reason, size_t reason_size);
+void gl_tex_release(fxgl_runtime *rt, gl_tex *t);
+
+// frame.c
+void gl_generate_mips(fxgl_runtime *rt, gl_tex *t);
+// The compute program that builds mips of an image format (created at load).
+GLuint gl_mip_program(fxgl_runtime *rt, const char *format, bool create);
+
+// runtime.c
+void gl_adopt(fxgl_runtime *rt);
+
+// special.c
+bool gl_specials_init(fxgl_runtime *rt, gl_effect *e);
+void gl_specials_update(fxgl_runtime *rt, gl_effect *e, const fxgl_frame_desc *frame);
+// Writes v into the shadow copy (converted to u's type) and widens the dirty
+// range of its update frequency when a byte changed. False if v does not fit.
+bool gl_uniform_write(gl_effect *e, const fxgl_uniform *u, const fxgl_value *v, bool special);
+
+// image.c
+// Loads `source` (searched in the effect's directory, then the search paths)
+// into data for a texture of the given shape and format: RGBA8 images are
+// resized to width x height; .cube LUTs fill float formats. data is malloc'd,
+// width*height*depth texels in the format's transfer layout.
+bool gl_image_load(fxgl_runtime *rt, const char *effect_path, const fxgl_texture *t,
+                   const gl_format *fmt, void **data, char *reason, size_t reason_size);
+
+#endif // GL_RUNTIME_H

@@ -1,0 +1,1206 @@
+/*
+ * test_runtime.c - pixel tests of the effect runtime (src/gl) on GL 4.5 core
+ * and GLES 3.2, with hand-built effect modules (tfx.h).
+ *
+ * The "application" is an FBO of 16x16 RGBA8 filled with a known pattern;
+ * each frame copies it in, runs the effects and copies the result back.
+ * Every expectation is computed here on the CPU from the pattern and the
+ * shader's arithmetic, never read from the runtime.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glad/gl.h>
+
+#include "fxgl_gl.h"
+#include "fxgl_test.h"
+#include "tfx.h"
+
+#define W 16
+#define H 16
+
+typedef struct fix {
+    fxgl_test_egl *egl;
+    GladGLContext *gl;
+    bool es;
+    fxgl_runtime *rt;
+    GLuint fbo, color, depth;
+    fxgl_image in;               // what the application drew (top row first)
+    double time;
+    char log[4096];
+} fix;
+
+static void on_log(void *user, fxgl_gl_log_level level, const char *message) {
+    fix *f = user;
+    (void)level;
+    size_t n = strlen(f->log);
+    snprintf(f->log + n, sizeof(f->log) - n, "%s\n", message);
+}
+
+static uint8_t pattern(int x, int y, int c) {
+    switch (c) {
+    case 0: return (uint8_t)(x * 16 + 8);
+    case 1: return (uint8_t)(y * 16 + 8);
+    case 2: return (uint8_t)((x + y) * 7);
+    default: return 255;
+    }
+}
+
+// Uploads img (top row first) into the application's texture (GL: bottom row first).
+static void fix_upload(fix *f, const fxgl_image *img) {
+    GladGLContext *gl = f->gl;
+    gl->BindTexture(GL_TEXTURE_2D, f->color);
+    for (int y = 0; y < H; y++) {
+        gl->TexSubImage2D(GL_TEXTURE_2D, 0, 0, H - 1 - y, W, 1, GL_RGBA, GL_UNSIGNED_BYTE,
+                          img->pixels + (size_t)y * W * 4);
+    }
+}
+
+static bool fix_init(fix *f, bool es, bool depth) {
+    memset(f, 0, sizeof(*f));
+    char reason[256];
+    fxgl_test_egl_desc desc = {.api = es ? FXGL_API_GLES : FXGL_API_GL};
+    f->egl = fxgl_test_egl_create(&desc, reason, sizeof(reason));
+    ck_assert_msg(f->egl, "%s", reason);
+    f->gl = fxgl_test_egl_gl(f->egl);
+    f->es = es;
+    GladGLContext *gl = f->gl;
+    gl->GenTextures(1, &f->color);
+    gl->BindTexture(GL_TEXTURE_2D, f->color);
+    gl->TexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, W, H);
+    gl->GenFramebuffers(1, &f->fbo);
+    gl->BindFramebuffer(GL_FRAMEBUFFER, f->fbo);
+    gl->FramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, f->color, 0);
+    if (depth) {
+        gl->GenTextures(1, &f->depth);
+        gl->BindTexture(GL_TEXTURE_2D, f->depth);
+        gl->TexStorage2D(GL_TEXTURE_2D, 1, GL_DEPTH24_STENCIL8, W, H);
+        gl->FramebufferTexture2D(GL_FRAMEBUFFER, GL_DEPTH_STENCIL_ATTACHMENT, GL_TEXTURE_2D,
+                                 f->depth, 0);
+    }
+    ck_assert_int_eq(gl->CheckFramebufferStatus(GL_FRAMEBUFFER), GL_FRAMEBUFFER_COMPLETE);
+    ck_assert(fxgl_image_alloc(&f->in, W, H));
+    for (int y = 0; y < H; y++) {
+        for (int x = 0; x < W; x++) {
+            for (int c = 0; c < 4; c++) {
+                f->in.pixels[((size_t)y * W + (size_t)x) * 4 + (size_t)c] = pattern(x, y, c);
+            }
+        }
+    }
+    fix_upload(f, &f->in);
+    char data[512];
+    snprintf(data, sizeof(data), "%s/gl/data", FXGL_TEST_SRCDIR);
+    const char *paths[1] = {data};
+    fxgl_runtime_desc rd = {
+        .log = on_log, .log_user = f, .texture_search_paths = paths,
+        .texture_search_path_count = 1,
+    };
+    f->rt = fxgl_runtime_create(gl, fxgl_test_egl_info(f->egl), &rd);
+    ck_assert_msg(f->rt, "runtime: %s", f->log);
+    ck_assert_int_eq(gl->GetError(), GL_NO_ERROR);
+    return true;
+}
+
+static void fix_finish(fix *f) {
+    fxgl_runtime_destroy(f->rt);
+    ck_assert_int_eq(f->gl->GetError(), GL_NO_ERROR);
+    fxgl_image_free(&f->in);
+    fxgl_test_egl_destroy(f->egl);
+}
+
+static void fix_frame_with(fix *f, fxgl_frame_desc *d) {
+    d->width = W;
+    d->height = H;
+    d->framebuffer = f->fbo;
+    d->time = f->time;
+    ck_assert(fxgl_runtime_frame(f->rt, d));
+    ck_assert_int_eq(f->gl->GetError(), GL_NO_ERROR);
+}
+
+static void fix_frame(fix *f) {
+    fxgl_frame_desc d = {0};
+    fix_frame_with(f, &d);
+}
+
+static void fix_read(fix *f, fxgl_image *out) {
+    GladGLContext *gl = f->gl;
+    GLint prev = 0;
+    gl->GetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &prev);
+    gl->BindFramebuffer(GL_READ_FRAMEBUFFER, f->fbo);
+    ck_assert(fxgl_image_read_gl(out, gl, W, H));
+    gl->BindFramebuffer(GL_READ_FRAMEBUFFER, (GLuint)prev);
+}
+
+static void check_ready(fix *f, int effect) {
+    const char *reason = NULL;
+    fxgl_status s = fxgl_runtime_effect_status(f->rt, (size_t)effect, &reason);
+    ck_assert_msg(s == FXGL_STATUS_READY, "effect %d: status %d: %s\nlog:\n%s", effect, s,
+                  reason, f->log);
+}
+
+static int to_byte(double v) {
+    v = v < 0 ? 0 : v > 1 ? 1 : v;
+    return (int)lround(v * 255.0);
+}
+
+typedef double (*pixel_fn)(int x, int y, int c, const fix *f);
+
+// Compares the frame's result with fn(x, y, c) (0..1) within tolerance (bytes).
+static void expect(fix *f, pixel_fn fn, int tolerance, const char *what) {
+    fxgl_image out;
+    fix_read(f, &out);
+    for (int y = 0; y < H; y++) {
+        for (int x = 0; x < W; x++) {
+            for (int c = 0; c < 4; c++) {
+                int want = to_byte(fn(x, y, c, f));
+                int got = fxgl_image_at(&out, x, y)[c];
+                if (abs(want - got) > tolerance) {
+                    fxgl_image_free(&out);
+                    ck_abort_msg("%s (%s): pixel (%d,%d) channel %d: got %d, want %d\nlog:\n%s",
+                                 what, f->es ? "GLES" : "GL", x, y, c, got, want, f->log);
+                }
+            }
+        }
+    }
+    fxgl_image_free(&out);
+}
+
+static double in_px(const fix *f, int x, int y, int c) {
+    return fxgl_image_at(&f->in, x, y)[c] / 255.0;
+}
+
+// --- a pixel shader body over COLOR ---
+
+static int ps_color(tfx *t, int sampler, const char *expr) {
+    int s = tfx_shader(t, FXGL_STAGE_PIXEL, "PS",
+                       "uniform sampler2D Color;\n"
+                       "in vec2 uv;\n"
+                       "layout(location = 0) out vec4 o;\n"
+                       "void main() { vec4 c = texture(Color, uv); o = %s; }\n",
+                       expr);
+    tfx_use_sampler(t, s, sampler, "Color");
+    return s;
+}
+
+static int color_sampler(tfx *t) {
+    int tex = tfx_semantic(t, "ReShade::BackBufferTex", "COLOR");
+    return tfx_sampler(t, "ReShade::BackBuffer", tex, false, false);
+}
+
+// --- tests ---
+
+static double px_identity(int x, int y, int c, const fix *f) {
+    return in_px(f, x, y, c);
+}
+
+static double px_invert(int x, int y, int c, const fix *f) {
+    return c == 3 ? 1.0 : 1.0 - in_px(f, x, y, c);
+}
+
+START_TEST(passthrough_and_invert) {
+    for (int es = 0; es < 2; es++) {
+        fix f;
+        fix_init(&f, es, false);
+        static tfx t;
+        tfx_init(&t, "Invert.fx", es);
+        int smp = color_sampler(&t);
+        int ps = ps_color(&t, smp, "vec4(1.0 - c.rgb, 1.0)");
+        int tech = tfx_technique(&t, "Invert");
+        tfx_pass(&t, tech, ps);
+        ck_assert_int_eq(fxgl_runtime_add_effect(f.rt, tfx_finish(&t), "Invert.fx"), 0);
+        // No technique enabled: the frame is a flipped copy in and out.
+        fxgl_runtime_set_enabled(f.rt, 0, 0, false);
+        fix_frame(&f);
+        check_ready(&f, 0);
+        expect(&f, px_identity, 0, "copy in/out");
+        fxgl_runtime_set_enabled(f.rt, 0, 0, true);
+        fix_upload(&f, &f.in);
+        fix_frame(&f);
+        expect(&f, px_invert, 1, "invert");
+        const fxgl_runtime_stats *s = fxgl_runtime_stats_get(f.rt);
+        ck_assert_int_eq(s->draw_calls, 1);
+        ck_assert_int_eq(s->techniques_run, 1);
+        ck_assert_int_eq(s->passes_run, 1);
+        ck_assert_int_ge(s->copies, 3); // in, COLOR, out
+        fix_finish(&f);
+    }
+}
+END_TEST
+
+// Order: technique A (c * 0.5) and B (c + 0.25) in both orders; passes by index.
+static double px_half_then_add(int x, int y, int c, const fix *f) {
+    return c == 3 ? 1.0 : in_px(f, x, y, c) * 0.5 + 0.25;
+}
+
+static double px_add_then_half(int x, int y, int c, const fix *f) {
+    return c == 3 ? 1.0 : fmin(in_px(f, x, y, c) + 0.25, 1.0) * 0.5;
+}
+
+START_TEST(technique_and_pass_order) {
+    for (int es = 0; es < 2; es++) {
+        fix f;
+        fix_init(&f, es, false);
+        static tfx a, b;
+        tfx_init(&a, "A.fx", es);
+        int sa = color_sampler(&a);
+        int ta = tfx_technique(&a, "Half");
+        tfx_pass(&a, ta, ps_color(&a, sa, "vec4(c.rgb * 0.5, 1.0)"));
+        tfx_init(&b, "B.fx", es);
+        int sb = color_sampler(&b);
+        int tb = tfx_technique(&b, "Add");
+        tfx_pass(&b, tb, ps_color(&b, sb, "vec4(c.rgb + 0.25, 1.0)"));
+        fxgl_runtime_add_effect(f.rt, tfx_finish(&a), "A.fx");
+        fxgl_runtime_add_effect(f.rt, tfx_finish(&b), "B.fx");
+        fix_frame(&f);
+        expect(&f, px_half_then_add, 1, "A then B");
+        fxgl_technique_ref order[2] = {{1, 0}, {0, 0}};
+        ck_assert(fxgl_runtime_set_order(f.rt, order, 2));
+        fxgl_technique_info info;
+        ck_assert(fxgl_runtime_technique(f.rt, 0, &info));
+        ck_assert_str_eq(info.name, "Add");
+        fix_upload(&f, &f.in);
+        fix_frame(&f);
+        expect(&f, px_add_then_half, 1, "B then A");
+        fix_finish(&f);
+
+        // The same two operations as passes of one technique run by index.
+        fix_init(&f, es, false);
+        static tfx p;
+        tfx_init(&p, "P.fx", es);
+        int sp = color_sampler(&p);
+        int tp = tfx_technique(&p, "Both");
+        tfx_pass(&p, tp, ps_color(&p, sp, "vec4(c.rgb + 0.25, 1.0)"));
+        tfx_pass(&p, tp, ps_color(&p, sp, "vec4(c.rgb * 0.5, 1.0)"));
+        fxgl_runtime_add_effect(f.rt, tfx_finish(&p), NULL);
+        fix_frame(&f);
+        expect(&f, px_add_then_half, 1, "passes by index");
+        fix_finish(&f);
+    }
+}
+END_TEST
+
+// COLOR refresh: two back-buffer passes adding 0.125 each give +0.25; a pass
+// writing a render target in between does not lose the refresh.
+static double px_plus_quarter(int x, int y, int c, const fix *f) {
+    return c == 3 ? 1.0 : fmin(in_px(f, x, y, c) + 0.25, 1.0);
+}
+
+START_TEST(color_refresh_rule) {
+    for (int es = 0; es < 2; es++) {
+        fix f;
+        fix_init(&f, es, false);
+        static tfx t;
+        tfx_init(&t, "Refresh.fx", es);
+        int smp = color_sampler(&t);
+        int rt = tfx_texture(&t, "Refresh::Tmp", W, H, 1, FXGL_FORMAT_RGBA8);
+        int rs = tfx_sampler(&t, "Refresh::TmpS", rt, false, false);
+        int tech = tfx_technique(&t, "Refresh");
+        int add = ps_color(&t, smp, "vec4(c.rgb + 0.125, 1.0)");
+        tfx_pass(&t, tech, add);
+        // RT = COLOR (must already include the first pass)
+        fxgl_pass *p = tfx_pass(&t, tech, ps_color(&t, smp, "c"));
+        tfx_target(&t, p, rt);
+        // back buffer = RT + 0.125
+        int s = tfx_shader(&t, FXGL_STAGE_PIXEL, "PS2",
+                           "uniform sampler2D Tmp;\nin vec2 uv;\n"
+                           "layout(location = 0) out vec4 o;\n"
+                           "void main() { o = vec4(texture(Tmp, uv).rgb + 0.125, 1.0); }\n");
+        tfx_use_sampler(&t, s, rs, "Tmp");
+        tfx_pass(&t, tech, s);
+        fxgl_runtime_add_effect(f.rt, tfx_finish(&t), NULL);
+        fix_frame(&f);
+        check_ready(&f, 0);
+        expect(&f, px_plus_quarter, 1, "COLOR refreshed after a back-buffer pass");
+        fix_finish(&f);
+    }
+}
+END_TEST
+
+// Render targets persist across frames; additive blending into one.
+static int frames_for_persist;
+static double px_accumulated(int x, int y, int c, const fix *f) {
+    (void)x, (void)y, (void)f;
+    return c == 3 ? 1.0 : 0.125 * frames_for_persist;
+}
+
+START_TEST(persistence_and_blending) {
+    for (int es = 0; es < 2; es++) {
+        fix f;
+        fix_init(&f, es, false);
+        static tfx t;
+        tfx_init(&t, "Accum.fx", es);
+        int acc = tfx_texture(&t, "Accum::Acc", W, H, 1, FXGL_FORMAT_RGBA8);
+        int as = tfx_sampler(&t, "Accum::AccS", acc, false, false);
+        int tech = tfx_technique(&t, "Accum");
+        int k = tfx_shader(&t, FXGL_STAGE_PIXEL, "Const",
+                           "layout(location = 0) out vec4 o;\n"
+                           "void main() { o = vec4(0.125); }\n");
+        fxgl_pass *p = tfx_pass(&t, tech, k);
+        tfx_target(&t, p, acc);
+        p->blend[0].enable = true;
+        p->blend[0].src = p->blend[0].dst = FXGL_BLEND_ONE;
+        p->blend[0].src_alpha = p->blend[0].dst_alpha = FXGL_BLEND_ONE;
+        int s = tfx_shader(&t, FXGL_STAGE_PIXEL, "Show",
+                           "uniform sampler2D Acc;\nin vec2 uv;\n"
+                           "layout(location = 0) out vec4 o;\n"
+                           "void main() { o = vec4(texture(Acc, uv).rgb, 1.0); }\n");
+        tfx_use_sampler(&t, s, as, "Acc");
+        tfx_pass(&t, tech, s);
+        fxgl_runtime_add_effect(f.rt, tfx_finish(&t), NULL);
+        for (frames_for_persist = 1; frames_for_persist <= 3; frames_for_persist++) {
+            fix_frame(&f);
+            check_ready(&f, 0);
+            expect(&f, px_accumulated, 1, "accumulated across frames");
+        }
+        fix_finish(&f);
+    }
+}
+END_TEST
+
+// Alpha blending over the back buffer: white at alpha 0.25 over the input.
+static double px_over(int x, int y, int c, const fix *f) {
+    if (c == 3) {
+        return 0.25 * 0.25 + 1.0 * 0.75; // alpha blends with the same factors
+    }
+    return 0.25 + in_px(f, x, y, c) * 0.75;
+}
+
+// MIN blend op against the input: min(c, 0.5).
+static double px_min(int x, int y, int c, const fix *f) {
+    return fmin(in_px(f, x, y, c), 0.5);
+}
+
+START_TEST(blend_states) {
+    for (int es = 0; es < 2; es++) {
+        fix f;
+        fix_init(&f, es, false);
+        static tfx t;
+        tfx_init(&t, "Blend.fx", es);
+        int tech = tfx_technique(&t, "Over");
+        int k = tfx_shader(&t, FXGL_STAGE_PIXEL, "White",
+                           "layout(location = 0) out vec4 o;\n"
+                           "void main() { o = vec4(1.0, 1.0, 1.0, 0.25); }\n");
+        fxgl_pass *p = tfx_pass(&t, tech, k);
+        p->blend[0].enable = true;
+        p->blend[0].src = p->blend[0].src_alpha = FXGL_BLEND_SRCALPHA;
+        p->blend[0].dst = p->blend[0].dst_alpha = FXGL_BLEND_INVSRCALPHA;
+        int tech2 = tfx_technique(&t, "Min");
+        int h = tfx_shader(&t, FXGL_STAGE_PIXEL, "Half",
+                           "layout(location = 0) out vec4 o;\n"
+                           "void main() { o = vec4(0.5); }\n");
+        fxgl_pass *q = tfx_pass(&t, tech2, h);
+        q->blend[0].enable = true;
+        q->blend[0].op = q->blend[0].op_alpha = FXGL_BLEND_OP_MIN;
+        fxgl_runtime_add_effect(f.rt, tfx_finish(&t), NULL);
+        fxgl_runtime_set_enabled(f.rt, 0, 1, false);
+        fix_frame(&f);
+        check_ready(&f, 0);
+        expect(&f, px_over, 1, "SRCALPHA/INVSRCALPHA");
+        fxgl_runtime_set_enabled(f.rt, 0, 0, false);
+        fxgl_runtime_set_enabled(f.rt, 0, 1, true);
+        fix_upload(&f, &f.in);
+        fix_frame(&f);
+        expect(&f, px_min, 1, "MIN");
+        fix_finish(&f);
+    }
+}
+END_TEST
+
+// MRT: one pass writes 0.25 to target 0 and 0.75 to target 1 with write
+// masks (R only, G only); a second pass shows (t0.r, t1.g, t0.g, 1).
+static double px_mrt(int x, int y, int c, const fix *f) {
+    (void)x, (void)y, (void)f;
+    static const double want[4] = {0.25, 0.75, 0.0, 1.0};
+    return want[c];
+}
+
+START_TEST(mrt_and_write_masks) {
+    for (int es = 0; es < 2; es++) {
+        fix f;
+        fix_init(&f, es, false);
+        static tfx t;
+        tfx_init(&t, "Mrt.fx", es);
+        int t0 = tfx_texture(&t, "Mrt::T0", 8, 8, 1, FXGL_FORMAT_RGBA8);
+        int t1 = tfx_texture(&t, "Mrt::T1", 8, 8, 1, FXGL_FORMAT_RG16F);
+        int s0 = tfx_sampler(&t, "Mrt::S0", t0, false, false);
+        int s1 = tfx_sampler(&t, "Mrt::S1", t1, false, false);
+        int tech = tfx_technique(&t, "Mrt");
+        int w = tfx_shader(&t, FXGL_STAGE_PIXEL, "Write",
+                           "layout(location = 0) out vec4 o0;\n"
+                           "layout(location = 1) out vec4 o1;\n"
+                           "void main() { o0 = vec4(0.25); o1 = vec4(0.75); }\n");
+        fxgl_pass *p = tfx_pass(&t, tech, w);
+        tfx_target(&t, p, t0);
+        tfx_target(&t, p, t1);
+        p->blend[0].write_mask = 0x1; // red only: green stays 0
+        p->blend[1].write_mask = 0x2; // green only
+        int r = tfx_shader(&t, FXGL_STAGE_PIXEL, "Read",
+                           "uniform sampler2D S0;\nuniform sampler2D S1;\nin vec2 uv;\n"
+                           "layout(location = 0) out vec4 o;\n"
+                           "void main() { o = vec4(texture(S0, uv).r, texture(S1, uv).g, "
+                           "texture(S0, uv).g, 1.0); }\n");
+        tfx_use_sampler(&t, r, s0, "S0");
+        tfx_use_sampler(&t, r, s1, "S1");
+        tfx_pass(&t, tech, r);
+        fxgl_runtime_add_effect(f.rt, tfx_finish(&t), NULL);
+        fix_frame(&f);
+        check_ready(&f, 0);
+        expect(&f, px_mrt, 1, "MRT");
+        fix_finish(&f);
+    }
+}
+END_TEST
+
+// Stencil: pass 1 writes ref 1 where x < W/2 (discard elsewhere), pass 2
+// paints red where the stencil equals 1. A second technique checks that the
+// stencil starts at zero again in each technique.
+static double px_stencil(int x, int y, int c, const fix *f) {
+    if (x < W / 2) {
+        static const double red[4] = {1, 0, 0, 1};
+        return red[c];
+    }
+    return in_px(f, x, y, c);
+}
+
+START_TEST(stencil) {
+    for (int es = 0; es < 2; es++) {
+        fix f;
+        fix_init(&f, es, false);
+        static tfx t;
+        tfx_init(&t, "Stencil.fx", es);
+        int smp = color_sampler(&t);
+        int tech = tfx_technique(&t, "Stencil");
+        int mark = tfx_shader(&t, FXGL_STAGE_PIXEL, "Mark",
+                              "uniform sampler2D Color;\nin vec2 uv;\n"
+                              "layout(location = 0) out vec4 o;\n"
+                              "void main() { if (gl_FragCoord.x >= %d.0) discard; "
+                              "o = texture(Color, uv); }\n",
+                              W / 2);
+        tfx_use_sampler(&t, mark, smp, "Color");
+        fxgl_pass *p = tfx_pass(&t, tech, mark);
+        p->stencil_enable = true;
+        p->stencil_ref = 1;
+        p->stencil_pass = FXGL_STENCIL_REPLACE;
+        int red = tfx_shader(&t, FXGL_STAGE_PIXEL, "Red",
+                             "layout(location = 0) out vec4 o;\n"
+                             "void main() { o = vec4(1.0, 0.0, 0.0, 1.0); }\n");
+        fxgl_pass *q = tfx_pass(&t, tech, red);
+        q->stencil_enable = true;
+        q->stencil_ref = 1;
+        q->stencil_func = FXGL_COMPARE_EQUAL;
+        // A second technique whose only stencil pass tests EQUAL 1: the
+        // stencil is cleared at its start, so it paints nothing.
+        int tech2 = tfx_technique(&t, "Nothing");
+        fxgl_pass *r = tfx_pass(&t, tech2, red);
+        r->stencil_enable = true;
+        r->stencil_ref = 1;
+        r->stencil_func = FXGL_COMPARE_EQUAL;
+        fxgl_runtime_add_effect(f.rt, tfx_finish(&t), NULL);
+        fix_frame(&f);
+        check_ready(&f, 0);
+        expect(&f, px_stencil, 1, "stencil");
+        fix_finish(&f);
+    }
+}
+END_TEST
+
+// ClearRenderTargets clears to zero even with a zero write mask; without it
+// a target keeps its contents.
+static double px_cleared(int x, int y, int c, const fix *f) {
+    (void)x, (void)y, (void)f;
+    return c == 3 ? 1.0 : c == 1 ? 0.5 : 0.0;
+}
+
+START_TEST(clears) {
+    for (int es = 0; es < 2; es++) {
+        fix f;
+        fix_init(&f, es, false);
+        static tfx t;
+        tfx_init(&t, "Clear.fx", es);
+        int a = tfx_texture(&t, "Clear::A", W, H, 1, FXGL_FORMAT_RGBA8);
+        int b = tfx_texture(&t, "Clear::B", W, H, 1, FXGL_FORMAT_RGBA8);
+        int sa = tfx_sampler(&t, "Clear::SA", a, false, false);
+        int sb = tfx_sampler(&t, "Clear::SB", b, false, false);
+        int tech = tfx_technique(&t, "Clear");
+        int half = tfx_shader(&t, FXGL_STAGE_PIXEL, "Half",
+                              "layout(location = 0) out vec4 o;\n"
+                              "void main() { o = vec4(0.5); }\n");
+        fxgl_pass *p = tfx_pass(&t, tech, half);
+        tfx_target(&t, p, a);
+        p = tfx_pass(&t, tech, half);
+        tfx_target(&t, p, b);
+        p = tfx_pass(&t, tech, half); // clears A, writes nothing
+        tfx_target(&t, p, a);
+        p->clear_render_targets = true;
+        p->blend[0].write_mask = 0;
+        int show = tfx_shader(&t, FXGL_STAGE_PIXEL, "Show",
+                              "uniform sampler2D SA;\nuniform sampler2D SB;\nin vec2 uv;\n"
+                              "layout(location = 0) out vec4 o;\n"
+                              "void main() { o = vec4(texture(SA, uv).r, texture(SB, uv).g, "
+                              "0.0, 1.0); }\n");
+        tfx_use_sampler(&t, show, sa, "SA");
+        tfx_use_sampler(&t, show, sb, "SB");
+        tfx_pass(&t, tech, show);
+        fxgl_runtime_add_effect(f.rt, tfx_finish(&t), NULL);
+        fix_frame(&f);
+        check_ready(&f, 0);
+        expect(&f, px_cleared, 1, "clears");
+        fix_finish(&f);
+    }
+}
+END_TEST
+
+// Mipmaps: a 16x16 target filled with a texel pattern; level 2 texels must
+// be the 2x2-of-2x2 box average, computed here from the same pattern.
+static double level0(int x, int y) {
+    return ((x * 3 + y * 5) % 16) / 16.0;
+}
+
+static double px_mip(int x, int y, int c, const fix *f) {
+    (void)f;
+    if (c == 3) {
+        return 1.0;
+    }
+    int l = c == 0 ? 1 : 2;
+    int size = W >> l;
+    if (x >= size || y >= size) {
+        return 0.0;
+    }
+    int n = 1 << l;
+    double sum = 0;
+    for (int j = 0; j < n; j++) {
+        for (int i = 0; i < n; i++) {
+            sum += level0(x * n + i, y * n + j);
+        }
+    }
+    return c == 2 ? 0.0 : sum / (n * n);
+}
+
+START_TEST(mip_generation) {
+    for (int es = 0; es < 2; es++) {
+        fix f;
+        fix_init(&f, es, false);
+        static tfx t;
+        tfx_init(&t, "Mip.fx", es);
+        int m = tfx_texture(&t, "Mip::M", W, H, 5, FXGL_FORMAT_RGBA16F);
+        int ms = tfx_sampler(&t, "Mip::MS", m, false, false);
+        int tech = tfx_technique(&t, "Mip");
+        int fill = tfx_shader(&t, FXGL_STAGE_PIXEL, "Fill",
+                              "layout(location = 0) out vec4 o;\n"
+                              "void main() { ivec2 p = ivec2(gl_FragCoord.xy);\n"
+                              "  o = vec4(float((p.x * 3 + p.y * 5) %% 16) / 16.0); }\n");
+        fxgl_pass *p = tfx_pass(&t, tech, fill);
+        tfx_target(&t, p, m);
+        int show = tfx_shader(&t, FXGL_STAGE_PIXEL, "Show",
+                              "uniform sampler2D MS;\n"
+                              "layout(location = 0) out vec4 o;\n"
+                              "void main() { ivec2 p = ivec2(gl_FragCoord.xy);\n"
+                              "  float a = p.x < 8 && p.y < 8 ? texelFetch(MS, p, 1).r : 0.0;\n"
+                              "  float b = p.x < 4 && p.y < 4 ? texelFetch(MS, p, 2).r : 0.0;\n"
+                              "  o = vec4(a, b, 0.0, 1.0); }\n");
+        tfx_use_sampler(&t, show, ms, "MS");
+        tfx_pass(&t, tech, show);
+        fxgl_runtime_add_effect(f.rt, tfx_finish(&t), NULL);
+        fix_frame(&f);
+        check_ready(&f, 0);
+        expect(&f, px_mip, 1, "box-filtered mips");
+        ck_assert_int_eq(fxgl_runtime_stats_get(f.rt)->mip_generations, 1);
+        fix_finish(&f);
+    }
+}
+END_TEST
+
+// Compute: pass 1 stores (x/16, y/16, 0.5, 1) into a storage; pass 2 (a
+// second compute pass) doubles the red of texel (x, y) in place; a pixel
+// pass shows the texture. Needs the image-access and texture-fetch barriers.
+static double px_compute(int x, int y, int c, const fix *f) {
+    (void)f;
+    double v[4] = {fmin(2.0 * x / 16.0, 1.0), y / 16.0, 0.5, 1.0};
+    return v[c];
+}
+
+START_TEST(compute_with_storages) {
+    for (int es = 0; es < 2; es++) {
+        fix f;
+        fix_init(&f, es, false);
+        static tfx t;
+        tfx_init(&t, "Compute.fx", es);
+        int img = tfx_texture(&t, "Compute::A", W, H, 1, FXGL_FORMAT_RGBA8);
+        int img2 = tfx_texture(&t, "Compute::B", W, H, 1, FXGL_FORMAT_RGBA8);
+        int st = tfx_storage(&t, "Compute::StoreA", img, 0);
+        int st2 = tfx_storage(&t, "Compute::StoreB", img2, 0);
+        int smp = tfx_sampler(&t, "Compute::S", img2, false, false);
+        int tech = tfx_technique(&t, "Compute");
+        int cs = tfx_shader(&t, FXGL_STAGE_COMPUTE, "CS",
+                            "layout(local_size_x = 8, local_size_y = 8) in;\n"
+                            "layout(binding = 0, rgba8) writeonly uniform highp image2D A;\n"
+                            "void main() { ivec2 p = ivec2(gl_GlobalInvocationID.xy);\n"
+                            "  imageStore(A, p, vec4(vec2(p) / 16.0, 0.5, 1.0)); }\n");
+        tfx_use_storage(&t, cs, st, 0, "A");
+        tfx_compute(&t, tech, cs, W / 8, H / 8);
+        // GLSL ES allows no read-write rgba8 image: read A, write B.
+        int cs2 = tfx_shader(&t, FXGL_STAGE_COMPUTE, "CS2",
+                             "layout(local_size_x = 8, local_size_y = 8) in;\n"
+                             "layout(binding = 1, rgba8) readonly uniform highp image2D A;\n"
+                             "layout(binding = 2, rgba8) writeonly uniform highp image2D B;\n"
+                             "void main() { ivec2 p = ivec2(gl_GlobalInvocationID.xy);\n"
+                             "  vec4 v = imageLoad(A, p); v.r *= 2.0;\n"
+                             "  imageStore(B, p, v); }\n");
+        tfx_use_storage(&t, cs2, st, 1, "A");
+        tfx_use_storage(&t, cs2, st2, 2, "B");
+        tfx_compute(&t, tech, cs2, W / 8, H / 8);
+        int show = tfx_shader(&t, FXGL_STAGE_PIXEL, "Show",
+                              "uniform sampler2D S;\nin vec2 uv;\n"
+                              "layout(location = 0) out vec4 o;\n"
+                              "void main() { o = texture(S, uv); }\n");
+        tfx_use_sampler(&t, show, smp, "S");
+        tfx_pass(&t, tech, show);
+        fxgl_runtime_add_effect(f.rt, tfx_finish(&t), NULL);
+        fix_frame(&f);
+        check_ready(&f, 0);
+        expect(&f, px_compute, 1, "compute");
+        const fxgl_runtime_stats *s = fxgl_runtime_stats_get(f.rt);
+        ck_assert_int_eq(s->dispatches, 2);
+        ck_assert_int_eq(s->barriers, 2); // image access, then texture fetch
+        fix_finish(&f);
+    }
+}
+END_TEST
+
+// sRGB: a back-buffer pass with SRGBWriteEnable writes linear 0.5 (stored
+// as the sRGB encoding, 188); a second technique reads COLOR through an
+// sRGB sampler and writes it to the UNORM view: 0.5 again (128).
+static double srgb_encode(double v) {
+    return v <= 0.0031308 ? v * 12.92 : 1.055 * pow(v, 1.0 / 2.4) - 0.055;
+}
+
+static double px_srgb_write(int x, int y, int c, const fix *f) {
+    (void)x, (void)y, (void)f;
+    return c == 3 ? 1.0 : srgb_encode(0.5);
+}
+
+static double px_srgb_read(int x, int y, int c, const fix *f) {
+    (void)x, (void)y, (void)f;
+    // 188 decoded is 0.5029 linear.
+    double stored = round(srgb_encode(0.5) * 255.0) / 255.0;
+    double linear = stored <= 0.04045 ? stored / 12.92 : pow((stored + 0.055) / 1.055, 2.4);
+    return c == 3 ? 1.0 : linear;
+}
+
+START_TEST(srgb_views) {
+    for (int es = 0; es < 2; es++) {
+        fix f;
+        fix_init(&f, es, false);
+        static tfx t;
+        tfx_init(&t, "Srgb.fx", es);
+        int color = tfx_semantic(&t, "ReShade::BackBufferTex", "COLOR");
+        int lin = tfx_sampler(&t, "Srgb::Linear", color, false, true);
+        int tech = tfx_technique(&t, "Write");
+        int half = tfx_shader(&t, FXGL_STAGE_PIXEL, "Half",
+                              "layout(location = 0) out vec4 o;\n"
+                              "void main() { o = vec4(0.5, 0.5, 0.5, 1.0); }\n");
+        fxgl_pass *p = tfx_pass(&t, tech, half);
+        p->srgb_write = true;
+        int tech2 = tfx_technique(&t, "Read");
+        tfx_pass(&t, tech2, ps_color(&t, lin, "c"));
+        fxgl_runtime_add_effect(f.rt, tfx_finish(&t), NULL);
+        fxgl_runtime_set_enabled(f.rt, 0, 1, false);
+        fix_frame(&f);
+        check_ready(&f, 0);
+        expect(&f, px_srgb_write, 1, "sRGB write");
+        fxgl_runtime_set_enabled(f.rt, 0, 1, true);
+        fix_frame(&f);
+        expect(&f, px_srgb_read, 1, "sRGB write then sRGB read");
+        fix_finish(&f);
+    }
+}
+END_TEST
+
+// Semantics: DEPTH from the application's depth buffer (flipped like
+// colour), an unknown semantic reads zero, a registered one its texture.
+static double px_semantics(int x, int y, int c, const fix *f) {
+    (void)x, (void)f;
+    // The application's depth: 0.25 in GL rows 0..7 (bottom), 0.75 above;
+    // top-down that is 0.75 for y < 8.
+    double depth = y < H / 2 ? 0.75 : 0.25;
+    double v[4] = {depth, 0.0, 0.5, 1.0};
+    return v[c];
+}
+
+START_TEST(semantics) {
+    for (int es = 0; es < 2; es++) {
+        fix f;
+        fix_init(&f, es, true);
+        GladGLContext *gl = f.gl;
+        // Depth: clear halves through scissored clears on the app's FBO.
+        gl->BindFramebuffer(GL_FRAMEBUFFER, f.fbo);
+        gl->Enable(GL_SCISSOR_TEST);
+        gl->Scissor(0, 0, W, H / 2);
+        gl->ClearDepthf(0.25f);
+        gl->Clear(GL_DEPTH_BUFFER_BIT);
+        gl->Scissor(0, H / 2, W, H / 2);
+        gl->ClearDepthf(0.75f);
+        gl->Clear(GL_DEPTH_BUFFER_BIT);
+        gl->Disable(GL_SCISSOR_TEST);
+        // A registered semantic: 1x1 texture of 0.5.
+        GLuint reg = 0;
+        gl->GenTextures(1, &reg);
+        gl->BindTexture(GL_TEXTURE_2D, reg);
+        gl->TexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, 1, 1);
+        uint8_t half[4] = {128, 128, 128, 128};
+        gl->TexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, half);
+        ck_assert(fxgl_runtime_set_semantic(f.rt, "MYSEM", reg));
+        static tfx t;
+        tfx_init(&t, "Sem.fx", es);
+        int d = tfx_sampler(&t, "Sem::D", tfx_semantic(&t, "ReShade::DepthBufferTex", "DEPTH"),
+                            false, false);
+        int u = tfx_sampler(&t, "Sem::U", tfx_semantic(&t, "Sem::Unknown", "NOSUCHTHING"),
+                            false, false);
+        int r = tfx_sampler(&t, "Sem::R", tfx_semantic(&t, "Sem::Mine", "MYSEM"), false, false);
+        fxgl_uniform *ready = tfx_uniform(&t, "Sem::ready", FXGL_SCALAR_BOOL, 1,
+                                          FXGL_SPECIAL_BUFREADY_DEPTH);
+        (void)ready;
+        int tech = tfx_technique(&t, "Sem");
+        int s = tfx_shader(&t, FXGL_STAGE_PIXEL, "PS",
+                           "layout(std140) uniform _Globals { bool ready; };\n"
+                           "uniform sampler2D D;\nuniform sampler2D U;\nuniform sampler2D R;\n"
+                           "in vec2 uv;\nlayout(location = 0) out vec4 o;\n"
+                           "void main() { o = vec4(texture(D, uv).r, texture(U, uv).r, "
+                           "texture(R, uv).r * (ready ? 1.0 : 0.0) + texture(U, uv).g, 1.0); }\n");
+        tfx_use_sampler(&t, s, d, "D");
+        tfx_use_sampler(&t, s, u, "U");
+        tfx_use_sampler(&t, s, r, "R");
+        tfx_pass(&t, tech, s);
+        fxgl_runtime_add_effect(f.rt, tfx_finish(&t), NULL);
+        fix_frame(&f);
+        check_ready(&f, 0);
+        expect(&f, px_semantics, 1, "DEPTH, unknown and registered semantics");
+        fix_finish(&f);
+    }
+}
+END_TEST
+
+// Special uniforms: each pixel column x shows one value, as bytes.
+static const int test_date[4] = {2026, 12, 2, 3723};
+
+typedef struct special_expect {
+    int frame;
+    double bytes[16][4];         // want, as 0..255
+} special_expect;
+
+static special_expect sx;
+
+
+START_TEST(special_uniforms) {
+    for (int es = 0; es < 2; es++) {
+        fix f;
+        fix_init(&f, es, true);
+        static tfx t;
+        tfx_init(&t, "Special.fx", es);
+        // One technique that binds DEPTH, so bufready_depth is true.
+        int d = tfx_sampler(&t, "Sp::D", tfx_semantic(&t, "Sp::DT", "DEPTH"), false, false);
+        tfx_uniform(&t, "frametime", FXGL_SCALAR_FLOAT, 1, FXGL_SPECIAL_FRAMETIME);
+        tfx_uniform(&t, "framecount", FXGL_SCALAR_UINT, 1, FXGL_SPECIAL_FRAMECOUNT);
+        fxgl_uniform *rnd = tfx_uniform(&t, "random", FXGL_SCALAR_INT, 1, FXGL_SPECIAL_RANDOM);
+        double five = 5, seven = 7;
+        tfx_annotate(&t, rnd, "min", FXGL_SCALAR_INT, 1, &five, NULL);
+        tfx_annotate(&t, rnd, "max", FXGL_SCALAR_INT, 1, &seven, NULL);
+        fxgl_uniform *pp = tfx_uniform(&t, "pingpong", FXGL_SCALAR_FLOAT, 2,
+                                       FXGL_SPECIAL_PINGPONG);
+        double two = 2.0;
+        tfx_annotate(&t, pp, "step", FXGL_SCALAR_FLOAT, 1, &two, NULL);
+        tfx_uniform(&t, "date", FXGL_SCALAR_INT, 4, FXGL_SPECIAL_DATE);
+        tfx_uniform(&t, "timer", FXGL_SCALAR_UINT, 1, FXGL_SPECIAL_TIMER);
+        fxgl_uniform *key = tfx_uniform(&t, "key", FXGL_SCALAR_BOOL, 1, FXGL_SPECIAL_KEY);
+        double vk_a = 0x41;
+        tfx_annotate(&t, key, "keycode", FXGL_SCALAR_INT, 1, &vk_a, NULL);
+        fxgl_uniform *tog = tfx_uniform(&t, "toggle", FXGL_SCALAR_BOOL, 1, FXGL_SPECIAL_KEY);
+        tfx_annotate(&t, tog, "keycode", FXGL_SCALAR_INT, 1, &vk_a, NULL);
+        tfx_annotate(&t, tog, "mode", FXGL_SCALAR_STRING, 0, NULL, "toggle");
+        tfx_uniform(&t, "mousepoint", FXGL_SCALAR_FLOAT, 2, FXGL_SPECIAL_MOUSEPOINT);
+        tfx_uniform(&t, "mousedelta", FXGL_SCALAR_FLOAT, 2, FXGL_SPECIAL_MOUSEDELTA);
+        fxgl_uniform *btn = tfx_uniform(&t, "button", FXGL_SCALAR_BOOL, 1,
+                                        FXGL_SPECIAL_MOUSEBUTTON);
+        double one = 1;
+        tfx_annotate(&t, btn, "keycode", FXGL_SCALAR_INT, 1, &one, NULL);
+        fxgl_uniform *wheel = tfx_uniform(&t, "wheel", FXGL_SCALAR_FLOAT, 2,
+                                          FXGL_SPECIAL_MOUSEWHEEL);
+        tfx_annotate(&t, wheel, "step", FXGL_SCALAR_FLOAT, 1, &two, NULL);
+        tfx_uniform(&t, "overlay_open", FXGL_SCALAR_BOOL, 1, FXGL_SPECIAL_OVERLAY_OPEN);
+        tfx_uniform(&t, "overlay_active", FXGL_SCALAR_INT, 1, FXGL_SPECIAL_OVERLAY_ACTIVE);
+        tfx_uniform(&t, "overlay_hovered", FXGL_SCALAR_INT, 1, FXGL_SPECIAL_OVERLAY_HOVERED);
+        tfx_uniform(&t, "screenshot", FXGL_SCALAR_BOOL, 1, FXGL_SPECIAL_SCREENSHOT);
+        tfx_uniform(&t, "depth_ready", FXGL_SCALAR_BOOL, 1, FXGL_SPECIAL_BUFREADY_DEPTH);
+        tfx_uniform(&t, "unknown", FXGL_SCALAR_INT, 1, FXGL_SPECIAL_UNKNOWN);
+        int tech = tfx_technique(&t, "Special");
+        int s = tfx_shader(
+            &t, FXGL_STAGE_PIXEL, "PS",
+            "layout(std140) uniform _Globals {\n"
+            "  float frametime; uint framecount; int random; vec2 pingpong; ivec4 date;\n"
+            "  uint timer; bool key; bool toggle; vec2 mousepoint; vec2 mousedelta;\n"
+            "  bool button; vec2 wheel; bool overlay_open; int overlay_active;\n"
+            "  int overlay_hovered; bool screenshot; bool depth_ready; int unknown; };\n"
+            "uniform sampler2D D;\n"
+            "layout(location = 0) out vec4 o;\n"
+            "vec4 enc(float r, float g, float b, float a) { return vec4(r, g, b, a) / 255.0; }\n"
+            "void main() { int x = int(gl_FragCoord.x); float d = texture(D, vec2(0.5)).r * 0.0;\n"
+            "  if (x == 0) o = enc(frametime, 0.0, 0.0, 1.0);\n"
+            "  else if (x == 1) o = enc(float(framecount), 0.0, 0.0, 1.0);\n"
+            "  else if (x == 2) o = enc(float(random), 0.0, 0.0, 1.0);\n"
+            "  else if (x == 3) o = enc(pingpong.x * 100.0, pingpong.y + 1.0, 0.0, 1.0);\n"
+            "  else if (x == 4) o = enc(float(date.x - 2000), float(date.y), float(date.z), "
+            "float(date.w %% 256));\n"
+            "  else if (x == 5) o = enc(float(timer & 255u), float(timer >> 8u), 0.0, 1.0);\n"
+            "  else if (x == 6) o = enc(key ? 1.0 : 0.0, toggle ? 1.0 : 0.0, 0.0, 1.0);\n"
+            "  else if (x == 7) o = enc(mousepoint.x, mousepoint.y, mousedelta.x + 128.0, "
+            "mousedelta.y + 128.0);\n"
+            "  else if (x == 8) o = enc(button ? 1.0 : 0.0, wheel.x, wheel.y, 1.0);\n"
+            "  else if (x == 9) o = enc(overlay_open ? 1.0 : 0.0, float(overlay_active), "
+            "float(overlay_hovered), screenshot ? 1.0 : 0.0);\n"
+            "  else if (x == 10) o = enc(depth_ready ? 1.0 : 0.0, float(unknown), 0.0, 1.0);\n"
+            "  else o = vec4(d);\n"
+            "}\n");
+        tfx_use_sampler(&t, s, d, "D");
+        tfx_pass(&t, tech, s);
+        fxgl_runtime_add_effect(f.rt, tfx_finish(&t), NULL);
+        // Frame 0 at t=10 s; frame 1 at t=10.05 s with input; frame 2 at 10.1 s.
+        double times[3] = {10.0, 10.05, 10.1};
+        double pp_value = 0.0;
+        int toggle = 0;
+        double wheel_value = 0.0;
+        for (int frame = 0; frame < 3; frame++) {
+            fxgl_input in = {0};
+            fxgl_frame_desc desc = {.date = test_date};
+            double frametime_ms = frame ? (times[frame] - times[frame - 1]) * 1000.0 : 0.0;
+            if (frame >= 1) {
+                in.key_down[0x41] = 1;
+                in.key_pressed[0x41] = frame == 1;
+                in.button_down[1] = 1;
+                in.mouse_x = 10;
+                in.mouse_y = 20;
+                in.mouse_dx = 3;
+                in.mouse_dy = -4;
+                in.wheel_delta = 3;
+                desc.input = &in;
+                desc.overlay_open = true;
+                desc.overlay_active = 3;
+                desc.overlay_hovered = 4;
+                desc.screenshot = frame == 2;
+            }
+            f.time = times[frame];
+            fix_frame_with(&f, &desc);
+            check_ready(&f, 0);
+            // The expectations, from the reference's rules.
+            memset(&sx, 0, sizeof(sx));
+            sx.bytes[0][0] = round(frametime_ms);
+            sx.bytes[0][3] = 1;
+            sx.bytes[1][0] = frame;
+            sx.bytes[1][3] = 1;
+            sx.bytes[2][0] = -1; // checked separately: 5..7
+            // pingpong: increment max(step - max(0, smoothing - (max - v)), 0.05) * seconds
+            pp_value = fmin(pp_value + 2.0 * frametime_ms / 1000.0, 1.0);
+            sx.bytes[3][0] = round(pp_value * 100.0);
+            sx.bytes[3][1] = 1; // direction 0 until the maximum is reached, shown + 1
+            sx.bytes[3][3] = 1;
+            sx.bytes[4][0] = test_date[0] - 2000;
+            sx.bytes[4][1] = test_date[1];
+            sx.bytes[4][2] = test_date[2];
+            sx.bytes[4][3] = test_date[3] % 256;
+            int timer = (int)((times[frame] - times[0]) * 1000.0);
+            sx.bytes[5][0] = timer & 255;
+            sx.bytes[5][1] = timer >> 8;
+            sx.bytes[5][3] = 1;
+            toggle ^= frame == 1;
+            sx.bytes[6][0] = frame >= 1;
+            sx.bytes[6][1] = toggle;
+            sx.bytes[6][3] = 1;
+            sx.bytes[7][0] = frame ? 10 : 0;
+            sx.bytes[7][1] = frame ? 20 : 0;
+            sx.bytes[7][2] = frame ? 131 : 128;
+            sx.bytes[7][3] = frame ? 124 : 128;
+            wheel_value += frame ? 3 * 2.0 : 0.0;
+            sx.bytes[8][0] = frame >= 1;
+            sx.bytes[8][1] = wheel_value;
+            sx.bytes[8][2] = frame ? 3 : 0;
+            sx.bytes[8][3] = 1;
+            sx.bytes[9][0] = frame >= 1;
+            sx.bytes[9][1] = frame ? 3 : 0;
+            sx.bytes[9][2] = frame ? 4 : 0;
+            sx.bytes[9][3] = frame == 2;
+            sx.bytes[10][0] = 1;
+            sx.bytes[10][3] = 1;
+            fxgl_image out;
+            fix_read(&f, &out);
+            int rnd_value = fxgl_image_at(&out, 2, 0)[0];
+            ck_assert_msg(rnd_value >= 5 && rnd_value <= 7, "random %d outside 5..7",
+                          rnd_value);
+            sx.bytes[2][0] = rnd_value;
+            sx.bytes[2][3] = 1;
+            for (int y = 0; y < H; y++) {
+                for (int x = 0; x < W; x++) {
+                    for (int c = 0; c < 4; c++) {
+                        int want = x < 11 ? (int)sx.bytes[x][c] : 0;
+                        int got = fxgl_image_at(&out, x, y)[c];
+                        ck_assert_msg(abs(got - want) <= 1,
+                                      "%s frame %d: special column %d channel %d: got %d, "
+                                      "want %d",
+                                      es ? "GLES" : "GL", frame, x, c, got, want);
+                    }
+                }
+            }
+            fxgl_image_free(&out);
+        }
+        fix_finish(&f);
+    }
+}
+END_TEST
+
+// Shared textures (same namespaced name) and pooled ones (same shape, other
+// effects) are one GL texture: effect B reads what effect A wrote.
+static double px_shared(int x, int y, int c, const fix *f) {
+    (void)x, (void)y, (void)f;
+    double v[4] = {0.5, 0.25, 0.0, 1.0};
+    return v[c];
+}
+
+START_TEST(shared_and_pooled_textures) {
+    for (int es = 0; es < 2; es++) {
+        fix f;
+        fix_init(&f, es, false);
+        static tfx a, b;
+        tfx_init(&a, "SA.fx", es);
+        int ash = tfx_texture(&a, "Shared::Tex", 4, 4, 1, FXGL_FORMAT_RGBA8);
+        int apo = tfx_texture(&a, "SA::Pooled", 4, 4, 1, FXGL_FORMAT_RGBA8);
+        a.tex[apo].pooled = true;
+        int ta = tfx_technique(&a, "Write");
+        int half = tfx_shader(&a, FXGL_STAGE_PIXEL, "Half",
+                              "layout(location = 0) out vec4 o0;\n"
+                              "layout(location = 1) out vec4 o1;\n"
+                              "void main() { o0 = vec4(0.5); o1 = vec4(0.25); }\n");
+        fxgl_pass *p = tfx_pass(&a, ta, half);
+        tfx_target(&a, p, ash);
+        tfx_target(&a, p, apo);
+        tfx_init(&b, "SB.fx", es);
+        int bsh = tfx_texture(&b, "Shared::Tex", 4, 4, 1, FXGL_FORMAT_RGBA8);
+        int bpo = tfx_texture(&b, "SB::Pooled", 4, 4, 1, FXGL_FORMAT_RGBA8);
+        b.tex[bpo].pooled = true;
+        b.tex[bpo].render_target = true;
+        int s1 = tfx_sampler(&b, "SB::S1", bsh, false, false);
+        int s2 = tfx_sampler(&b, "SB::S2", bpo, false, false);
+        int tb = tfx_technique(&b, "Read");
+        int show = tfx_shader(&b, FXGL_STAGE_PIXEL, "Show",
+                              "uniform sampler2D S1;\nuniform sampler2D S2;\nin vec2 uv;\n"
+                              "layout(location = 0) out vec4 o;\n"
+                              "void main() { o = vec4(texture(S1, uv).r, texture(S2, uv).r, "
+                              "0.0, 1.0); }\n");
+        tfx_use_sampler(&b, show, s1, "S1");
+        tfx_use_sampler(&b, show, s2, "S2");
+        tfx_pass(&b, tb, show);
+        fxgl_runtime_add_effect(f.rt, tfx_finish(&a), NULL);
+        fxgl_runtime_add_effect(f.rt, tfx_finish(&b), NULL);
+        fix_frame(&f);
+        check_ready(&f, 0);
+        check_ready(&f, 1);
+        expect(&f, px_shared, 1, "shared and pooled");
+        fix_finish(&f);
+    }
+}
+END_TEST
+
+// Images and LUTs from tests/gl/data: a 4x2 PNG (known bytes, see
+// data/README) read at its size and resized to 2x1, and a 2x2x2 .cube.
+static const uint8_t png_pixels[2][4][4] = {
+    {{255, 0, 0, 255}, {0, 255, 0, 255}, {0, 0, 255, 255}, {255, 255, 255, 255}},
+    {{0, 0, 0, 255}, {64, 64, 64, 255}, {128, 128, 128, 255}, {192, 192, 192, 255}},
+};
+
+static double px_images(int x, int y, int c, const fix *f) {
+    (void)f;
+    if (y == 0 && x < 4) {
+        return png_pixels[0][x][c] / 255.0;
+    }
+    if (y == 1 && x < 4) {
+        return png_pixels[1][x][c] / 255.0;
+    }
+    if (y == 2 && x < 8) {
+        // LUT entry x = r + 2g + 4b of the file: (r, g, b) mapped from the
+        // domain 0..2 to 0..1, written as r/2, g/2, b/2.
+        int r = x & 1, g = (x >> 1) & 1, b = (x >> 2) & 1;
+        double v[4] = {r * 0.5 + 0.25, g * 0.5 + 0.25, b * 0.5 + 0.25, 1.0};
+        return v[c];
+    }
+    return c == 3 ? 1.0 : 0.0;
+}
+
+START_TEST(image_and_lut_loading) {
+    for (int es = 0; es < 2; es++) {
+        fix f;
+        fix_init(&f, es, false);
+        static tfx t;
+        tfx_init(&t, "data/Images.fx", es);
+        int img = tfx_texture(&t, "Img::Png", 4, 2, 1, FXGL_FORMAT_RGBA8);
+        t.tex[img].source = "tiny.png";
+        int lut = tfx_texture(&t, "Img::Lut", 2, 2, 1, FXGL_FORMAT_RGBA32F);
+        t.tex[lut].dim = FXGL_TEXTURE_3D;
+        t.tex[lut].depth = 2;
+        t.tex[lut].source = "tiny.cube";
+        int si = tfx_sampler(&t, "Img::SI", img, false, false);
+        int sl = tfx_sampler(&t, "Img::SL", lut, false, false);
+        int tech = tfx_technique(&t, "Show");
+        int show = tfx_shader(&t, FXGL_STAGE_PIXEL, "Show",
+                              "uniform sampler2D SI;\nuniform sampler3D SL;\n"
+                              "layout(location = 0) out vec4 o;\n"
+                              "void main() { ivec2 p = ivec2(gl_FragCoord.xy);\n"
+                              "  o = vec4(0.0, 0.0, 0.0, 1.0);\n"
+                              "  if (p.y < 2 && p.x < 4) o = texelFetch(SI, p, 0);\n"
+                              "  if (p.y == 2 && p.x < 8) o = vec4(texelFetch(SL, "
+                              "ivec3(p.x & 1, (p.x >> 1) & 1, p.x >> 2), 0).rgb, 1.0); }\n");
+        tfx_use_sampler(&t, show, si, "SI");
+        tfx_use_sampler(&t, show, sl, "SL");
+        tfx_pass(&t, tech, show);
+        fxgl_runtime_add_effect(f.rt, tfx_finish(&t), NULL);
+        fix_frame(&f);
+        check_ready(&f, 0);
+        expect(&f, px_images, 1, "PNG and .cube");
+        fix_finish(&f);
+    }
+}
+END_TEST
+
+// Failure isolation: an effect whose shader does not compile, and one whose
+// render target format is unknown, are skipped with reasons; the good one runs.
+START_TEST(failure_isolation) {
+    for (int es = 0; es < 2; es++) {
+        fix f;
+        fix_init(&f, es, false);
+        static tfx bad, bad2, good;
+        tfx_init(&bad, "Bad.fx", es);
+        int tb = tfx_technique(&bad, "Bad");
+        tfx_pass(&bad, tb, tfx_shader(&bad, FXGL_STAGE_PIXEL, "Broken",
+                                      "layout(location = 0) out vec4 o;\n"
+                                      "void main() { o = undefined_thing; }\n"));
+        tfx_init(&bad2, "Bad2.fx", es);
+        int x = tfx_texture(&bad2, "Bad2::T", 4, 4, 1, FXGL_FORMAT_UNKNOWN);
+        int tb2 = tfx_technique(&bad2, "Bad2");
+        fxgl_pass *p = tfx_pass(&bad2, tb2, tfx_shader(&bad2, FXGL_STAGE_PIXEL, "Ok",
+                                                       "layout(location = 0) out vec4 o;\n"
+                                                       "void main() { o = vec4(1.0); }\n"));
+        tfx_target(&bad2, p, x);
+        tfx_init(&good, "Good.fx", es);
+        int sg = color_sampler(&good);
+        int tg = tfx_technique(&good, "Invert");
+        tfx_pass(&good, tg, ps_color(&good, sg, "vec4(1.0 - c.rgb, 1.0)"));
+        fxgl_runtime_add_effect(f.rt, tfx_finish(&bad), NULL);
+        fxgl_runtime_add_effect(f.rt, tfx_finish(&bad2), NULL);
+        fxgl_runtime_add_effect(f.rt, tfx_finish(&good), NULL);
+        fix_frame(&f);
+        const char *reason = NULL;
+        ck_assert_int_eq(fxgl_runtime_effect_status(f.rt, 0, &reason), FXGL_STATUS_FAILED);
+        ck_assert_msg(strstr(reason, "does not compile"), "reason: %s", reason);
+        ck_assert_int_eq(fxgl_runtime_effect_status(f.rt, 1, &reason), FXGL_STATUS_FAILED);
+        ck_assert_msg(strstr(reason, "no format"), "reason: %s", reason);
+        fxgl_technique_info info;
+        ck_assert(fxgl_runtime_technique(f.rt, 0, &info));
+        ck_assert_int_eq(info.status, FXGL_STATUS_FAILED);
+        ck_assert(strlen(info.reason) > 0);
+        check_ready(&f, 2);
+        expect(&f, px_invert, 1, "the good effect still runs");
+        fix_finish(&f);
+    }
+}
+END_TEST
+
+// User uniforms: set through the API, uploaded as dirty ranges only.
+static double px_red(int x, int y, int c, const fix *f) {
+    (void)x, (void)y, (void)f;
+    return c == 0 || c == 3 ? 1.0 : 0.0;
+}
+
+static double px_tint(int x, int y, int c, const fix *f) {
+    (void)x, (void)y, (void)f;
+    double v[4] = {0.25, 0.5, 0.75, 1.0};
+    return v[c];
+}
+
+START_TEST(user_uniforms) {
+    for (int es = 0; es < 2; es++) {
+        fix f;
+        fix_init(&f, es, false);
+        static tfx t;
+        tfx_init(&t, "Tint.fx", es);
+        fxgl_uniform *pad = tfx_uniform(&t, "Tint::pad", FXGL_SCALAR_FLOAT, 4, 0);
+        (void)pad;
+        fxgl_uniform *tint = tfx_uniform(&t, "Tint::tint", FXGL_SCALAR_FLOAT, 3, 0);
+        static const float init[4] = {1.0f, 0.0f, 0.0f, 0.0f};
+        tint->initial_data = (const uint8_t *)init;
+        tint->size = 12;
+        int tech = tfx_technique(&t, "Tint");
+        tfx_pass(&t, tech, tfx_shader(&t, FXGL_STAGE_PIXEL, "PS",
+                                      "layout(std140) uniform _Globals { vec4 pad; vec3 tint; };\n"
+                                      "layout(location = 0) out vec4 o;\n"
+                                      "void main() { o = vec4(tint, 1.0); }\n"));
+        fxgl_runtime_add_effect(f.rt, tfx_finish(&t), NULL);
+        fix_frame(&f);
+        check_ready(&f, 0);
+        expect(&f, px_red, 1, "initial value");
+        const fxgl_runtime_stats *s = fxgl_runtime_stats_get(f.rt);
+        fxgl_value v = {.scalar = FXGL_SCALAR_FLOAT, .count = 3, .f = {0.25f, 0.5f, 0.75f}};
+        ck_assert(fxgl_runtime_set_uniform(f.rt, 0, "tint", &v));
+        fix_frame(&f);
+        expect(&f, px_tint, 1, "tint");
+        ck_assert_int_eq(s->uniform_uploads, 1);
+        ck_assert_int_eq(s->uniform_bytes, 12); // the vec3 at 16..28 only
+        fix_frame(&f);
+        ck_assert_int_eq(s->uniform_uploads, 0); // nothing changed
+        ck_assert(fxgl_runtime_set_uniform(f.rt, 0, "Tint::tint", &v));
+        fix_frame(&f);
+        ck_assert_int_eq(s->uniform_uploads, 0); // the same bytes: still nothing
+        fxgl_value g = {.scalar = FXGL_SCALAR_INT, .count = 2, .i = {0, 1}};
+        ck_assert(fxgl_runtime_set_uniform(f.rt, 0, "tint", &g));
+        fix_frame(&f);
+        ck_assert_int_eq(s->uniform_uploads, 1);
+        ck_assert_int_eq(s->uniform_bytes, 8); // red and green changed, blue did not
+        fix_finish(&f);
+    }
+}
+END_TEST
+
+int main(void) {
+    char reason[256];
+    fxgl_test_egl *probe = fxgl_test_egl_create(&(fxgl_test_egl_desc){.api = FXGL_API_GL},
+                                                reason, sizeof(reason));
+    if (!probe) {
+        printf("SKIP: %s\n", reason);
+        return FXGL_TEST_SKIP;
+    }
+    fxgl_test_egl_destroy(probe);
+    Suite *s = suite_create("runtime");
+    TCase *tc = tcase_create("runtime");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, passthrough_and_invert);
+    tcase_add_test(tc, technique_and_pass_order);
+    tcase_add_test(tc, color_refresh_rule);
+    tcase_add_test(tc, persistence_and_blending);
+    tcase_add_test(tc, blend_states);
+    tcase_add_test(tc, mrt_and_write_masks);
+    tcase_add_test(tc, stencil);
+    tcase_add_test(tc, clears);
+    tcase_add_test(tc, mip_generation);
+    tcase_add_test(tc, compute_with_storages);
+    tcase_add_test(tc, srgb_views);
+    tcase_add_test(tc, semantics);
+    tcase_add_test(tc, special_uniforms);
+    tcase_add_test(tc, shared_and_pooled_textures);
+    tcase_add_test(tc, image_and_lut_loading);
+    tcase_add_test(tc, failure_isolation);
+    tcase_add_test(tc, user_uniforms);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
