@@ -2558,8 +2558,7 @@ static void define_predefined(pp *p, const fx_pp_define *d) {
 
 // --- entry point ---
 
-bool fx_pp_run(fx_ctx *ctx, const fx_pp_desc *desc, fx_pp_result *out) {
-    memset(out, 0, sizeof(*out));
+static bool pp_run(fx_ctx *ctx, const fx_pp_desc *desc, fx_pp_result *out) {
     pp *p = fx_alloc(ctx, sizeof(*p));
     p->ctx = ctx;
     p->desc = desc;
@@ -2635,6 +2634,64 @@ bool fx_pp_run(fx_ctx *ctx, const fx_pp_desc *desc, fx_pp_result *out) {
     out->ifdef_names = p->ifdefs;
     out->ifdef_count = p->nifdefs;
     return main_file && ctx->errors == errors_before;
+}
+
+static const char **copy_list(fx_ctx *ctx, const char **list, size_t count) {
+    if (!count) {
+        return NULL;
+    }
+    const char **copy = fx_alloc(ctx, count * sizeof(*copy));
+    for (size_t i = 0; i < count; i++) {
+        copy[i] = fx_strdup(ctx, list[i]);
+    }
+    return copy;
+}
+
+// The preprocessor's working memory (file texts, macros, expansion buffers)
+// is dead once the text is out, so it lives in an arena of its own that goes
+// before the parser starts: the compilation's peak is then the larger of
+// the two phases, not their sum. Fatal errors inside are caught here to
+// free that arena and passed on to the caller's jump.
+bool fx_pp_run(fx_ctx *ctx, const fx_pp_desc *desc, fx_pp_result *out) {
+    memset(out, 0, sizeof(*out));
+    fx_arena *work = fx_arena_create(fx_arena_limit(ctx->arena));
+    // The contexts are on the heap: they change between setjmp and longjmp.
+    fx_ctx *w = work ? fx_arena_alloc(work, 2 * sizeof(fx_ctx)) : NULL;
+    if (!w) {
+        fx_arena_destroy(work);
+        fxgl_diags_add(ctx->diags, FXGL_DIAG_ERROR, "OUT_OF_MEMORY", "", 0, 0, NULL,
+                       "out of memory");
+        ctx->errors++;
+        fx_fatal(ctx);
+    }
+    fx_ctx *c = w + 1; // copies the results into the caller's arena
+    jmp_buf jb;
+    *w = *ctx;
+    w->arena = work;
+    w->fatal = &jb;
+    *c = *ctx;
+    c->fatal = &jb;
+    if (setjmp(jb)) {
+        ctx->errors = w->errors > c->errors ? w->errors : c->errors;
+        fx_arena_destroy(work);
+        fx_fatal(ctx);
+    }
+    fx_pp_result r = {0};
+    bool ok = pp_run(w, desc, &r);
+    c->errors = w->errors;
+    out->text = fx_alloc(c, r.len + 1);
+    memcpy(out->text, r.text, r.len + 1);
+    out->len = r.len;
+    out->included_files = copy_list(c, r.included_files, r.included_count);
+    out->included_count = r.included_count;
+    out->pragmas = copy_list(c, r.pragmas, r.pragma_count);
+    out->pragma_count = r.pragma_count;
+    out->ifdef_names = copy_list(c, r.ifdef_names, r.ifdef_count);
+    out->ifdef_count = r.ifdef_count;
+    out->work_peak = fx_arena_peak(work);
+    ctx->errors = c->errors;
+    fx_arena_destroy(work);
+    return ok;
 }
 
 uint32_t fx_pp_application_hash(const char *exe_path) {
