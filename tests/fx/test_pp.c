@@ -261,6 +261,15 @@ START_TEST(test_comment_backslash_does_not_join) {
 }
 END_TEST
 
+START_TEST(test_crlf_line_endings) {
+    // Effects written on Windows: \r\n everywhere, also after a continuation.
+    ck_assert(run("#define M(a) a + \\\r\n  1\r\n#if M(1) == 2\r\nyes M(x)\r\n#endif\r\n"
+                  "// c \\\r\nkept\r\n"));
+    expect_text("#line 4 \"t.fx\"\nyes x + 1\n\n\nkept\n");
+    ck_assert_uint_eq(fx.diags.count, 0);
+}
+END_TEST
+
 START_TEST(test_function_macro_before_directive) {
     // A function-like name followed by a directive line is not invoked.
     ck_assert(run("#define F(x) [x]\nF\n#define Y 1\n(Y)\n"));
@@ -687,6 +696,7 @@ static Suite *pp_suite(void) {
     tcase_add_test(tc, test_builtin_macros);
     tcase_add_test(tc, test_macro_body_continuation);
     tcase_add_test(tc, test_comment_backslash_does_not_join);
+    tcase_add_test(tc, test_crlf_line_endings);
     tcase_add_test(tc, test_function_macro_before_directive);
     tcase_add_test(tc, test_if_arithmetic);
     tcase_add_test(tc, test_if_chains);
