@@ -228,6 +228,7 @@ typedef struct pp {
     size_t nifdefs, ifdefs_cap;
     name_entry **ifdef_seen;
     uint32_t ifdef_mask;
+    struct dir_listing *listings; // directories read so far (include lookup)
 } pp;
 
 // --- small helpers ---
@@ -740,16 +741,6 @@ static void note_ifdef(pp *p, const pp_tok *name) {
 
 // --- files and include lookup ---
 
-static bool is_regular(const char *path) {
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-static bool path_exists(const char *path) {
-    struct stat st;
-    return stat(path, &st) == 0;
-}
-
 static const char *join_path(pp *p, const char *dir, const char *name) {
     if (!dir || !dir[0] || name[0] == '/') {
         return fx_strdup(p->ctx, name);
@@ -758,60 +749,141 @@ static const char *join_path(pp *p, const char *dir, const char *name) {
     return fx_sprintf(p->ctx, "%s%s%s", dir, dir[dl - 1] == '/' ? "" : "/", name);
 }
 
-// Finds path ignoring case, component by component; NULL when no match.
-// Tries each component exactly first, so case-correct paths cost a stat.
-static const char *resolve_nocase(pp *p, const char *path) {
-    if (path_exists(path)) {
-        return path;
+// One directory's entries, read once per run: include and `exists` lookups
+// then cost no system calls, however many search directories `**` gave and
+// however many names are missing (game-profile headers test dozens).
+typedef struct dir_listing {
+    struct dir_listing *next;
+    const char *path;
+    const char **names;
+    uint8_t *types;              // DT_* of each entry (DT_UNKNOWN: ask stat)
+    size_t count;
+    bool readable;
+} dir_listing;
+
+static dir_listing *list_dir(pp *p, const char *path) {
+    for (dir_listing *l = p->listings; l; l = l->next) {
+        if (strcmp(l->path, path) == 0) {
+            return l;
+        }
     }
-    size_t n = strlen(path);
-    char *res = fx_alloc(p->ctx, n + 2);
-    size_t rl = 0;
-    const char *c = path;
-    if (*c == '/') {
-        res[rl++] = '/';
+    dir_listing *l = fx_alloc(p->ctx, sizeof(*l));
+    l->path = fx_strdup(p->ctx, path);
+    l->next = p->listings;
+    p->listings = l;
+    DIR *d = opendir(path[0] ? path : ".");
+    if (!d) {
+        return l;
+    }
+    l->readable = true;
+    size_t cap = 0;
+    struct dirent *ent;
+    while ((ent = readdir(d))) {
+        if (strcmp(ent->d_name, ".") == 0 || strcmp(ent->d_name, "..") == 0) {
+            continue;
+        }
+        if (l->count == cap) {
+            if (cap >= 65536) {
+                break; // a directory this large is no include directory
+            }
+            size_t ncap = cap ? cap * 2 : 32;
+            const char **names = fx_alloc(p->ctx, ncap * sizeof(*names));
+            uint8_t *types = fx_alloc(p->ctx, ncap);
+            if (l->count) {
+                memcpy(names, l->names, l->count * sizeof(*names));
+                memcpy(types, l->types, l->count);
+            }
+            l->names = names;
+            l->types = types;
+            cap = ncap;
+        }
+        l->types[l->count] = ent->d_type;
+        l->names[l->count++] = fx_strdup(p->ctx, ent->d_name);
+    }
+    closedir(d);
+    return l;
+}
+
+// The entry of dir named like name (len bytes): exactly if there is one,
+// else ignoring case (the first in directory order). -1 when none.
+static long find_entry(const dir_listing *l, const char *name, size_t len) {
+    long nocase = -1;
+    for (size_t i = 0; i < l->count; i++) {
+        const char *e = l->names[i];
+        if (strncasecmp(e, name, len) == 0 && e[len] == '\0') {
+            if (strncmp(e, name, len) == 0) {
+                return (long)i;
+            }
+            if (nocase < 0) {
+                nocase = (long)i;
+            }
+        }
+    }
+    return nocase;
+}
+
+// Resolves name (with '/' separators) below dir the way Windows would:
+// each component matched ignoring case. want_file: only a regular file
+// (else a directory will do too). NULL when nothing matches.
+static const char *resolve_in(pp *p, const char *dir, const char *name, bool want_file) {
+    size_t n = strlen(dir) + strlen(name) + 2;
+    char *path = fx_alloc(p->ctx, n);
+    size_t len = 0;
+    if (name[0] == '/') {
+        path[len++] = '/';
+    } else if (dir[0]) {
+        len = strlen(dir);
+        memcpy(path, dir, len);
+    }
+    path[len] = '\0';
+    const char *c = name;
+    int type = DT_DIR;
+    while (*c) {
         while (*c == '/') {
             c++;
         }
-    }
-    while (*c) {
-        const char *e = strchr(c, '/');
-        size_t cl = e ? (size_t)(e - c) : strlen(c);
-        if (rl && res[rl - 1] != '/') {
-            res[rl++] = '/';
+        const char *e = c;
+        while (*e && *e != '/') {
+            e++;
         }
-        memcpy(res + rl, c, cl);
-        res[rl + cl] = '\0';
-        if (!path_exists(res[0] ? res : ".")) {
-            // Scan the directory for a case-insensitive match.
-            char save = res[rl];
-            res[rl] = '\0';
-            DIR *d = opendir(rl ? res : ".");
-            res[rl] = save;
-            bool found = false;
-            if (d) {
-                struct dirent *ent;
-                while ((ent = readdir(d))) {
-                    if (strlen(ent->d_name) == cl && strncasecmp(ent->d_name, c, cl) == 0) {
-                        memcpy(res + rl, ent->d_name, cl);
-                        found = true;
-                        break;
-                    }
-                }
-                closedir(d);
-            }
-            if (!found) {
+        size_t cl = (size_t)(e - c);
+        if (cl == 0) {
+            break;
+        }
+        dir_listing *l = list_dir(p, path);
+        const char *entry;
+        if ((cl == 1 && c[0] == '.') || (cl == 2 && c[0] == '.' && c[1] == '.')) {
+            if (!l->readable) {
                 return NULL;
             }
+            entry = cl == 1 ? "." : "..";
+            type = DT_DIR;
+        } else {
+            long i = find_entry(l, c, cl);
+            if (i < 0) {
+                return NULL;
+            }
+            entry = l->names[i];
+            type = l->types[i];
         }
-        rl += cl;
-        res[rl] = '\0';
-        c += cl;
-        while (*c == '/') {
-            c++;
+        if (len && path[len - 1] != '/') {
+            path[len++] = '/';
         }
+        memcpy(path + len, entry, strlen(entry) + 1);
+        len += strlen(entry);
+        c = e;
     }
-    return res;
+    if (type == DT_UNKNOWN || type == DT_LNK) {
+        struct stat st;
+        if (stat(path, &st) != 0) {
+            return NULL;
+        }
+        type = S_ISREG(st.st_mode) ? DT_REG : S_ISDIR(st.st_mode) ? DT_DIR : DT_UNKNOWN;
+    }
+    if (want_file ? type != DT_REG : type != DT_REG && type != DT_DIR) {
+        return NULL;
+    }
+    return path;
 }
 
 static void add_dir(pp *p, const char *dir) {
@@ -836,29 +908,28 @@ static void add_subdirs(pp *p, const char *dir, int depth, size_t *budget) {
     if (depth > PP_MAX_SEARCH_DEPTH) {
         return;
     }
-    DIR *d = opendir(dir);
-    if (!d) {
-        return;
-    }
-    const char *names[256];
+    dir_listing *l = list_dir(p, dir);
+    const char **subs = fx_alloc(p->ctx, (l->count + 1) * sizeof(*subs));
     size_t count = 0;
-    struct dirent *ent;
-    while ((ent = readdir(d)) && count < 256) {
-        if (ent->d_name[0] == '.') {
+    for (size_t i = 0; i < l->count; i++) {
+        if (l->names[i][0] == '.') {
             continue;
         }
-        const char *sub = join_path(p, dir, ent->d_name);
-        struct stat st;
-        if (stat(sub, &st) == 0 && S_ISDIR(st.st_mode)) {
-            names[count++] = sub;
+        const char *sub = join_path(p, dir, l->names[i]);
+        int type = l->types[i];
+        if (type == DT_UNKNOWN || type == DT_LNK) {
+            struct stat st;
+            type = stat(sub, &st) == 0 && S_ISDIR(st.st_mode) ? DT_DIR : DT_UNKNOWN;
+        }
+        if (type == DT_DIR) {
+            subs[count++] = sub;
         }
     }
-    closedir(d);
-    qsort(names, count, sizeof(names[0]), compare_str);
+    qsort(subs, count, sizeof(subs[0]), compare_str);
     for (size_t i = 0; i < count && *budget; i++) {
         (*budget)--;
-        add_dir(p, names[i]);
-        add_subdirs(p, names[i], depth + 1, budget);
+        add_dir(p, subs[i]);
+        add_subdirs(p, subs[i], depth + 1, budget);
     }
 }
 
@@ -905,35 +976,18 @@ static char *normalize_name(pp *p, const pp_tok *str) {
     return name;
 }
 
-// The including file's directory, then the search directories.
+// The including file's directory, then the search directories; the first
+// that has the name (ignoring case) wins.
 static const char *find_file(pp *p, const char *name, bool any_type) {
     const char *dir = p->src ? p->src->file->dir : "";
-    const char *cand = join_path(p, dir, name);
-    if (any_type ? path_exists(cand) : is_regular(cand)) {
-        return cand;
+    const char *found = resolve_in(p, dir, name, !any_type);
+    if (found || name[0] == '/') {
+        return found;
     }
-    if (name[0] == '/') {
-        const char *r = resolve_nocase(p, cand);
-        return r && (any_type || is_regular(r)) ? r : NULL;
+    for (size_t i = 0; i < p->ndirs && !found; i++) {
+        found = resolve_in(p, p->dirs[i], name, !any_type);
     }
-    for (size_t i = 0; i < p->ndirs; i++) {
-        cand = join_path(p, p->dirs[i], name);
-        if (any_type ? path_exists(cand) : is_regular(cand)) {
-            return cand;
-        }
-    }
-    // Nothing matched exactly: try again ignoring case.
-    cand = resolve_nocase(p, join_path(p, dir, name));
-    if (cand && (any_type || is_regular(cand))) {
-        return cand;
-    }
-    for (size_t i = 0; i < p->ndirs; i++) {
-        cand = resolve_nocase(p, join_path(p, p->dirs[i], name));
-        if (cand && (any_type || is_regular(cand))) {
-            return cand;
-        }
-    }
-    return NULL;
+    return found;
 }
 
 static const char *dir_of(pp *p, const char *path) {

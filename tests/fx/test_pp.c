@@ -323,9 +323,11 @@ END_TEST
 
 START_TEST(test_exists) {
     ck_assert(run_data("#if exists \"exists_me.txt\" && exists(\"Sub\") && !exists \"missing.txt\"\nyes\n#endif\n"
-                       "#if exists \"SUB/NESTED.FXH\"\nnocase\n#endif\n"));
+                       "#if exists \"SUB/NESTED.FXH\"\nnocase\n#endif\n"
+                       "#if exists \"./sub/../../PP/Exists_Me.txt\" && !exists \"sub/nested.fxh/x\"\ndots\n#endif\n"));
     expect_contains("yes\n");
     expect_contains("nocase\n");
+    expect_contains("dots\n");
 }
 END_TEST
 
