@@ -26,7 +26,7 @@ libfxgl_fx_la_SOURCES = \
 	src/fx/compile.c \
 	src/fx/predefined.c
 libfxgl_fx_la_LIBADD = -lm
-EXTRA_DIST += tools/conformance.sh
+EXTRA_DIST += tools/conformance.sh bench/frontend.sh
 
 # fxc: the offline compiler driver (check, preprocess, dump, conform).
 bin_PROGRAMS += fxc
