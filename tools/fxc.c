@@ -17,8 +17,9 @@
  *
  * Options: -I DIR (include path; a DIR ending in a slash and two stars also
  * searches its subdirectories), -D NAME[=VALUE], --width N, --height N,
- * --api gl|gles, --api-version M.N, --app PATH, --performance-mode, -q (errors only). The predefined macros are the
- * runtime's (fxgl_predefined_macros), so fxc sees what the runtime would.
+ * --api gl|gles, --api-version M.N, --app PATH, --performance-mode, -q (errors
+ * only). The predefined macros are the runtime's (fxgl_predefined_macros), so
+ * fxc sees what the runtime would.
  */
 #include <dirent.h>
 #include <errno.h>

@@ -1753,7 +1753,8 @@ static void define_macro(pp *p, const pp_tok *line, uint32_t n, bool predefined,
             return;
         }
         if (!predefined) {
-            pp_error(p, "PP_REDEFINED", name, "redefinition of macro '%s' (previous definition at %s(%d))",
+            pp_error(p, "PP_REDEFINED", name,
+                     "redefinition of macro '%s' (previous definition at %s(%d))",
                      m->name, old->file, old->line);
             return;
         }
@@ -1934,7 +1935,8 @@ static int64_t ex_apply(expr *e, const pp_tok *at, const char *op, int64_t a, in
         if (sb == 0) {
             if (!e->failed && !e->unevaluated) {
                 e->failed = true;
-                pp_error(e->p, "PP_DIVIDE_BY_ZERO", at, "division by zero in preprocessor expression");
+                pp_error(e->p, "PP_DIVIDE_BY_ZERO", at,
+                         "division by zero in preprocessor expression");
             }
             return 0;
         }
@@ -2127,7 +2129,6 @@ static void skip_group(pp *p) {
                 c++;
             }
             if (c < end && *c == '#') {
-                const char *hash = c;
                 c++;
                 while (c < end && (*c == ' ' || *c == '\t')) {
                     c++;
@@ -2137,14 +2138,14 @@ static void skip_group(pp *p) {
                     c++;
                 }
                 size_t wl = (size_t)(c - w);
-                if ((wl == 2 && memcmp(w, "if", 2) == 0) || (wl == 5 && memcmp(w, "ifdef", 5) == 0) ||
+                if ((wl == 2 && memcmp(w, "if", 2) == 0) ||
+                    (wl == 5 && memcmp(w, "ifdef", 5) == 0) ||
                     (wl == 6 && memcmp(w, "ifndef", 6) == 0)) {
                     depth++;
                 } else if (wl == 5 && memcmp(w, "endif", 5) == 0) {
                     if (depth == 0) {
                         s->cur = ls;
                         s->bol = true;
-                        (void)hash;
                         return;
                     }
                     depth--;
@@ -2302,7 +2303,8 @@ static void do_include(pp *p, const pp_tok *hash) {
     } else {
         expand_list(p, raw.v, raw.n, &v);
     }
-    if (v.n == 0 || v.v[0].kind != T_STRING || v.v[0].len < 2 || v.v[0].text[v.v[0].len - 1] != '"') {
+    if (v.n == 0 || v.v[0].kind != T_STRING || v.v[0].len < 2 ||
+        v.v[0].text[v.v[0].len - 1] != '"') {
         const pp_tok *at = raw.n ? &raw.v[0] : hash;
         pp_error(p, "PP_INCLUDE", at, "#include expects a file name in quotes");
         return;
@@ -2389,7 +2391,8 @@ static void do_line(pp *p, const pp_tok *hash) {
         ok = e.v[1].kind == T_STRING;
     }
     if (!ok || n < 1) {
-        pp_error(p, "PP_LINE", v.n ? &v.v[0] : hash, "#line expects a line number and an optional file name in quotes");
+        pp_error(p, "PP_LINE", v.n ? &v.v[0] : hash,
+                 "#line expects a line number and an optional file name in quotes");
         return;
     }
     if (e.n == 2) {

@@ -491,6 +491,23 @@ START_TEST(test_macro_errors) {
 }
 END_TEST
 
+START_TEST(test_directive_errors) {
+    ck_assert(!run("#line x\n#line 0\n#undef\n#ifdef\n#endif\n#define defined 1\n#pragma\n"
+                   "#include \"nope.fxh\" extra\n#\n"));
+    const char *line_msg = "#line expects a line number and an optional file name in quotes";
+    expect_error(0, "PP_LINE", 1, 7, line_msg);
+    expect_error(1, "PP_LINE", 2, 7, line_msg);
+    expect_error(2, "PP_MACRO_NAME", 3, 2, "#undef expects a macro name");
+    expect_error(3, "PP_MACRO_NAME", 4, 2, "#ifdef expects a macro name");
+    expect_error(4, "PP_MACRO_NAME", 6, 9, "'defined' cannot be used as a macro name");
+    expect_diag(5, FXGL_DIAG_WARNING, "PP_UNKNOWN_PRAGMA", 7, 1, "unknown pragma ignored");
+    expect_diag(6, FXGL_DIAG_WARNING, "PP_EXTRA_TOKENS", 8, 21,
+                "extra tokens after the #include file name");
+    expect_error(7, "PP_INCLUDE_NOT_FOUND", 8, 10, "could not find include file 'nope.fxh'");
+    ck_assert_uint_eq(fx.diags.count, 8); // the lone '#' on line 9 is nothing
+}
+END_TEST
+
 START_TEST(test_lexical_errors) {
     ck_assert(!run("#bogus x\nx \"open\ny /* never closed\n"));
     expect_error(0, "PP_DIRECTIVE", 1, 2, "unknown preprocessor directive '#bogus'");
@@ -719,6 +736,7 @@ static Suite *pp_suite(void) {
     tcase_add_test(tc, test_conditional_errors);
     tcase_add_test(tc, test_expression_errors);
     tcase_add_test(tc, test_macro_errors);
+    tcase_add_test(tc, test_directive_errors);
     tcase_add_test(tc, test_lexical_errors);
     tcase_add_test(tc, test_macro_recursion_limit);
     tcase_add_test(tc, test_nested_argument_limit);
