@@ -5,11 +5,15 @@
  * act on). It is the host program for the main job and for integration
  * tests; fxgl is preloaded into it like into any game.
  *
- *   fxgl-demo [--frames N] [--size WxH] [--screenshot out.png] [--stats out.txt]
+ *   fxgl-demo [--frames N] [--size WxH] [--screenshot out.png] [--presented out.png]
+ *             [--stats out.txt]
  *
- * The screenshot is read from the back buffer after the frame is drawn and
+ * --screenshot is read from the back buffer after the frame is drawn and
  * before the swap, i.e. what the program itself produced; with fxgl preloaded
- * the swap hook runs after that, so tests read the presented window instead.
+ * the swap hook runs after that. --presented reads the front buffer after the
+ * last swap instead, i.e. what reached the window: with fxgl preloaded, the
+ * post-processed frame. It is read from the X window (XGetImage), because
+ * the GL front buffer of a double-buffered window is undefined after a swap.
  */
 #include <math.h>
 #include <stdio.h>
@@ -20,6 +24,9 @@
 #include <glad/gl.h>
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
+#define GLFW_EXPOSE_NATIVE_X11
+#include <GLFW/glfw3native.h>
+#include <X11/Xutil.h>
 
 #include "fxgl_gl.h"
 #include "fxgl_test.h"
@@ -106,14 +113,47 @@ static int compare_double(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
+// The window's pixels as the X server holds them, i.e. the presented frame.
+static bool save_window(GLFWwindow *win, int width, int height, const char *path) {
+    Display *dpy = glfwGetX11Display();
+    Window w = glfwGetX11Window(win);
+    if (!dpy || !w) {
+        return false;
+    }
+    XSync(dpy, False);
+    XImage *xi = XGetImage(dpy, w, 0, 0, (unsigned)width, (unsigned)height, AllPlanes, ZPixmap);
+    if (!xi) {
+        return false;
+    }
+    fxgl_image img;
+    bool ok = fxgl_image_alloc(&img, width, height);
+    // Each mask's lowest set bit gives its shift; 8-bit channels assumed (Xvfb's depth 24).
+    int rs = __builtin_ctzl(xi->red_mask), gs = __builtin_ctzl(xi->green_mask),
+        bs = __builtin_ctzl(xi->blue_mask);
+    for (int y = 0; ok && y < height; y++) {
+        for (int x = 0; x < width; x++) {
+            unsigned long p = XGetPixel(xi, x, y);
+            uint8_t *o = img.pixels + ((size_t)y * (size_t)width + (size_t)x) * 4;
+            o[0] = (uint8_t)((p & xi->red_mask) >> rs);
+            o[1] = (uint8_t)((p & xi->green_mask) >> gs);
+            o[2] = (uint8_t)((p & xi->blue_mask) >> bs);
+            o[3] = 255;
+        }
+    }
+    XDestroyImage(xi);
+    ok = ok && fxgl_image_save_png(&img, path);
+    fxgl_image_free(&img);
+    return ok;
+}
+
 static void usage(void) {
     fprintf(stderr, "usage: fxgl-demo [--frames N] [--size WxH] [--screenshot out.png] "
-                    "[--stats out.txt]\n");
+                    "[--presented out.png] [--stats out.txt]\n");
 }
 
 int main(int argc, char **argv) {
     int frames = 120, width = 1280, height = 720;
-    const char *screenshot = NULL, *stats = NULL;
+    const char *screenshot = NULL, *presented = NULL, *stats = NULL;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--frames") == 0 && i + 1 < argc) {
             frames = atoi(argv[++i]);
@@ -124,6 +164,8 @@ int main(int argc, char **argv) {
             }
         } else if (strcmp(argv[i], "--screenshot") == 0 && i + 1 < argc) {
             screenshot = argv[++i];
+        } else if (strcmp(argv[i], "--presented") == 0 && i + 1 < argc) {
+            presented = argv[++i];
         } else if (strcmp(argv[i], "--stats") == 0 && i + 1 < argc) {
             stats = argv[++i];
         } else {
@@ -187,6 +229,12 @@ int main(int argc, char **argv) {
             fxgl_image_free(&img);
         }
         glfwSwapBuffers(win);
+        if (presented && f == frames - 1) {
+            gl.Finish();
+            if (!save_window(win, fbw, fbh, presented)) {
+                fprintf(stderr, "fxgl-demo: cannot read the window into %s\n", presented);
+            }
+        }
         glfwPollEvents();
         double t = now_s();
         times[f] = (t - last) * 1000.0;

@@ -7,10 +7,13 @@
  *   fxc glsl --target T [--pass N] FILE print the generated GLSL
  *   fxc conform [options] DIR...        every .fx below DIR: status and first
  *                                       diagnostic, then "N passed, M failed"
+ *   fxc stats [options] DIR...          a survey of every .fx below DIR:
+ *                                       techniques, passes, pass states, special
+ *                                       sources, semantics, formats, includes
  *
- * Options: -I DIR (include path; DIR/** searches subdirectories), -D NAME[=VALUE],
- * --width N, --height N, --api gl|gles, --api-version M.N, --app PATH,
- * --performance-mode, -q (errors only). The predefined macros are the
+ * Options: -I DIR (include path; a DIR ending in a slash and two stars also
+ * searches its subdirectories), -D NAME[=VALUE], --width N, --height N,
+ * --api gl|gles, --api-version M.N, --app PATH, --performance-mode, -q (errors only). The predefined macros are the
  * runtime's (fxgl_predefined_macros), so fxc sees what the runtime would.
  */
 #include <dirent.h>
@@ -21,6 +24,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "fx_ast.h"
 #include "fx_base.h"
 #include "fx_pp.h"
 #include "fxgl_fx.h"
@@ -50,6 +54,7 @@ static void usage(FILE *out) {
             "       fxc dump --json [options] FILE\n"
             "       fxc glsl --target gl450|gl430|es300|es310|es320 [--pass N] [options] FILE\n"
             "       fxc conform [options] DIR...\n"
+            "       fxc stats [options] DIR...\n"
             "options: -I DIR  -D NAME[=VALUE]  --width N  --height N  --api gl|gles\n"
             "         --api-version M.N  --app PATH  --performance-mode  -q\n");
 }
@@ -422,6 +427,255 @@ static int cmd_conform(const options *o) {
     return totals.failed ? 1 : 0;
 }
 
+// --- stats ---
+
+// A count per name, in first-seen order; sorted by count when printed.
+typedef struct tally_entry {
+    char *name;
+    int count;
+} tally_entry;
+
+typedef struct tally {
+    tally_entry *items;
+    size_t count, cap;
+} tally;
+
+static void tally_add(tally *t, const char *name, int n) {
+    for (size_t i = 0; i < t->count; i++) {
+        if (strcmp(t->items[i].name, name) == 0) {
+            t->items[i].count += n;
+            return;
+        }
+    }
+    if (t->count == t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 32;
+        tally_entry *grown = realloc(t->items, cap * sizeof(*grown));
+        if (!grown) {
+            return;
+        }
+        t->items = grown;
+        t->cap = cap;
+    }
+    char *copy = strdup(name);
+    if (copy) {
+        t->items[t->count++] = (tally_entry){copy, n};
+    }
+}
+
+static int compare_tally(const void *a, const void *b) {
+    const tally_entry *x = a, *y = b;
+    if (x->count != y->count) {
+        return y->count - x->count;
+    }
+    return strcmp(x->name, y->name);
+}
+
+static void tally_print(tally *t, const char *title) {
+    qsort(t->items, t->count, sizeof(*t->items), compare_tally);
+    printf("%s (%zu distinct)\n", title, t->count);
+    for (size_t i = 0; i < t->count; i++) {
+        printf("  %-40s %d\n", t->items[i].name, t->items[i].count);
+        free(t->items[i].name);
+    }
+    free(t->items);
+    *t = (tally){0};
+}
+
+typedef struct stats {
+    int effects, compiled, techniques, passes;
+    int max_passes;
+    int per_technique[33];       // techniques with N passes; the last bucket is 32 or more
+    tally states, sources, semantics, formats, includes;
+} stats;
+
+static const char *const special_names[] = {
+    "(none)", "frametime", "framecount", "random", "pingpong", "date", "timer", "key",
+    "mousepoint", "mousedelta", "mousebutton", "mousewheel", "overlay_open",
+    "overlay_active", "overlay_hovered", "screenshot", "bufready_depth", "(unknown)",
+};
+
+static void stats_states_of(stats *st, const fx_decl *d) {
+    for (; d; d = d->next) {
+        if (d->kind == FX_DECL_NAMESPACE) {
+            stats_states_of(st, d->items);
+        } else if (d->kind == FX_DECL_TECHNIQUE && d->tech) {
+            for (const fx_pass *p = d->tech->passes; p; p = p->next) {
+                for (const fx_state *s = p->states; s; s = s->next) {
+                    if (s->name) {
+                        tally_add(&st->states, s->name->str, 1);
+                    }
+                }
+            }
+        }
+    }
+}
+
+// Pass states as written come from the syntax tree: the module only keeps
+// their resolved values.
+static void stats_states(const options *o, const char *path, stats *st) {
+    fxgl_diags diags;
+    fxgl_diags_init(&diags);
+    fx_arena *arena = fx_arena_create(0);
+    if (!arena) {
+        return;
+    }
+    fx_pp_define defines[MAX_DEFINES];
+    for (size_t i = 0; i < o->define_count; i++) {
+        defines[i] = (fx_pp_define){.name = o->defines[i].name, .value = o->defines[i].value};
+    }
+    jmp_buf jb;
+    fx_ctx ctx = {.arena = arena, .diags = &diags, .fatal = &jb};
+    fx_pp_desc desc = {
+        .path = path,
+        .include_paths = o->includes,
+        .include_path_count = o->include_count,
+        .defines = defines,
+        .define_count = o->define_count,
+    };
+    fx_pp_result result = {0};
+    if (setjmp(jb) == 0 && fx_pp_run(&ctx, &desc, &result)) {
+        fx_ast *ast = fx_parse(&ctx, result.text, result.len, path);
+        if (ast) {
+            stats_states_of(st, ast->decls);
+        }
+    }
+    fx_arena_destroy(arena);
+    fxgl_diags_finish(&diags);
+}
+
+static const char *base_name(const char *path) {
+    const char *b = strrchr(path, '/');
+    return b ? b + 1 : path;
+}
+
+static void stats_file(const options *o, const char *path, stats *st) {
+    st->effects++;
+    fxgl_diags diags;
+    fxgl_diags_init(&diags);
+    fxgl_effect *e = compile(o, path, FXGL_GLSL_NONE, &diags);
+    fxgl_diags_finish(&diags);
+    if (!e) {
+        return;
+    }
+    st->compiled++;
+    for (size_t t = 0; t < e->technique_count; t++) {
+        size_t n = e->techniques[t].pass_count;
+        st->techniques++;
+        st->passes += (int)n;
+        st->per_technique[n > 32 ? 32 : n]++;
+        if ((int)n > st->max_passes) {
+            st->max_passes = (int)n;
+        }
+    }
+    for (size_t u = 0; u < e->uniform_count; u++) {
+        const fxgl_uniform *un = &e->uniforms[u];
+        if (un->special == FXGL_SPECIAL_NONE) {
+            continue;
+        }
+        const char *name = NULL;
+        for (size_t a = 0; a < un->annotations.count; a++) {
+            const fxgl_annotation *an = &un->annotations.items[a];
+            if (strcmp(an->name, "source") == 0 && an->value.string) {
+                name = an->value.string;
+            }
+        }
+        if (!name && (size_t)un->special < sizeof(special_names) / sizeof(special_names[0])) {
+            name = special_names[un->special];
+        }
+        tally_add(&st->sources, name ? name : "(unknown)", 1);
+    }
+    for (size_t x = 0; x < e->texture_count; x++) {
+        const fxgl_texture *tx = &e->textures[x];
+        if (tx->semantic) {
+            tally_add(&st->semantics, tx->semantic, 1);
+        } else {
+            tally_add(&st->formats, fxgl_format_name(tx->format), 1);
+        }
+    }
+    for (size_t i = 1; i < e->included_count; i++) {
+        tally_add(&st->includes, base_name(e->included_files[i]), 1);
+    }
+    fxgl_effect_destroy(e);
+    stats_states(o, path, st);
+}
+
+static void stats_dir(const options *o, const char *dir, stats *st, int depth) {
+    if (depth > 32) {
+        return;
+    }
+    DIR *d = opendir(dir);
+    if (!d) {
+        fprintf(stderr, "fxc: cannot open %s: %s\n", dir, strerror(errno));
+        return;
+    }
+    char **names = NULL;
+    size_t count = 0, cap = 0;
+    struct dirent *ent;
+    while ((ent = readdir(d))) {
+        if (ent->d_name[0] == '.') {
+            continue;
+        }
+        if (count == cap) {
+            cap = cap ? cap * 2 : 64;
+            char **grown = realloc(names, cap * sizeof(*names));
+            if (!grown) {
+                break;
+            }
+            names = grown;
+        }
+        names[count++] = strdup(ent->d_name);
+    }
+    closedir(d);
+    qsort(names, count, sizeof(*names), compare_names);
+    for (size_t i = 0; i < count; i++) {
+        char path[4096];
+        snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+        struct stat sb;
+        if (stat(path, &sb) == 0) {
+            if (S_ISDIR(sb.st_mode)) {
+                stats_dir(o, path, st, depth + 1);
+            } else if (S_ISREG(sb.st_mode) && has_fx_suffix(names[i])) {
+                stats_file(o, path, st);
+            }
+        }
+        free(names[i]);
+    }
+    free(names);
+}
+
+static int cmd_stats(const options *o) {
+    if (o->file_count == 0) {
+        usage(stderr);
+        return 2;
+    }
+    static stats st;
+    for (size_t i = 0; i < o->file_count; i++) {
+        struct stat sb;
+        if (stat(o->files[i], &sb) == 0 && S_ISDIR(sb.st_mode)) {
+            stats_dir(o, o->files[i], &st, 0);
+        } else {
+            stats_file(o, o->files[i], &st);
+        }
+    }
+    printf("effects: %d (%d compiled, %d failed)\n", st.effects, st.compiled,
+           st.effects - st.compiled);
+    printf("techniques: %d\n", st.techniques);
+    printf("passes: %d (%.2f per technique, at most %d)\n", st.passes,
+           st.techniques ? (double)st.passes / st.techniques : 0.0, st.max_passes);
+    printf("techniques by pass count\n");
+    for (int n = 0; n <= 32; n++) {
+        if (st.per_technique[n]) {
+            printf("  %s%-38d %d\n", n == 32 ? ">=" : "", n, st.per_technique[n]);
+        }
+    }
+    tally_print(&st.states, "pass states (times written)");
+    tally_print(&st.sources, "special uniform sources (uniforms)");
+    tally_print(&st.semantics, "texture semantics (textures)");
+    tally_print(&st.formats, "texture formats (textures without a semantic)");
+    tally_print(&st.includes, "included files (effects that read them)");
+    return st.compiled == st.effects ? 0 : 1;
+}
+
 int main(int argc, char **argv) {
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         usage(argc < 2 ? stderr : stdout);
@@ -447,6 +701,9 @@ int main(int argc, char **argv) {
     }
     if (strcmp(cmd, "conform") == 0) {
         return cmd_conform(&o);
+    }
+    if (strcmp(cmd, "stats") == 0) {
+        return cmd_stats(&o);
     }
     fprintf(stderr, "fxc: unknown command '%s'\n", cmd);
     usage(stderr);

@@ -1,7 +1,7 @@
 /*
  * compile.c - fxgl_effect_compile, the compiler's one entry point. Like
  * chibicc's cc1 it reads as the pipeline: preprocess, parse, check, build
- * the module (GLSL emission joins here later).
+ * the module, generate GLSL for the requested target.
  *
  * Memory: the stages work in one arena that is freed before returning; the
  * effect is built in a second arena that becomes the effect's own and goes
@@ -13,6 +13,7 @@
 
 #include "fx_ast.h"
 #include "fx_check.h"
+#include "fx_glsl.h"
 #include "fx_pp.h"
 
 // Macros the reference runtime puts before every effect (runtime.cpp): old
@@ -90,6 +91,14 @@ fxgl_effect *fxgl_effect_compile(const fxgl_compile_desc *desc, fxgl_diags *diag
             ectx.errors = 0;
             ectx.error_limit = ctx.error_limit;
             fx = fx_module_build(&ectx, prog);
+            fx_glsl_options go = {.target = desc->target,
+                                  .performance_mode = desc->performance_mode,
+                                  .uniform_value = desc->uniform_value,
+                                  .user = desc->user};
+            if (fx && desc->target != FXGL_GLSL_NONE &&
+                !fx_glsl_generate(&ctx, &ectx, prog, fx, &go)) {
+                fx = NULL;
+            }
         }
     }
     if (fx) {

@@ -11,6 +11,7 @@ libfxgl_fx_la_SOURCES = \
 	src/fx/fx_types.h \
 	src/fx/fx_check.h \
 	src/fx/fx_pp.h \
+	src/fx/fx_glsl.h \
 	src/fx/arena.c \
 	src/fx/diag.c \
 	src/fx/lex.c \
@@ -19,10 +20,18 @@ libfxgl_fx_la_SOURCES = \
 	src/fx/intrinsics.c \
 	src/fx/check.c \
 	src/fx/module.c \
-	src/fx/json.c
+	src/fx/glsl.c \
+	src/fx/json.c \
+	src/fx/pp.c \
+	src/fx/compile.c \
+	src/fx/predefined.c
 libfxgl_fx_la_LIBADD = -lm
-# compile.c, predefined.c and tools/fxc.c join the build with the preprocessor (pp.c).
-EXTRA_DIST += src/fx/compile.c src/fx/predefined.c tools/fxc.c tools/conformance.sh
+EXTRA_DIST += tools/conformance.sh
+
+# fxc: the offline compiler driver (check, preprocess, dump, conform).
+bin_PROGRAMS += fxc
+fxc_SOURCES = tools/fxc.c
+fxc_LDADD = libfxgl_fx.la -lm
 
 # --- tests ---
 
@@ -61,4 +70,18 @@ tests_fx_test_module_SOURCES = tests/fx/test_module.c
 tests_fx_test_module_CPPFLAGS = $(TEST_CPPFLAGS) -DFX_TEST_DATA_DIR='"$(abs_top_srcdir)/tests/fx/data/parse"'
 tests_fx_test_module_LDADD = libfxgl_fx.la $(TEST_LDADD) -lm
 
+check_PROGRAMS += tests/fx/test_pp
+tests_fx_test_pp_SOURCES = tests/fx/test_pp.c
+tests_fx_test_pp_CPPFLAGS = $(TEST_CPPFLAGS) -DFX_TEST_DATA_DIR='"$(abs_top_srcdir)/tests/fx/data/pp"'
+tests_fx_test_pp_LDADD = libfxgl_fx.la $(TEST_LDADD) -lm
+
+TESTS += tests/fx/test_fxc.sh
+EXTRA_DIST += tests/fx/test_fxc.sh
+
 EXTRA_DIST += src/fx/local.mk
+
+# glslang is static C++ in Debian: only this test links it (and the C++ runtime).
+check_PROGRAMS += tests/fx/test_glsl
+tests_fx_test_glsl_SOURCES = tests/fx/test_glsl.c tests/fx/glsl_util.c tests/fx/glsl_util.h
+tests_fx_test_glsl_CPPFLAGS = $(TEST_CPPFLAGS) $(GLSLANG_CFLAGS)
+tests_fx_test_glsl_LDADD = libfxgl_fx.la $(TEST_LDADD) $(GLSLANG_LIBS) -lm

@@ -87,6 +87,7 @@ void ip_config_parse(ip_config *cfg, ip_getenv_fn get, const char *process) {
     memset(cfg, 0, sizeof(*cfg));
     snprintf(cfg->process, sizeof(cfg->process), "%s", process ? process : "");
     cfg->dlsym_hook = env_bool(get, "FXGL_DLSYM", true);
+    cfg->glvnd_hook = env_bool(get, "FXGL_GLVND", true);
     cfg->test_mark = env_bool(get, "FXGL_TEST_MARK", false);
     cfg->allow_tiny = env_bool(get, "FXGL_ALLOW_TINY", false);
     copy_env(cfg->preset, sizeof(cfg->preset), get, "FXGL_PRESET");
@@ -109,8 +110,9 @@ static void config_setup(void) {
     } else if (config.disabled) {
         fxgl_log(FXGL_LOG_INFO, "FXGL_DISABLE is set: frames pass through untouched");
     }
-    fxgl_log(FXGL_LOG_DEBUG, "%s in '%s' (dlsym hook %s%s)", ip_version(), config.process,
-             config.dlsym_hook ? "on" : "off", config.test_mark ? ", test mark" : "");
+    fxgl_log(FXGL_LOG_DEBUG, "%s in '%s' (dlsym hook %s, glvnd hook %s%s)", ip_version(),
+             config.process, config.dlsym_hook ? "on" : "off", config.glvnd_hook ? "on" : "off",
+             config.test_mark ? ", test mark" : "");
 }
 
 const ip_config *ip_config_get(void) {

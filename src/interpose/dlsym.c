@@ -12,10 +12,13 @@
  * - Hooks are static functions, handed out by address: no other preloaded
  *   library can interpose them, in either preload order.
  * - RTLD_NEXT means "after the caller", and glibc finds the caller from its
- *   return address - which would be ours. So RTLD_NEXT is resolved here for
- *   the caller: the first object after it in load order that defines the
- *   name itself. Nothing is substituted there: another interposer asking for
- *   its next function must get it, or interposers call each other forever.
+ *   return address - which would be ours. So an RTLD_NEXT lookup is a tail
+ *   call to libc's dlsym: the return address libc sees is the caller's, and
+ *   the answer is exactly glibc's. Nothing is substituted there: another
+ *   interposer asking for its next function must get it, or interposers call
+ *   each other forever. (A link-map walk with dlopen(RTLD_NOLOAD) handles,
+ *   tried before, ran other objects' constructors out of order when an
+ *   interposer asked from a constructor.)
  * - Lookups made by GL libraries themselves (glvnd, drivers) get the real
  *   function, so their own dispatch never loops through us.
  * - dlerror(): the host's lookup is the last dl call we make, so dlerror()
@@ -64,49 +67,14 @@ void *ip_dlsym_substitute(const char *name, void *real, const void *caller) {
 
 #ifndef IP_TEST_NO_EXPORTS // see fxgl_interpose.h
 
-static void *lookup_in(void *handle, const char *name, const char *version) {
-    return version ? ip_real_libc_dlvsym(handle, name, version)
-                   : ip_real_libc_dlsym(handle, name);
-}
-
-// RTLD_NEXT for the caller: the objects after it in load order, each
-// accepted only if it defines the name itself (a handle lookup also
-// searches the object's dependencies, which may come before the caller).
-static void *lookup_next(const void *caller, const char *name, const char *version) {
-    Dl_info info;
-    struct link_map *map = NULL;
-    if (!dladdr1(caller, &info, (void **)&map, RTLD_DL_LINKMAP) || !map) {
-        return lookup_in(RTLD_NEXT, name, version);
-    }
-    struct link_map *last = map;
-    bool last_failed = false;
-    for (struct link_map *m = map->l_next; m; m = m->l_next) {
-        last = m;
-        void *p = lookup_in(m, name, version);
-        last_failed = p == NULL;
-        if (!p) {
-            continue;
-        }
-        Dl_info where;
-        struct link_map *owner = NULL;
-        // dladdr fails for TLS symbols (a thread's address): accept those.
-        if (!dladdr1(p, &where, (void **)&owner, RTLD_DL_LINKMAP) || owner == m) {
-            return p;
-        }
-    }
-    if (!last_failed) {
-        // Leave dlerror() with "undefined symbol", as glibc would.
-        (void)lookup_in(last, name, version);
-    }
-    return NULL;
-}
-
 __attribute__((visibility("default"))) void *dlsym(void *restrict handle,
                                                    const char *restrict name) {
-    const void *caller = __builtin_return_address(0);
     if (handle == RTLD_NEXT) {
-        return lookup_next(caller, name, NULL);
+        // A tail call: libc finds the caller from the return address, which
+        // is then the program's own, and searches after it - exactly.
+        return ip_real_libc_dlsym_fn()(handle, name);
     }
+    const void *caller = __builtin_return_address(0);
     void *real = ip_real_dlsym(handle, name);
     return ip_dlsym_substitute(name, real, caller);
 }
@@ -114,10 +82,10 @@ __attribute__((visibility("default"))) void *dlsym(void *restrict handle,
 __attribute__((visibility("default"))) void *dlvsym(void *restrict handle,
                                                     const char *restrict name,
                                                     const char *restrict version) {
-    const void *caller = __builtin_return_address(0);
     if (handle == RTLD_NEXT) {
-        return lookup_next(caller, name, version);
+        return ip_real_libc_dlvsym_fn()(handle, name, version); // a tail call, as above
     }
+    const void *caller = __builtin_return_address(0);
     void *real = ip_real_dlvsym(handle, name, version);
     return ip_dlsym_substitute(name, real, caller);
 }

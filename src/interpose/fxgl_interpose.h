@@ -58,6 +58,7 @@ typedef struct ip_config {
     bool disabled;               // FXGL_DISABLE=1, or a blacklisted process
     bool blacklisted;            // the process name matched a blacklist entry
     bool dlsym_hook;             // FXGL_DLSYM (default 1): substitute hooks in dlsym
+    bool glvnd_hook;             // FXGL_GLVND (default 1): wrap the GLX vendor library
     bool test_mark;              // FXGL_TEST_MARK=1: test-only 8x8 frame mark
     bool allow_tiny;             // FXGL_ALLOW_TINY=1: also process drawables <= 16x16
     char process[64];            // the name the blacklist was matched against
@@ -83,6 +84,17 @@ FXGL_INTERNAL const char *ip_config_builtin_blacklist(void);
 // both names, so a call by name would come back to us).
 FXGL_INTERNAL void *ip_real_libc_dlsym(void *handle, const char *name);
 FXGL_INTERNAL void *ip_real_libc_dlvsym(void *handle, const char *name, const char *version);
+// The same two as function pointers, for tail calls that must leave the
+// caller's return address for libc (RTLD_NEXT). Never NULL.
+typedef void *(*ip_dlsym_fn)(void *handle, const char *name);
+typedef void *(*ip_dlvsym_fn)(void *handle, const char *name, const char *version);
+FXGL_INTERNAL ip_dlsym_fn ip_real_libc_dlsym_fn(void);
+FXGL_INTERNAL ip_dlvsym_fn ip_real_libc_dlvsym_fn(void);
+// libc's own dlopen (we export dlopen too: vendor.c). Returned rather than
+// called, so our dlopen can tail-call it and libc still sees the program as
+// the caller (RUNPATH, $ORIGIN and the namespace are the caller's).
+typedef void *(*ip_dlopen_fn)(const char *file, int flags);
+FXGL_INTERNAL ip_dlopen_fn ip_real_libc_dlopen(void);
 // The next dlsym/dlvsym after fxgl in the preload chain (another
 // interposer's, or libc's): host lookups are forwarded there.
 FXGL_INTERNAL void *ip_real_dlsym(void *handle, const char *name);
@@ -135,6 +147,27 @@ FXGL_INTERNAL void *ip_dlsym_substitute(const char *name, void *real, const void
 #define IP_EXPORT(name, target)                                                          \
     extern __typeof__(target) name __attribute__((alias(#target), visibility("default")))
 #endif
+
+// --- glx.c, vendor.c: the frame below glvnd ---
+
+// Called by vendor.c's wrapper of the GLX vendor's glXSwapBuffers (and
+// MscOML) before the vendor's own: runs the frame unless one of our exported
+// swap hooks is already on this thread's stack (then it ran there).
+FXGL_INTERNAL void ip_glx_vendor_swap(void *dpy, unsigned long drawable);
+
+// --- input.c ---
+
+struct fxgl_input;
+typedef struct ip_input ip_input; // one consumer's previous snapshot (edges, deltas)
+
+FXGL_INTERNAL ip_input *ip_input_create(void);
+FXGL_INTERNAL void ip_input_destroy(ip_input *in);
+// Fills out with the keyboard and mouse now, as seen from the X window
+// (0: unknown - pointer relative to the root, no focus, no keys) of the
+// given size on display_name (NULL: $DISPLAY), through fxgl's private
+// connection. False, with out zeroed, when there is no X connection.
+FXGL_INTERNAL bool ip_input_poll(ip_input *in, const char *display_name, uint32_t window,
+                                 int width, int height, struct fxgl_input *out);
 
 // --- context.c ---
 

@@ -11,6 +11,11 @@
  * Swaps re-entered on one thread (two interposers that found each other as
  * "real") go straight to libGLX and skip the frame, so a cycle costs one
  * extra call instead of a hang.
+ *
+ * A swap that reaches the driver without passing any of these hooks (another
+ * interposer preloaded first calls libGLX directly) is caught one level
+ * lower, in vendor.c, which calls ip_glx_vendor_swap: the frame runs there
+ * exactly when it did not run here.
  */
 #include <pthread.h>
 #include <stdint.h>
@@ -118,6 +123,17 @@ static void before_swap(Display *dpy, GLXDrawable drawable) {
         .drawable = state,
     });
     ip_slot_release(slot);
+}
+
+void ip_glx_vendor_swap(void *dpy, unsigned long drawable) {
+    // Our exported hook on this thread's stack has run the frame already
+    // (or is running it): this is the same frame on its way to the driver.
+    if (swap_depth > 0) {
+        return;
+    }
+    swap_depth++;
+    before_swap(dpy, drawable);
+    swap_depth--;
 }
 
 static void hook_glXSwapBuffers(Display *dpy, GLXDrawable drawable) {

@@ -10,14 +10,16 @@ libfxgl_la_SOURCES = \
 	src/interpose/real.c \
 	src/interpose/dlsym.c \
 	src/interpose/glx.c \
+	src/interpose/vendor.c \
 	src/interpose/egl.c \
 	src/interpose/context.c \
+	src/interpose/input.c \
 	src/interpose/frame.c
 # GLX/EGL headers only: the library never links libGL/libEGL, it finds
 # them at run time (real.c).
 libfxgl_la_CPPFLAGS = $(AM_CPPFLAGS) $(X11_CFLAGS) $(GLX_CFLAGS) $(EGL_CFLAGS)
 libfxgl_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
-libfxgl_la_LIBADD = libfxgl_gl.la $(AX_PTHREAD_LIBS) -ldl
+libfxgl_la_LIBADD = libfxgl_gl.la libfxgl_preset.la $(AX_PTHREAD_LIBS) -ldl
 libfxgl_la_LDFLAGS = $(AM_LDFLAGS) -module -avoid-version -shared \
 	-Wl,--version-script=$(top_srcdir)/src/interpose/exports.map -Wl,-z,defs
 EXTRA_DIST += src/interpose/exports.map src/interpose/local.mk
@@ -72,6 +74,13 @@ tests_interpose_ip_egl_app_SOURCES = tests/interpose/ip_egl_app.c tests/interpos
 tests_interpose_ip_egl_app_CPPFLAGS = $(IP_APP_CPPFLAGS) $(EGL_CFLAGS)
 tests_interpose_ip_egl_app_LDADD = libfxgl_gl.la $(EGL_LIBS) $(X11_LIBS) -ldl
 
+# A second interposer for the chaining tests (a module, loaded only by LD_PRELOAD).
+check_LTLIBRARIES += tests/interpose/ip_shim.la
+tests_interpose_ip_shim_la_SOURCES = tests/interpose/ip_shim.c
+tests_interpose_ip_shim_la_CPPFLAGS = $(AM_CPPFLAGS) $(X11_CFLAGS) $(GLX_CFLAGS)
+tests_interpose_ip_shim_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
+tests_interpose_ip_shim_la_LIBADD = -ldl
+
 check_PROGRAMS += tests/interpose/test_preload
 tests_interpose_test_preload_SOURCES = tests/interpose/test_preload.c
 tests_interpose_test_preload_CPPFLAGS = $(TEST_CPPFLAGS) $(X11_CFLAGS)
@@ -87,7 +96,15 @@ check_PROGRAMS += tests/interpose/test_config
 tests_interpose_test_config_SOURCES = tests/interpose/test_config.c $(libfxgl_la_SOURCES)
 tests_interpose_test_config_CPPFLAGS = $(TEST_CPPFLAGS) $(X11_CFLAGS) $(GLX_CFLAGS) \
 	$(EGL_CFLAGS) -DIP_TEST_NO_EXPORTS
-tests_interpose_test_config_LDADD = $(TEST_LDADD) $(AX_PTHREAD_LIBS) -ldl
+tests_interpose_test_config_LDADD = libfxgl_preset.la $(TEST_LDADD) $(AX_PTHREAD_LIBS) -ldl
+
+# input.c against a private Xvfb, keys and pointer driven through XTest.
+check_PROGRAMS += tests/interpose/test_input
+tests_interpose_test_input_SOURCES = tests/interpose/test_input.c $(libfxgl_la_SOURCES)
+tests_interpose_test_input_CPPFLAGS = $(TEST_CPPFLAGS) $(X11_CFLAGS) $(GLX_CFLAGS) \
+	$(EGL_CFLAGS) $(XTST_CFLAGS) -DIP_TEST_NO_EXPORTS
+tests_interpose_test_input_LDADD = libfxgl_preset.la $(TEST_LDADD) $(XTST_LIBS) $(X11_LIBS) \
+	$(AX_PTHREAD_LIBS) -ldl
 
 TESTS += tests/interpose/test_fxgl_cmd.sh
 EXTRA_DIST += tests/interpose/test_fxgl_cmd.sh

@@ -36,6 +36,7 @@ static dlsym_fn libc_dlsym;
 static dlvsym_fn libc_dlvsym;
 static dlsym_fn next_dlsym;
 static dlvsym_fn next_dlvsym;
+static void *(*libc_dlopen)(const char *, int);
 static pthread_once_t dl_once = PTHREAD_ONCE_INIT;
 
 // The glibc version dlsym had before 2.34 moved it into libc, per arch.
@@ -148,6 +149,7 @@ static void *libc_symbol(const char *name) {
 static void dl_setup(void) {
     libc_dlvsym = IP_FN(dlvsym_fn, libc_symbol("dlvsym"));
     libc_dlsym = IP_FN(dlsym_fn, libc_symbol("dlsym"));
+    libc_dlopen = IP_FN(void *(*)(const char *, int), libc_symbol("dlopen"));
     if (libc_dlvsym) {
         // Called from here, RTLD_NEXT means "after fxgl".
         void *p = libc_dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.34");
@@ -167,9 +169,23 @@ static void dl_setup(void) {
     if (!next_dlvsym) {
         next_dlvsym = libc_dlvsym;
     }
-    if (!libc_dlsym || !libc_dlvsym) {
-        fxgl_log(FXGL_LOG_ERROR, "cannot find libc's dlsym/dlvsym: lookups will fail");
+    if (!libc_dlsym || !libc_dlvsym || !libc_dlopen) {
+        fxgl_log(FXGL_LOG_ERROR, "cannot find libc's dlsym/dlvsym/dlopen: lookups will fail");
     }
+}
+
+// Stand-ins when libc's could not be found (logged once in dl_setup).
+static void *null_dlsym(void *handle, const char *name) {
+    (void)handle;
+    (void)name;
+    return NULL;
+}
+
+static void *null_dlvsym(void *handle, const char *name, const char *version) {
+    (void)handle;
+    (void)name;
+    (void)version;
+    return NULL;
 }
 
 void *ip_real_libc_dlsym(void *handle, const char *name) {
@@ -180,6 +196,21 @@ void *ip_real_libc_dlsym(void *handle, const char *name) {
 void *ip_real_libc_dlvsym(void *handle, const char *name, const char *version) {
     pthread_once(&dl_once, dl_setup);
     return libc_dlvsym ? libc_dlvsym(handle, name, version) : NULL;
+}
+
+ip_dlsym_fn ip_real_libc_dlsym_fn(void) {
+    pthread_once(&dl_once, dl_setup);
+    return libc_dlsym ? libc_dlsym : null_dlsym;
+}
+
+ip_dlvsym_fn ip_real_libc_dlvsym_fn(void) {
+    pthread_once(&dl_once, dl_setup);
+    return libc_dlvsym ? libc_dlvsym : null_dlvsym;
+}
+
+ip_dlopen_fn ip_real_libc_dlopen(void) {
+    pthread_once(&dl_once, dl_setup);
+    return libc_dlopen;
 }
 
 void *ip_real_dlsym(void *handle, const char *name) {
@@ -211,11 +242,14 @@ static ip_api_lib glx_lib = {glx_sonames, "glXGetProcAddressARB", PTHREAD_ONCE_I
 static ip_api_lib egl_lib = {egl_sonames, "eglGetProcAddress", PTHREAD_ONCE_INIT, NULL, NULL};
 
 static void api_setup(ip_api_lib *lib) {
+    if (!ip_real_libc_dlopen()) {
+        return;
+    }
     // RTLD_NOLOAD first: the host has almost always loaded it already, and
     // then we only take a reference to the very same object.
     for (int pass = 0; pass < 2 && !lib->handle; pass++) {
         for (const char *const *so = lib->sonames; *so && !lib->handle; so++) {
-            lib->handle = dlopen(*so, RTLD_LAZY | RTLD_LOCAL | (pass == 0 ? RTLD_NOLOAD : 0));
+            lib->handle = ip_real_libc_dlopen()(*so, RTLD_LAZY | RTLD_LOCAL | (pass == 0 ? RTLD_NOLOAD : 0));
         }
     }
     if (lib->handle) {

@@ -11,6 +11,9 @@
  * glXGetProcAddressARB), two (two windows, two unshared contexts, one of
  * them core profile), resize (the window grows every 3 frames).
  * --size WxH sets the first window's size. See ip_app.h for the checks.
+ * --origin-dlopen REL: dlopen("$ORIGIN/REL", RTLD_NOLOAD) must find the
+ * (already loaded) library: libc expands $ORIGIN from the caller's return
+ * address, so this fails if a preloaded dlopen hides the program as caller.
  */
 #include <dlfcn.h>
 #include <stdint.h>
@@ -153,6 +156,15 @@ int main(int argc, char **argv) {
     sscanf(ip_app_arg(argc, argv, "--size", "96x64"), "%dx%d", &wins[0].w, &wins[0].h);
     bool expect = ip_app_expect_mark();
 
+    const char *origin = ip_app_arg(argc, argv, "--origin-dlopen", NULL);
+    if (origin) {
+        char file[512];
+        snprintf(file, sizeof(file), "$ORIGIN/%s", origin);
+        if (!dlopen(file, RTLD_LAZY | RTLD_NOLOAD)) {
+            printf("FAIL: dlopen(\"%s\", RTLD_NOLOAD): %s\n", file, dlerror());
+            return 1;
+        }
+    }
     if (!load_glx(path)) {
         printf("SKIP: GLX entry points not found (path %s)\n", path);
         return IP_APP_SKIP;

@@ -35,6 +35,7 @@ START_TEST(defaults) {
     ck_assert(!cfg.disabled);
     ck_assert(!cfg.blacklisted);
     ck_assert(cfg.dlsym_hook);
+    ck_assert(cfg.glvnd_hook);
     ck_assert(!cfg.test_mark);
     ck_assert(!cfg.allow_tiny);
     ck_assert_str_eq(cfg.process, "game");
@@ -43,10 +44,11 @@ START_TEST(defaults) {
 END_TEST
 
 START_TEST(switches) {
-    const char *env[] = {"FXGL_DLSYM=0", "FXGL_TEST_MARK=1", "FXGL_ALLOW_TINY=yes",
+    const char *env[] = {"FXGL_DLSYM=0", "FXGL_GLVND=off", "FXGL_TEST_MARK=1", "FXGL_ALLOW_TINY=yes",
                          "FXGL_PRESET=/p/My Preset.ini", "FXGL_CONFIG=/c.ini", NULL};
     ip_config cfg = parse(env, "game");
     ck_assert(!cfg.dlsym_hook);
+    ck_assert(!cfg.glvnd_hook);
     ck_assert(cfg.test_mark);
     ck_assert(cfg.allow_tiny);
     ck_assert_str_eq(cfg.preset, "/p/My Preset.ini");

@@ -136,6 +136,15 @@ START_TEST(glx_linked_marked) {
 }
 END_TEST
 
+START_TEST(dlopen_caller_kept) {
+    // Our dlopen export must leave the program as libc's caller ($ORIGIN).
+    // The program lives in tests/interpose/, the library in .libs/.
+    expect_app("ip_glx_app", ENV(MARK), ARGS("--origin-dlopen", "../../.libs/libfxgl.so"), 0);
+    expect_app("ip_glx_dlopen", ENV(MARK),
+               ARGS("--path", "glfw", "--origin-dlopen", "../../.libs/libfxgl.so"), 0);
+}
+END_TEST
+
 START_TEST(glx_linked_without_fxgl) {
     // The same checks with nothing preloaded: the frame is the app's own.
     char path[1200];
@@ -203,8 +212,22 @@ START_TEST(glfw_path_dlsym) {
 END_TEST
 
 START_TEST(glfw_path_no_dlsym) {
-    // Without the dlsym hook nothing catches a handle lookup.
-    expect_app("ip_glx_dlopen", ENV(NO_MARK, "FXGL_DLSYM=0"), ARGS("--path", "glfw"), 0);
+    // Without the dlsym hook the handle lookup gets libGLX's own function;
+    // the frame is still caught below glvnd (vendor.c) ...
+    expect_app("ip_glx_dlopen", ENV(MARK, "FXGL_DLSYM=0"), ARGS("--path", "glfw"), 0);
+    // ... and with that switched off too, nothing sees it.
+    expect_app("ip_glx_dlopen", ENV(NO_MARK, "FXGL_DLSYM=0", "FXGL_GLVND=0"),
+               ARGS("--path", "glfw"), 0);
+}
+END_TEST
+
+START_TEST(glvnd_only) {
+    // The exported hooks bypassed entirely (the program takes libGLX's
+    // glXSwapBuffers through glXGetProcAddressARB with FXGL_DLSYM=0, which
+    // hands out the real one): the vendor wrapper runs the frame, once.
+    expect_app("ip_glx_dlopen", ENV(MARK, "FXGL_DLSYM=0"), ARGS("--path", "wine"), 0);
+    expect_app("ip_glx_dlopen", ENV(MARK, "FXGL_DLSYM=0"), ARGS("--path", "glfw", "--mode",
+                                                                  "two"), 0);
 }
 END_TEST
 
@@ -225,11 +248,33 @@ START_TEST(egl_damage_gl) {
 }
 END_TEST
 
+START_TEST(rtld_next_chain) {
+    // ip_shim hooks glXSwapBuffers and finds the next with dlsym(RTLD_NEXT),
+    // which goes through our dlsym. Both orders: every one of the 6 swaps
+    // passes the shim exactly once (else it exits 3 or 4) and fxgl marks it.
+    char shim[1200], shim_first[2600];
+    snprintf(shim, sizeof(shim), "%s/tests/interpose/.libs/ip_shim.so", builddir);
+    ck_assert_msg(access(shim, R_OK) == 0, "%s not built", shim);
+    char shim_last[1300];
+    snprintf(shim_last, sizeof(shim_last), "LD_PRELOAD=%s", shim); // fxgl prepends itself
+    snprintf(shim_first, sizeof(shim_first), "LD_PRELOAD=%s:%s", shim, library);
+    expect_app("ip_glx_app", ENV(MARK, "IP_SHIM_EXPECT=6", shim_last), ARGS("--mode", "one"), 0);
+    expect_app("ip_glx_app", ENV(MARK, "IP_SHIM_EXPECT=6", shim_first), ARGS("--mode", "one"),
+               0);
+    // The count is checked: a wrong expectation fails.
+    expect_app("ip_glx_app", ENV(MARK, "IP_SHIM_EXPECT=5", shim_first), ARGS("--mode", "one"),
+               3);
+}
+END_TEST
+
 // --- programs nobody here wrote ---
 
 typedef struct grab {
     bool presented;              // frames with content seen
     bool marked;                 // the corner was magenta
+    int samples;                 // images with content
+    int unmarked_after_mark;     // images with content but no mark, after a marked one
+    bool hud;                    // MangoHud's HUD (green background, bottom right) seen
 } grab;
 
 static bool corner_magenta(XImage *img) {
@@ -241,6 +286,19 @@ static bool corner_magenta(XImage *img) {
         }
     }
     return true;
+}
+
+// MangoHud with background_color=00ff00,background_alpha=1 in the
+// bottom-right corner: a solid green block there (glxgears draws its gears
+// in the middle; its own green is lit, never pure 00ff00).
+static bool hud_visible(XImage *img, int w, int h) {
+    int green = 0;
+    for (int y = h / 2; y < h; y += 2) {
+        for (int x = w / 2; x < w; x += 2) {
+            green += (XGetPixel(img, x, y) & 0xffffff) == 0x00ff00UL;
+        }
+    }
+    return green > 100;
 }
 
 static bool has_content(XImage *img, int w, int h) {
@@ -274,8 +332,15 @@ static grab watch(Display *dpy, pid_t pid, bool want_mark, long timeout_ms) {
             XImage *img = XGetImage(dpy, kids[i], 0, 0, (unsigned)wa.width,
                                     (unsigned)wa.height, AllPlanes, ZPixmap);
             if (img) {
-                g.presented |= has_content(img, wa.width, wa.height);
-                g.marked |= corner_magenta(img);
+                bool content = has_content(img, wa.width, wa.height);
+                bool marked = corner_magenta(img);
+                if (content) {
+                    g.samples++;
+                    g.unmarked_after_mark += g.marked && !marked;
+                }
+                g.presented |= content;
+                g.marked |= marked;
+                g.hud |= hud_visible(img, wa.width, wa.height);
                 XDestroyImage(img);
             }
             break;
@@ -351,22 +416,35 @@ START_TEST(mangohud_both_orders) {
                "(apt-get install mangohud)\n");
         return;
     }
-    char first[4096], second[4096];
+    char first[4096], second[4096], plain[4096];
     // fxgl first: `fxgl` prepends itself to the LD_PRELOAD it finds.
     snprintf(first, sizeof(first), "LD_PRELOAD=%s:%s", hud, hud_dlsym);
     // MangoHud first: fxgl already listed, so `fxgl` keeps the order.
+    // MangoHud's glXSwapBuffers then calls libGLX's directly; only the
+    // vendor wrapper (vendor.c) sees the frame.
     snprintf(second, sizeof(second), "LD_PRELOAD=%s:%s:%s", hud, hud_dlsym, library);
-    // The HUD goes to the bottom-right corner, away from the mark.
-    const char *cfg = "MANGOHUD_CONFIG=position=bottom-right";
-    grab a = run_external("/usr/bin/glxgears", true,
-                          ENV("FXGL_TEST_MARK=1", "MANGOHUD=1", cfg, first), true);
-    ck_assert_msg(a.presented, "fxgl:mangohud: no frames (hang?)");
-    ck_assert_msg(a.marked, "fxgl:mangohud: no mark");
-    grab b = run_external("/usr/bin/glxgears", true,
-                          ENV("FXGL_TEST_MARK=1", "MANGOHUD=1", cfg, second), true);
-    ck_assert_msg(b.presented, "mangohud:fxgl: no frames (hang?)");
-    printf("mangohud: fxgl first: mark %s; mangohud first: mark %s\n",
-           a.marked ? "yes" : "no", b.marked ? "yes" : "no");
+    // MangoHud first without its dlsym library (what `mangohud` does by default).
+    snprintf(plain, sizeof(plain), "LD_PRELOAD=%s:%s", hud, library);
+    // The HUD: a solid green block in the bottom-right corner, away from the mark.
+    const char *cfg = "MANGOHUD_CONFIG=position=bottom-right,background_color=00ff00,"
+                      "background_alpha=1";
+    const char *orders[][2] = {{"fxgl:mangohud", first}, {"mangohud:fxgl", second},
+                               {"mangohud(no dlsym):fxgl", plain}};
+    for (int i = 0; i < 3; i++) {
+        grab g = run_external("/usr/bin/glxgears", true,
+                              ENV("FXGL_TEST_MARK=1", "MANGOHUD=1", cfg, orders[i][1]), false);
+        printf("%s: %d images, mark %s, %d unmarked after the first mark, HUD %s\n",
+               orders[i][0], g.samples, g.marked ? "yes" : "no", g.unmarked_after_mark,
+               g.hud ? "yes" : "no");
+        ck_assert_msg(g.presented, "%s: no frames (hang?)", orders[i][0]);
+        ck_assert_msg(g.marked, "%s: fxgl did not see the frames (no mark)", orders[i][0]);
+        ck_assert_msg(g.unmarked_after_mark == 0, "%s: %d frames without the mark",
+                      orders[i][0], g.unmarked_after_mark);
+        ck_assert_msg(g.hud, "%s: MangoHud drew nothing", orders[i][0]);
+    }
+    // And the HUD detector sees nothing without MangoHud.
+    grab none = run_external("/usr/bin/glxgears", true, ENV("FXGL_TEST_MARK=1"), false);
+    ck_assert_msg(none.presented && !none.hud, "HUD seen without MangoHud");
 }
 END_TEST
 
@@ -401,6 +479,7 @@ int main(void) {
     }
     Suite *s = suite_create("preload");
     add(s, "glx_linked_marked", glx_linked_marked);
+    add(s, "dlopen_caller_kept", dlopen_caller_kept);
     add(s, "glx_linked_without_fxgl", glx_linked_without_fxgl);
     add(s, "glx_exit_code_kept", glx_exit_code_kept);
     add(s, "glx_msc_oml", glx_msc_oml);
@@ -412,6 +491,8 @@ int main(void) {
     add(s, "glx_blacklist_builtin", glx_blacklist_builtin);
     add(s, "glfw_path_dlsym", glfw_path_dlsym);
     add(s, "glfw_path_no_dlsym", glfw_path_no_dlsym);
+    add(s, "glvnd_only", glvnd_only);
+    add(s, "rtld_next_chain", rtld_next_chain);
     add(s, "wine_path", wine_path);
     add(s, "egl_swap_gles", egl_swap_gles);
     add(s, "egl_damage_gl", egl_damage_gl);

@@ -1,0 +1,39 @@
+#!/bin/sh
+# effects.sh BUILD [WxH] - GPU time of every built-in effect at one size
+# (default 1920x1080) on whatever driver the headless context gets (llvmpipe
+# in CI, the GPU on the GPU machine; FXGL_TEST_EGL_PLATFORM=device forces the
+# EGL device platform). Each effect runs FRAMES frames (default 60) over
+# fxgl-demo's scene at that size with its default settings; fxgl-effect
+# reports the median GPU time of one frame (timer queries, first frame
+# excluded). Writes bench/results/effects-<W>x<H>-<renderer>.csv and prints
+# a table.
+set -eu
+build=${1:-build}
+size=${2:-1920x1080}
+frames=${FRAMES:-60}
+top=$(cd "$(dirname "$0")/.." && pwd)
+make -C "$build" -s tests/effects/fxgl-effect fxgl-demo >/dev/null
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+xvfb-run -a -s "-screen 0 ${size}x24 -nolisten tcp" \
+    "$build/fxgl-demo" --frames 30 --size "$size" --screenshot "$tmp/scene.png" \
+    --stats "$tmp/stats.txt"
+renderer=$(sed -n 's/^renderer: //p' "$tmp/stats.txt" | tr -c 'A-Za-z0-9.\n' '_' | cut -c1-40)
+mkdir -p "$top/bench/results"
+csv="$top/bench/results/effects-$size-$renderer.csv"
+echo "effect,width,height,frames,gpu_ms_median" >"$csv"
+for fx in "$top"/data/shaders/fxgl_*.fx; do
+    name=$(basename "$fx")
+    if ! t=$("$build/tests/effects/fxgl-effect" --time --frames "$frames" "$name" \
+        "$tmp/scene.png" "$tmp/out.png"); then
+        rc=$?
+        [ $rc -eq 77 ] && { echo "bench/effects: cannot render yet" >&2; exit 77; }
+        echo "bench/effects: $name failed" >&2
+        continue
+    fi
+    ms=$(printf '%s\n' "$t" | sed -n 's/^gpu_ms: //p')
+    echo "$name,${size%x*},${size#*x},$frames,$ms" >>"$csv"
+done
+echo "renderer: $(sed -n 's/^renderer: //p' "$tmp/stats.txt")"
+column -t -s, "$csv"
+echo "bench/effects: $csv"

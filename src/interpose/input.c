@@ -1,0 +1,308 @@
+/*
+ * input.c - the host's keyboard and mouse, polled once per frame (X11).
+ *
+ * Toggle keys and the key/mouse special uniforms need the input state at the
+ * start of a frame. We never touch the program's own X connection or its
+ * event queue: selecting events there would steal or reorder them. Instead
+ * fxgl opens a private connection to the same display and asks: the keymap
+ * (QueryKeymap), the pointer relative to the presenting window
+ * (QueryPointer) and who has the focus (GetInputFocus) - three requests sent
+ * together, one round trip per frame.
+ *
+ * The connection is XCB, loaded at run time (libxcb.so.1 is there wherever
+ * libX11 is, and libfxgl links no window-system library): XCB returns errors
+ * as replies, where Xlib would call the process-wide error handler - the
+ * program's, or the default one that exits - when a window dies between the
+ * swap and our query.
+ *
+ * The keymap is global to the X server, so keys count only while the
+ * presenting window has the focus: the focus window is the window, one of its
+ * ancestors (a window manager's frame) or one of its children; with focus
+ * PointerRoot, the pointer must be inside the window. Mouse buttons count
+ * only then too. Wheel steps and buttons 8/9 (X1/X2) are not observable by
+ * polling (the wheel is a press and release of buttons 4/5 between two
+ * polls; the pointer mask has no bits for 8/9): they read 0. A keyboard
+ * mapping change after the first poll is not seen (no events are selected).
+ *
+ * One connection per process, under one lock; each consumer keeps its own
+ * previous snapshot (ip_input), so the edges (pressed/released) and mouse
+ * deltas are per consumer.
+ */
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <xcb/xcb.h>
+
+#include "fxgl_gl.h"
+#include "fxgl_interpose.h"
+#include "fxgl_preset.h"
+
+struct ip_input {
+    fxgl_input prev;             // the previous snapshot: down states, pointer
+    bool have_prev;
+};
+
+// The XCB functions we use, resolved once.
+typedef struct xcb_api {
+    __typeof__(xcb_connect) *connect;
+    __typeof__(xcb_connection_has_error) *has_error;
+    __typeof__(xcb_get_setup) *get_setup;
+    __typeof__(xcb_setup_roots_iterator) *roots;
+    __typeof__(xcb_get_keyboard_mapping) *get_keyboard_mapping;
+    __typeof__(xcb_get_keyboard_mapping_reply) *get_keyboard_mapping_reply;
+    __typeof__(xcb_get_keyboard_mapping_keysyms) *keyboard_mapping_keysyms;
+    __typeof__(xcb_query_keymap) *query_keymap;
+    __typeof__(xcb_query_keymap_reply) *query_keymap_reply;
+    __typeof__(xcb_query_pointer) *query_pointer;
+    __typeof__(xcb_query_pointer_reply) *query_pointer_reply;
+    __typeof__(xcb_get_input_focus) *get_input_focus;
+    __typeof__(xcb_get_input_focus_reply) *get_input_focus_reply;
+    __typeof__(xcb_query_tree) *query_tree;
+    __typeof__(xcb_query_tree_reply) *query_tree_reply;
+} xcb_api;
+
+// The private connection: one per process (the keyboard and pointer are
+// the server's, not a window's), hence globals, all under x_lock.
+static pthread_mutex_t x_lock = PTHREAD_MUTEX_INITIALIZER;
+static xcb_api xcb;
+static bool x_tried;             // the connection was attempted (once)
+static xcb_connection_t *x_conn;
+static xcb_window_t x_root;
+static uint8_t vk_of_keycode[256]; // keycode -> Windows virtual-key code
+static uint8_t vk_side_of_keycode[256]; // keycode -> VK_LSHIFT..VK_RMENU, or 0
+static xcb_window_t focus_cache_focus; // the focus and window the cached answer is for
+static xcb_window_t focus_cache_window;
+static bool focus_cache_result;
+
+static bool load_xcb(void) {
+    ip_dlopen_fn real_dlopen = ip_real_libc_dlopen();
+    void *h = real_dlopen ? real_dlopen("libxcb.so.1", RTLD_LAZY | RTLD_LOCAL | RTLD_NOLOAD)
+                          : NULL;
+    if (!h && real_dlopen) {
+        h = real_dlopen("libxcb.so.1", RTLD_LAZY | RTLD_LOCAL);
+    }
+    if (!h) {
+        return false;
+    }
+#define LOAD(field, name)                                                                 \
+    do {                                                                                  \
+        xcb.field = (__typeof__(xcb.field))(uintptr_t)ip_real_libc_dlsym(h, #name);       \
+        if (!xcb.field) {                                                                 \
+            return false;                                                                 \
+        }                                                                                 \
+    } while (0)
+    LOAD(connect, xcb_connect);
+    LOAD(has_error, xcb_connection_has_error);
+    LOAD(get_setup, xcb_get_setup);
+    LOAD(roots, xcb_setup_roots_iterator);
+    LOAD(get_keyboard_mapping, xcb_get_keyboard_mapping);
+    LOAD(get_keyboard_mapping_reply, xcb_get_keyboard_mapping_reply);
+    LOAD(keyboard_mapping_keysyms, xcb_get_keyboard_mapping_keysyms);
+    LOAD(query_keymap, xcb_query_keymap);
+    LOAD(query_keymap_reply, xcb_query_keymap_reply);
+    LOAD(query_pointer, xcb_query_pointer);
+    LOAD(query_pointer_reply, xcb_query_pointer_reply);
+    LOAD(get_input_focus, xcb_get_input_focus);
+    LOAD(get_input_focus_reply, xcb_get_input_focus_reply);
+    LOAD(query_tree, xcb_query_tree);
+    LOAD(query_tree_reply, xcb_query_tree_reply);
+#undef LOAD
+    return true;
+}
+
+// The left/right virtual-key code of a modifier keysym (the generic one,
+// VK_SHIFT and friends, comes from src/preset's table).
+static uint8_t side_vk(uint32_t keysym) {
+    switch (keysym) {
+    case 0xffe1: return 0xA0; // XK_Shift_L   -> VK_LSHIFT
+    case 0xffe2: return 0xA1; // XK_Shift_R   -> VK_RSHIFT
+    case 0xffe3: return 0xA2; // XK_Control_L -> VK_LCONTROL
+    case 0xffe4: return 0xA3; // XK_Control_R -> VK_RCONTROL
+    case 0xffe9: return 0xA4; // XK_Alt_L     -> VK_LMENU
+    case 0xffea: return 0xA5; // XK_Alt_R     -> VK_RMENU
+    default: return 0;
+    }
+}
+
+// Keycode -> virtual key from the server's keyboard mapping: the first
+// keysym of each keycode (unshifted; letters map to their VK either way).
+static void build_keymap(const xcb_setup_t *setup) {
+    uint8_t first = setup->min_keycode;
+    uint8_t count = (uint8_t)(setup->max_keycode - setup->min_keycode + 1);
+    xcb_get_keyboard_mapping_reply_t *map = xcb.get_keyboard_mapping_reply(
+        x_conn, xcb.get_keyboard_mapping(x_conn, first, count), NULL);
+    if (!map) {
+        return;
+    }
+    const xcb_keysym_t *syms = xcb.keyboard_mapping_keysyms(map);
+    int per = map->keysyms_per_keycode;
+    for (int i = 0; i < count && per > 0; i++) {
+        int kc = first + i;
+        // The first non-empty keysym: some layouts leave column 0 empty.
+        uint32_t sym = 0;
+        for (int col = 0; col < per && col < 2 && !sym; col++) {
+            sym = syms[i * per + col];
+        }
+        vk_of_keycode[kc] = (uint8_t)fxgl_preset_keysym_to_vk(sym);
+        vk_side_of_keycode[kc] = side_vk(sym);
+    }
+    free(map);
+}
+
+// Under x_lock. False when there is no usable connection (logged once).
+static bool connect_once(const char *display_name) {
+    if (x_tried) {
+        return x_conn != NULL;
+    }
+    x_tried = true;
+    if (!load_xcb()) {
+        fxgl_log(FXGL_LOG_INFO, "libxcb.so.1 not available: no X11 input (toggle keys off)");
+        return false;
+    }
+    int screen = 0;
+    xcb_connection_t *c = xcb.connect(display_name && display_name[0] ? display_name : NULL,
+                                      &screen);
+    if (!c || xcb.has_error(c)) {
+        fxgl_log(FXGL_LOG_INFO, "cannot open a private connection to X display '%s': no input",
+                 display_name ? display_name : "");
+        // Left open on purpose: xcb_disconnect is not loaded, and a failed
+        // connection holds only its error state.
+        return false;
+    }
+    x_conn = c;
+    const xcb_setup_t *setup = xcb.get_setup(c);
+    xcb_screen_iterator_t it = xcb.roots(setup);
+    x_root = it.rem > 0 ? it.data->root : 0;
+    build_keymap(setup);
+    fxgl_log(FXGL_LOG_DEBUG, "X11 input through a private connection to '%s'",
+             display_name ? display_name : "$DISPLAY");
+    return true;
+}
+
+// True when a is b or an ancestor of b (at most 32 levels up).
+static bool is_ancestor(xcb_window_t a, xcb_window_t b) {
+    for (int depth = 0; depth < 32 && b != 0; depth++) {
+        if (a == b) {
+            return true;
+        }
+        xcb_query_tree_reply_t *tree =
+            xcb.query_tree_reply(x_conn, xcb.query_tree(x_conn, b), NULL);
+        if (!tree) {
+            return false;
+        }
+        xcb_window_t parent = tree->parent;
+        free(tree);
+        if (parent == b) {
+            return false;
+        }
+        b = parent;
+    }
+    return false;
+}
+
+// Under x_lock: does window (or its frame, or a child of it) have the focus?
+static bool window_focused(xcb_window_t focus, xcb_window_t window) {
+    if (focus == window) {
+        return true;
+    }
+    if (focus == focus_cache_focus && window == focus_cache_window) {
+        return focus_cache_result;
+    }
+    // The focus moved: at most two walks up the tree, then cached.
+    bool result = is_ancestor(focus, window) || is_ancestor(window, focus);
+    focus_cache_focus = focus;
+    focus_cache_window = window;
+    focus_cache_result = result;
+    return result;
+}
+
+ip_input *ip_input_create(void) {
+    return calloc(1, sizeof(ip_input));
+}
+
+void ip_input_destroy(ip_input *in) {
+    free(in);
+}
+
+static void edges(const uint8_t *down, const uint8_t *prev, uint8_t *pressed,
+                  uint8_t *released, int n) {
+    for (int i = 0; i < n; i++) {
+        pressed[i] = down[i] && !prev[i];
+        released[i] = !down[i] && prev[i];
+    }
+}
+
+bool ip_input_poll(ip_input *in, const char *display_name, uint32_t window, int width,
+                   int height, fxgl_input *out) {
+    memset(out, 0, sizeof(*out));
+    pthread_mutex_lock(&x_lock);
+    if (!connect_once(display_name) || xcb.has_error(x_conn)) {
+        pthread_mutex_unlock(&x_lock);
+        return false;
+    }
+    xcb_window_t target = window ? window : x_root;
+    // Three requests, then the replies: one round trip.
+    xcb_query_keymap_cookie_t keymap_c = xcb.query_keymap(x_conn);
+    xcb_query_pointer_cookie_t pointer_c = xcb.query_pointer(x_conn, target);
+    xcb_get_input_focus_cookie_t focus_c = xcb.get_input_focus(x_conn);
+    xcb_query_keymap_reply_t *keymap = xcb.query_keymap_reply(x_conn, keymap_c, NULL);
+    xcb_query_pointer_reply_t *pointer = xcb.query_pointer_reply(x_conn, pointer_c, NULL);
+    xcb_get_input_focus_reply_t *focus = xcb.get_input_focus_reply(x_conn, focus_c, NULL);
+
+    bool inside = false;
+    uint16_t mask = 0;
+    if (pointer) {
+        out->mouse_x = (float)pointer->win_x;
+        out->mouse_y = (float)pointer->win_y;
+        mask = pointer->mask;
+        inside = pointer->same_screen && pointer->win_x >= 0 && pointer->win_y >= 0 &&
+                 pointer->win_x < width && pointer->win_y < height;
+    }
+    // Without a window (EGL surfaces: the native window is not known) the
+    // focus cannot be decided, and keys typed into other programs must not
+    // toggle anything: no keys then.
+    if (focus && window) {
+        if (focus->focus == XCB_INPUT_FOCUS_POINTER_ROOT) {
+            out->has_focus = inside;
+        } else if (focus->focus != XCB_NONE) {
+            out->has_focus = window_focused(focus->focus, window);
+        }
+    }
+    if (keymap && out->has_focus) {
+        for (int kc = 8; kc < 256; kc++) {
+            if (!(keymap->keys[kc / 8] & (1u << (kc % 8)))) {
+                continue;
+            }
+            if (vk_of_keycode[kc]) {
+                out->key_down[vk_of_keycode[kc]] = 1;
+            }
+            if (vk_side_of_keycode[kc]) {
+                out->key_down[vk_side_of_keycode[kc]] = 1;
+            }
+        }
+    }
+    if (out->has_focus) {
+        // The reference's order: left, right, middle, X1, X2 (X: 1, 3, 2).
+        out->button_down[0] = (mask & XCB_BUTTON_MASK_1) != 0;
+        out->button_down[1] = (mask & XCB_BUTTON_MASK_3) != 0;
+        out->button_down[2] = (mask & XCB_BUTTON_MASK_2) != 0;
+    }
+    free(keymap);
+    free(pointer);
+    free(focus);
+    pthread_mutex_unlock(&x_lock);
+
+    if (in->have_prev) {
+        out->mouse_dx = out->mouse_x - in->prev.mouse_x;
+        out->mouse_dy = out->mouse_y - in->prev.mouse_y;
+    }
+    edges(out->key_down, in->prev.key_down, out->key_pressed, out->key_released,
+          FXGL_INPUT_KEYS);
+    edges(out->button_down, in->prev.button_down, out->button_pressed, out->button_released,
+          FXGL_INPUT_BUTTONS);
+    in->prev = *out;
+    in->have_prev = true;
+    return true;
+}

@@ -1,0 +1,2 @@
+// mixed-case directory and file name, found as sub/nested.FXH
+nested_token

@@ -1,0 +1,2 @@
+// chain_a
+#include "chain_b.fxh"

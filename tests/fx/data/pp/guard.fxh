@@ -1,0 +1,4 @@
+#ifndef GUARD_FXH
+#define GUARD_FXH
+guard_token
+#endif
