@@ -35,3 +35,11 @@ check_PROGRAMS += bench/state_cost
 bench_state_cost_SOURCES = bench/state_cost.c
 bench_state_cost_CPPFLAGS = $(TEST_CPPFLAGS) $(EGL_CFLAGS)
 bench_state_cost_LDADD = $(TEST_LDADD) $(EGL_LIBS)
+
+# fxgl-render: effects over an image on a headless EGL context, PNG + JSON report.
+bin_PROGRAMS += fxgl-render
+fxgl_render_SOURCES = tools/render.c tests/harness/egl.c tests/harness/image.c \
+	tests/harness/fxgl_test.h
+fxgl_render_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/harness $(EGL_CFLAGS) \
+	$(STB_CFLAGS) $(INIH_CFLAGS)
+fxgl_render_LDADD = libfxgl_gl.la libfxgl_preset.la libfxgl_fx.la $(INIH_LIBS) $(EGL_LIBS) -lm

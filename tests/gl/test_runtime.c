@@ -1168,6 +1168,52 @@ START_TEST(user_uniforms) {
 }
 END_TEST
 
+// The same runtime fed by fxgl's compiler: a two-pass effect file with a
+// render target, a user uniform and a special one, compiled for the
+// context's GLSL (4.50 or ES 3.20).
+static double px_half(int x, int y, int c, const fix *f) {
+    return c == 3 ? 1.0 : in_px(f, x, y, c) * 0.5;
+}
+
+START_TEST(compiled_effect) {
+    for (int es = 0; es < 2; es++) {
+        fix f;
+        fix_init(&f, es, false);
+        fxgl_environment env = {.width = W, .height = H,
+                                .api = es ? FXGL_API_KIND_GLES : FXGL_API_KIND_GL};
+        fxgl_define defines[FXGL_PREDEFINED_MAX];
+        char storage[FXGL_PREDEFINED_STORAGE];
+        size_t n = fxgl_predefined_macros(&env, defines, storage, sizeof(storage));
+        char path[512];
+        snprintf(path, sizeof(path), "%s/gl/data/Chain.fx", FXGL_TEST_SRCDIR);
+        fxgl_compile_desc cd = {
+            .path = path, .defines = defines, .define_count = n,
+            .target = es ? FXGL_GLSL_ES320 : FXGL_GLSL_GL450,
+        };
+        fxgl_diags diags;
+        fxgl_diags_init(&diags);
+        fxgl_effect *fx = fxgl_effect_compile(&cd, &diags);
+        if (!fx) {
+            fxgl_diags_print(&diags, stderr);
+        }
+        ck_assert_msg(fx, "Chain.fx does not compile");
+        fxgl_diags_finish(&diags);
+        ck_assert_int_eq(fxgl_runtime_add_effect(f.rt, fx, "Chain.fx"), 0);
+        fix_frame(&f);
+        check_ready(&f, 0);
+        expect(&f, px_half_then_add, 1, "compiled chain");
+        fxgl_value zero = {.scalar = FXGL_SCALAR_FLOAT, .count = 1};
+        ck_assert(fxgl_runtime_set_uniform(f.rt, 0, "Offset", &zero));
+        ck_assert(!fxgl_runtime_set_uniform(f.rt, 0, "Frame", &zero)); // special: refused
+        fix_upload(&f, &f.in);
+        fix_frame(&f);
+        expect(&f, px_half, 1, "compiled chain, Offset = 0");
+        fix_finish(&f);
+        fxgl_effect_destroy(fx);
+    }
+}
+END_TEST
+
 int main(void) {
     char reason[256];
     fxgl_test_egl *probe = fxgl_test_egl_create(&(fxgl_test_egl_desc){.api = FXGL_API_GL},
@@ -1197,6 +1243,7 @@ int main(void) {
     tcase_add_test(tc, image_and_lut_loading);
     tcase_add_test(tc, failure_isolation);
     tcase_add_test(tc, user_uniforms);
+    tcase_add_test(tc, compiled_effect);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
