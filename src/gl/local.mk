@@ -43,3 +43,11 @@ fxgl_render_SOURCES = tools/render.c tests/harness/egl.c tests/harness/image.c \
 fxgl_render_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/harness $(EGL_CFLAGS) \
 	$(STB_CFLAGS) $(INIH_CFLAGS)
 fxgl_render_LDADD = libfxgl_gl.la libfxgl_preset.la libfxgl_fx.la $(INIH_LIBS) $(EGL_LIBS) -lm
+
+# The per-pass cost of the runtime against a hand-written loop (docs/runtime.md).
+# `make check` runs a few frames and checks the bars; run it by hand with a
+# frame count (and `gles`) for the figures.
+check_PROGRAMS += bench/passes
+bench_passes_SOURCES = bench/passes.c tests/gl/tfx.h
+bench_passes_CPPFLAGS = $(TEST_CPPFLAGS) $(EGL_CFLAGS) -I$(top_srcdir)/tests/gl
+bench_passes_LDADD = $(TEST_LDADD) $(EGL_LIBS)

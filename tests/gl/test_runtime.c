@@ -1214,6 +1214,78 @@ START_TEST(compiled_effect) {
 }
 END_TEST
 
+// GPU timer queries (read back without waiting, averaged) and KHR_debug
+// groups named after the technique and its passes.
+typedef struct groups_seen {
+    char names[64][96];
+    int count;
+} groups_seen;
+
+static void GLAD_API_PTR on_debug(GLenum source, GLenum type, GLuint id, GLenum severity,
+                                  GLsizei length, const GLchar *message, const void *user) {
+    (void)source, (void)id, (void)severity, (void)length;
+    groups_seen *g = (groups_seen *)(uintptr_t)user;
+    if (type == GL_DEBUG_TYPE_PUSH_GROUP && g->count < 64) {
+        snprintf(g->names[g->count++], sizeof(g->names[0]), "%s", message);
+    }
+}
+
+static bool seen(const groups_seen *g, const char *name) {
+    for (int i = 0; i < g->count; i++) {
+        if (strcmp(g->names[i], name) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+START_TEST(timing_and_debug_groups) {
+    fix f;
+    fix_init(&f, false, false);
+    GladGLContext *gl = f.gl;
+    const fxgl_gl_info *info = fxgl_test_egl_info(f.egl);
+    static groups_seen groups;
+    memset(&groups, 0, sizeof(groups));
+    static tfx t;
+    tfx_init(&t, "Timed.fx", false);
+    int smp = color_sampler(&t);
+    int tech = tfx_technique(&t, "Timed");
+    fxgl_pass *p = tfx_pass(&t, tech, ps_color(&t, smp, "c * 0.5"));
+    p->name = "First";
+    p = tfx_pass(&t, tech, ps_color(&t, smp, "c + 0.1"));
+    p->name = "Second";
+    fxgl_runtime_add_effect(f.rt, tfx_finish(&t), NULL);
+    fix_frame(&f); // loads
+    if (info->has_debug) {
+        gl->Enable(GL_DEBUG_OUTPUT);
+        gl->DebugMessageCallback(on_debug, &groups);
+    }
+    for (int i = 1; i <= 8; i++) {
+        f.time = i / 60.0;
+        fix_frame(&f);
+    }
+    if (info->has_debug) {
+        gl->Disable(GL_DEBUG_OUTPUT);
+        gl->DebugMessageCallback(NULL, NULL);
+        ck_assert_msg(seen(&groups, "Timed"), "no debug group 'Timed' (%d seen)", groups.count);
+        ck_assert(seen(&groups, "Timed/First"));
+        ck_assert(seen(&groups, "Timed/Second"));
+    }
+    fxgl_technique_info ti;
+    ck_assert(fxgl_runtime_technique(f.rt, 0, &ti));
+    ck_assert_int_eq(ti.frames_run, 9);
+    ck_assert(ti.cpu_ms > 0.0);
+    if (info->has_timer_query) {
+        // Frames 0..4 are read back in frames 4..8 (a 4-frame ring).
+        ck_assert_msg(ti.gpu_ms > 0.0, "no GPU time after 9 frames");
+        double a = fxgl_runtime_pass_gpu_ms(f.rt, 0, 0), b = fxgl_runtime_pass_gpu_ms(f.rt, 0, 1);
+        ck_assert(a > 0.0 && b > 0.0);
+        ck_assert(a + b <= ti.gpu_ms * 1.0001);
+    }
+    fix_finish(&f);
+}
+END_TEST
+
 int main(void) {
     char reason[256];
     fxgl_test_egl *probe = fxgl_test_egl_create(&(fxgl_test_egl_desc){.api = FXGL_API_GL},
@@ -1244,6 +1316,7 @@ int main(void) {
     tcase_add_test(tc, failure_isolation);
     tcase_add_test(tc, user_uniforms);
     tcase_add_test(tc, compiled_effect);
+    tcase_add_test(tc, timing_and_debug_groups);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
