@@ -51,3 +51,6 @@ check_PROGRAMS += bench/passes
 bench_passes_SOURCES = bench/passes.c tests/gl/tfx.h
 bench_passes_CPPFLAGS = $(TEST_CPPFLAGS) $(EGL_CFLAGS) -I$(top_srcdir)/tests/gl
 bench_passes_LDADD = $(TEST_LDADD) $(EGL_LIBS)
+
+TESTS += tests/gl/test_render.sh
+EXTRA_DIST += tests/gl/test_render.sh
