@@ -494,15 +494,23 @@ int main(int argc, char **argv) {
         apply_preset(rt, preset, fx, n);
     }
 
-    // The application's framebuffer.
-    GLuint color, fbo;
-    gl->GenTextures(1, &color);
-    gl->BindTexture(GL_TEXTURE_2D, color);
+    // The application: a scene texture it "draws" (copies) into its
+    // framebuffer at the start of every frame, as a game redraws its scene;
+    // the effects then see the same input each frame, not their own output.
+    GLuint color, fbo, scene, scene_fbo;
+    gl->GenTextures(1, &scene);
+    gl->BindTexture(GL_TEXTURE_2D, scene);
     gl->TexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, w, h);
     for (int y = 0; y < h; y++) {
         gl->TexSubImage2D(GL_TEXTURE_2D, 0, 0, h - 1 - y, w, 1, GL_RGBA, GL_UNSIGNED_BYTE,
                           input.pixels + (size_t)y * (size_t)w * 4);
     }
+    gl->GenFramebuffers(1, &scene_fbo);
+    gl->BindFramebuffer(GL_FRAMEBUFFER, scene_fbo);
+    gl->FramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, scene, 0);
+    gl->GenTextures(1, &color);
+    gl->BindTexture(GL_TEXTURE_2D, color);
+    gl->TexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, w, h);
     gl->GenFramebuffers(1, &fbo);
     gl->BindFramebuffer(GL_FRAMEBUFFER, fbo);
     gl->FramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, color, 0);
@@ -512,6 +520,9 @@ int main(int argc, char **argv) {
     for (int frame = 0; frame < o.frames; frame++) {
         fxgl_frame_desc fd = {.width = w, .height = h, .framebuffer = fbo,
                               .time = frame / 60.0};
+        gl->BindFramebuffer(GL_READ_FRAMEBUFFER, scene_fbo);
+        gl->BindFramebuffer(GL_DRAW_FRAMEBUFFER, fbo);
+        gl->BlitFramebuffer(0, 0, w, h, 0, 0, w, h, GL_COLOR_BUFFER_BIT, GL_NEAREST);
         double t0 = now();
         fxgl_runtime_frame(rt, &fd);
         cpu_total += now() - t0;
@@ -521,7 +532,15 @@ int main(int argc, char **argv) {
     GLenum err = gl->GetError();
     fxgl_image out;
     gl->BindFramebuffer(GL_READ_FRAMEBUFFER, fbo);
-    bool ok = fxgl_image_read_gl(&out, gl, w, h) && fxgl_image_save_png(&out, o.output);
+    bool ok = fxgl_image_read_gl(&out, gl, w, h);
+    if (ok) {
+        // Alpha cleared, as the reference's screenshots do by default
+        // (ClearAlpha=1): a window's alpha is not shown, a PNG's would be.
+        for (size_t i = 0; i < (size_t)w * (size_t)h; i++) {
+            out.pixels[i * 4 + 3] = 255;
+        }
+        ok = fxgl_image_save_png(&out, o.output);
+    }
     if (!ok) {
         fprintf(stderr, "fxgl-render: cannot write '%s'\n", o.output);
     }
@@ -618,8 +637,9 @@ int main(int argc, char **argv) {
         fxgl_image_free(&out);
     }
     fxgl_runtime_destroy(rt);
-    gl->DeleteFramebuffers(1, &fbo);
-    gl->DeleteTextures(1, &color);
+    GLuint fbos[2] = {fbo, scene_fbo}, texs[2] = {color, scene};
+    gl->DeleteFramebuffers(2, fbos);
+    gl->DeleteTextures(2, texs);
     fxgl_test_egl_destroy(egl);
     for (size_t i = 0; i < n; i++) {
         fxgl_effect_destroy(fx[i].fx);

@@ -676,6 +676,12 @@ static bool pass_load(fxgl_runtime *rt, gl_effect *e, gl_technique *t, gl_pass *
     p->target_count = fp->render_target_count;
     p->to_backbuffer = p->target_count == 0;
     p->srgb_write = fp->srgb_write;
+    if (p->srgb_write && !rt->has_views) {
+        gl_log(rt, FXGL_GL_LOG_WARN,
+               "pass '%s' writes sRGB, but the context has no texture views: it writes the "
+               "values unencoded",
+               p->label);
+    }
     p->clear = fp->clear_render_targets;
     p->mode = topology(fp->topology);
     p->vertex_count = (GLsizei)fp->vertex_count;
@@ -880,6 +886,12 @@ bool gl_effect_load(fxgl_runtime *rt, gl_effect *e) {
         }
     }
     for (size_t i = 0; i < fx->sampler_count; i++) {
+        if (fx->samplers[i].srgb && !rt->has_views) {
+            gl_log(rt, FXGL_GL_LOG_WARN,
+                   "%s: sampler '%s' reads sRGB, but the context has no texture views: it "
+                   "reads the stored values",
+                   e->file, fx->samplers[i].name);
+        }
         e->samplers[i] = sampler_get(rt, &fx->samplers[i]);
         if (!e->samplers[i]) {
             fail(reason, size, "out of memory");
