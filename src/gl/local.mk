@@ -54,3 +54,4 @@ bench_passes_LDADD = $(TEST_LDADD) $(EGL_LIBS)
 
 TESTS += tests/gl/test_render.sh
 EXTRA_DIST += tests/gl/test_render.sh
+EXTRA_DIST += tools/render-conformance.sh
