@@ -259,6 +259,13 @@ static gl_tex *tex_create(fxgl_runtime *rt, gl_effect *e, const fxgl_texture *ft
             return NULL;
         }
     }
+    int limit = ft->dim == FXGL_TEXTURE_3D ? rt->max_3d_size : rt->max_texture_size;
+    if (ft->width > limit || ft->height > limit ||
+        (ft->dim == FXGL_TEXTURE_3D && ft->depth > limit)) {
+        fail(reason, size, "texture '%s' is %dx%dx%d; the context allows at most %d", ft->name,
+             ft->width, ft->height, ft->depth, limit);
+        return NULL;
+    }
     if (ft->storage_access && !f->image) {
         fail(reason, size, "texture '%s': %s has no image format for a storage", ft->name,
              fxgl_format_name(ft->format));
@@ -525,6 +532,22 @@ static bool uniform_unit(fxgl_runtime *rt, GLuint prog, const char *name, int un
     return true;
 }
 
+// A program an already loaded pass of the effect linked from the same stages.
+static GLuint shared_program(const gl_effect *e, const fxgl_pass *fp) {
+    for (size_t k = 0; k < e->technique_count; k++) {
+        const gl_technique *t = &e->techniques[k];
+        for (size_t i = 0; t->passes && i < t->src->pass_count; i++) {
+            const gl_pass *q = &t->passes[i];
+            if (q->program && !q->shares_program && q->src->vertex_shader == fp->vertex_shader &&
+                q->src->pixel_shader == fp->pixel_shader &&
+                q->src->compute_shader == fp->compute_shader) {
+                return q->program;
+            }
+        }
+    }
+    return 0;
+}
+
 static bool pass_load(fxgl_runtime *rt, gl_effect *e, gl_technique *t, gl_pass *p,
                       const fxgl_pass *fp, size_t index, char *reason, size_t size) {
     const fxgl_effect *fx = e->fx;
@@ -565,14 +588,23 @@ static bool pass_load(fxgl_runtime *rt, gl_effect *e, gl_technique *t, gl_pass *
             return false;
         }
     }
-    p->program = link_program(rt, sh, nsh, reason, size);
+    // Passes with the same entry points share one program (its unit and
+    // block assignments depend only on the stages): a chain that repeats a
+    // shader then skips glUseProgram between its passes.
+    p->program = shared_program(e, fp);
+    p->shares_program = p->program != 0;
+    if (!p->program) {
+        p->program = link_program(rt, sh, nsh, reason, size);
+    }
     if (!p->program) {
         char why[300];
         snprintf(why, sizeof(why), "%s", reason);
         fail(reason, size, "pass '%s': %s", p->label, why);
         return false;
     }
-    gl_label(rt, GL_PROGRAM, p->program, p->label);
+    if (!p->shares_program) {
+        gl_label(rt, GL_PROGRAM, p->program, p->label);
+    }
     GLC(rt, UseProgram(p->program));
     GLuint block = GLC(rt, GetUniformBlockIndex(p->program, FXGL_GLSL_UNIFORM_BLOCK));
     if (block != GL_INVALID_INDEX) {
@@ -674,6 +706,11 @@ static bool pass_load(fxgl_runtime *rt, gl_effect *e, gl_technique *t, gl_pass *
     }
     // Render targets.
     p->target_count = fp->render_target_count;
+    if (p->target_count > rt->max_draw_buffers) {
+        fail(reason, size, "pass '%s' has %d render targets; the context allows %d", p->label,
+             p->target_count, rt->max_draw_buffers);
+        return false;
+    }
     p->to_backbuffer = p->target_count == 0;
     p->srgb_write = fp->srgb_write;
     if (p->srgb_write && !rt->has_views) {
@@ -770,7 +807,7 @@ static bool pass_load(fxgl_runtime *rt, gl_effect *e, gl_technique *t, gl_pass *
 }
 
 static void pass_unload(fxgl_runtime *rt, gl_pass *p) {
-    if (p->program) {
+    if (p->program && !p->shares_program) {
         GLC(rt, DeleteProgram(p->program));
     }
     if (p->fbo) {

@@ -141,8 +141,15 @@ fxgl_runtime *fxgl_runtime_create(struct GladGLContext *gl, const fxgl_gl_info *
                FXGL_GL_MIN_MAJOR, FXGL_GL_MIN_MINOR, FXGL_GLES_MIN_MAJOR, FXGL_GLES_MIN_MINOR);
         goto fail;
     }
-    GLint max_units = 0;
+    GLint max_units = 0, max_size = 0, max_3d = 0, max_buffers = 0, max_attachments = 0;
     gl->GetIntegerv(GL_MAX_TEXTURE_IMAGE_UNITS, &max_units);
+    gl->GetIntegerv(GL_MAX_TEXTURE_SIZE, &max_size);
+    gl->GetIntegerv(GL_MAX_3D_TEXTURE_SIZE, &max_3d);
+    gl->GetIntegerv(GL_MAX_DRAW_BUFFERS, &max_buffers);
+    gl->GetIntegerv(GL_MAX_COLOR_ATTACHMENTS, &max_attachments);
+    rt->max_texture_size = max_size;
+    rt->max_3d_size = max_3d;
+    rt->max_draw_buffers = max_buffers < max_attachments ? max_buffers : max_attachments;
     rt->units = rt->desc.texture_units > 0 ? rt->desc.texture_units : GL_RT_MAX_UNITS;
     rt->units = rt->units > GL_RT_MAX_UNITS ? GL_RT_MAX_UNITS : rt->units;
     rt->units = rt->units > max_units ? max_units : rt->units;

@@ -1089,6 +1089,14 @@ START_TEST(failure_isolation) {
                                                        "layout(location = 0) out vec4 o;\n"
                                                        "void main() { o = vec4(1.0); }\n"));
         tfx_target(&bad2, p, x);
+        static tfx huge;
+        tfx_init(&huge, "Huge.fx", es);
+        int big = tfx_texture(&huge, "Huge::T", 1 << 20, 4, 1, FXGL_FORMAT_RGBA8);
+        int th = tfx_technique(&huge, "Huge");
+        fxgl_pass *hp = tfx_pass(&huge, th, tfx_shader(&huge, FXGL_STAGE_PIXEL, "Ok",
+                                                      "layout(location = 0) out vec4 o;\n"
+                                                      "void main() { o = vec4(1.0); }\n"));
+        tfx_target(&huge, hp, big);
         tfx_init(&good, "Good.fx", es);
         int sg = color_sampler(&good);
         int tg = tfx_technique(&good, "Invert");
@@ -1096,8 +1104,11 @@ START_TEST(failure_isolation) {
         fxgl_runtime_add_effect(f.rt, tfx_finish(&bad), NULL);
         fxgl_runtime_add_effect(f.rt, tfx_finish(&bad2), NULL);
         fxgl_runtime_add_effect(f.rt, tfx_finish(&good), NULL);
+        fxgl_runtime_add_effect(f.rt, tfx_finish(&huge), NULL);
         fix_frame(&f);
         const char *reason = NULL;
+        ck_assert_int_eq(fxgl_runtime_effect_status(f.rt, 3, &reason), FXGL_STATUS_FAILED);
+        ck_assert_msg(strstr(reason, "the context allows at most"), "reason: %s", reason);
         ck_assert_int_eq(fxgl_runtime_effect_status(f.rt, 0, &reason), FXGL_STATUS_FAILED);
         ck_assert_msg(strstr(reason, "does not compile"), "reason: %s", reason);
         ck_assert_int_eq(fxgl_runtime_effect_status(f.rt, 1, &reason), FXGL_STATUS_FAILED);
@@ -1286,6 +1297,69 @@ START_TEST(timing_and_debug_groups) {
 }
 END_TEST
 
+// Two passes with the same entry points share one program: the second pass
+// issues no glUseProgram, and both still run (COLOR + 0.125 twice).
+START_TEST(shared_programs) {
+    for (int es = 0; es < 2; es++) {
+        fix f;
+        fix_init(&f, es, false);
+        static tfx t;
+        tfx_init(&t, "Twice.fx", es);
+        int smp = color_sampler(&t);
+        int tech = tfx_technique(&t, "Twice");
+        int add = ps_color(&t, smp, "vec4(c.rgb + 0.125, 1.0)");
+        tfx_pass(&t, tech, add);
+        tfx_pass(&t, tech, add);
+        fxgl_runtime_add_effect(f.rt, tfx_finish(&t), NULL);
+        fix_frame(&f);
+        check_ready(&f, 0);
+        expect(&f, px_plus_quarter, 1, "one program, two passes");
+        fix_upload(&f, &f.in);
+        fix_frame(&f);
+        expect(&f, px_plus_quarter, 1, "one program, two passes, steady frame");
+        ck_assert_int_eq(fxgl_runtime_stats_get(f.rt)->program_binds, 1);
+        ck_assert_int_eq(fxgl_runtime_stats_get(f.rt)->draw_calls, 2);
+        fix_finish(&f);
+    }
+}
+END_TEST
+
+// enabled_in_screenshot = false skips a technique in screenshot frames; a
+// `timeout` switches a technique off once it has run that long.
+START_TEST(screenshot_and_timeout) {
+    fix f;
+    fix_init(&f, false, false);
+    static tfx t;
+    tfx_init(&t, "Shot.fx", false);
+    int smp = color_sampler(&t);
+    int a = tfx_technique(&t, "NotInShots");
+    tfx_pass(&t, a, ps_color(&t, smp, "vec4(1.0 - c.rgb, 1.0)"));
+    t.tech[a].enabled_in_screenshot = false;
+    int b = tfx_technique(&t, "Timed");
+    tfx_pass(&t, b, ps_color(&t, smp, "c"));
+    t.tech[b].timeout_ms = 20;
+    fxgl_runtime_add_effect(f.rt, tfx_finish(&t), NULL);
+    fxgl_frame_desc shot = {.screenshot = true};
+    fix_frame_with(&f, &shot);
+    check_ready(&f, 0);
+    expect(&f, px_identity, 0, "skipped in a screenshot");
+    for (int i = 1; i <= 4; i++) {
+        f.time = i / 60.0;
+        fix_upload(&f, &f.in);
+        fix_frame(&f);
+        expect(&f, px_invert, 1, "not a screenshot");
+    }
+    fxgl_technique_info info;
+    ck_assert(fxgl_runtime_technique(f.rt, 0, &info));
+    ck_assert_int_eq(info.frames_run, 4);
+    ck_assert(fxgl_runtime_technique(f.rt, 1, &info));
+    // 20 ms left: frame 0 takes 0 ms, frames 1 and 2 take 16.7 ms each.
+    ck_assert_int_eq(info.frames_run, 3);
+    ck_assert(!info.enabled);
+    fix_finish(&f);
+}
+END_TEST
+
 int main(void) {
     char reason[256];
     fxgl_test_egl *probe = fxgl_test_egl_create(&(fxgl_test_egl_desc){.api = FXGL_API_GL},
@@ -1317,6 +1391,8 @@ int main(void) {
     tcase_add_test(tc, user_uniforms);
     tcase_add_test(tc, compiled_effect);
     tcase_add_test(tc, timing_and_debug_groups);
+    tcase_add_test(tc, shared_programs);
+    tcase_add_test(tc, screenshot_and_timeout);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
