@@ -338,7 +338,8 @@ struct fxgl_runtime {
     bool depth_ready;            // bufready_depth
     GLuint empty_tex;            // 1x1 zero texture for unknown semantics
     GLuint vao;
-    GLuint mip_sampler;          // NEAREST, for the mip generator
+    GLuint mip_sampler;          // NEAREST, for the mip generator and the copy program
+    GLuint copy_program;         // GLES: flipped copy into a multisampled framebuffer
     struct {
         const char *format;      // image format qualifier
         GLuint program;

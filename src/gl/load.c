@@ -1089,6 +1089,34 @@ static GLenum source_depth_format(fxgl_runtime *rt, GLuint fbo) {
     return stencil ? GL_DEPTH24_STENCIL8 : GL_DEPTH_COMPONENT24;
 }
 
+// The sized format of the source's colour buffer, from its component sizes
+// and encoding (the default framebuffer has no internal-format query).
+static GLenum source_color_format(fxgl_runtime *rt, GLuint fbo) {
+    // Desktop names the default framebuffer's buffers with their side.
+    GLenum attach = fbo ? GL_COLOR_ATTACHMENT0
+                        : rt->info.api == FXGL_API_GLES ? GL_BACK : GL_BACK_LEFT;
+    GLint r = 0, a = 0, type = 0, enc = 0;
+    GLC(rt, BindFramebuffer(GL_READ_FRAMEBUFFER, fbo));
+    GLC(rt, GetFramebufferAttachmentParameteriv(GL_READ_FRAMEBUFFER, attach,
+                                                GL_FRAMEBUFFER_ATTACHMENT_RED_SIZE, &r));
+    GLC(rt, GetFramebufferAttachmentParameteriv(GL_READ_FRAMEBUFFER, attach,
+                                                GL_FRAMEBUFFER_ATTACHMENT_ALPHA_SIZE, &a));
+    GLC(rt, GetFramebufferAttachmentParameteriv(
+                GL_READ_FRAMEBUFFER, attach, GL_FRAMEBUFFER_ATTACHMENT_COMPONENT_TYPE, &type));
+    GLC(rt, GetFramebufferAttachmentParameteriv(
+                GL_READ_FRAMEBUFFER, attach, GL_FRAMEBUFFER_ATTACHMENT_COLOR_ENCODING, &enc));
+    if (type == GL_FLOAT) {
+        return r > 16 ? GL_RGBA32F : GL_RGBA16F;
+    }
+    if (r == 10) {
+        return GL_RGB10_A2;
+    }
+    if (enc == GL_SRGB) {
+        return GL_SRGB8_ALPHA8;
+    }
+    return a ? GL_RGBA8 : GL_RGB8;
+}
+
 bool gl_resize(fxgl_runtime *rt, const fxgl_frame_desc *frame) {
     gl_size_release(rt);
     int w = frame->width, h = frame->height;
@@ -1124,9 +1152,11 @@ bool gl_resize(fxgl_runtime *rt, const fxgl_frame_desc *frame) {
     GLC(rt, GetIntegerv(GL_SAMPLES, &samples));
     rt->source_samples = samples;
     if (samples > 0) {
+        // A resolving blit needs identical formats on both sides.
         GLC(rt, GenRenderbuffers(1, &rt->resolve_rb));
         GLC(rt, BindRenderbuffer(GL_RENDERBUFFER, rt->resolve_rb));
-        GLC(rt, RenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, w, h));
+        GLC(rt, RenderbufferStorage(GL_RENDERBUFFER, source_color_format(rt, frame->framebuffer),
+                                    w, h));
         GLC(rt, GenFramebuffers(1, &rt->resolve_fbo));
         GLC(rt, BindFramebuffer(GL_FRAMEBUFFER, rt->resolve_fbo));
         GLC(rt, FramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER,

@@ -1360,6 +1360,62 @@ START_TEST(screenshot_and_timeout) {
 }
 END_TEST
 
+// A multisampled application framebuffer: resolved (and flipped) in, and
+// written back flipped: by blits on GL, by a draw on GLES (no blit into a
+// multisampled framebuffer there). The MSAA buffer is filled by scissored
+// clears: 4x4-pixel blocks, block (i, j) = (i/4, j/4, 0.5) top-down.
+static double px_msaa(int x, int y, int c, const fix *f) {
+    (void)f;
+    double v[4] = {(x / 4) / 4.0, (y / 4) / 4.0, 0.5, 1.0};
+    return c == 3 ? 1.0 : 1.0 - v[c];
+}
+
+START_TEST(multisampled_framebuffer) {
+    for (int es = 0; es < 2; es++) {
+        fix f;
+        fix_init(&f, es, false);
+        GladGLContext *gl = f.gl;
+        GLuint rb, msaa;
+        gl->GenRenderbuffers(1, &rb);
+        gl->BindRenderbuffer(GL_RENDERBUFFER, rb);
+        gl->RenderbufferStorageMultisample(GL_RENDERBUFFER, 4, GL_RGBA8, W, H);
+        gl->GenFramebuffers(1, &msaa);
+        gl->BindFramebuffer(GL_FRAMEBUFFER, msaa);
+        gl->FramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb);
+        ck_assert_int_eq(gl->CheckFramebufferStatus(GL_FRAMEBUFFER), GL_FRAMEBUFFER_COMPLETE);
+        gl->Enable(GL_SCISSOR_TEST);
+        for (int j = 0; j < 4; j++) {
+            for (int i = 0; i < 4; i++) {
+                // top-down block row j is GL rows H - 4(j+1) .. H - 4j - 1
+                gl->Scissor(i * 4, H - 4 * (j + 1), 4, 4);
+                GLfloat c[4] = {i / 4.0f, j / 4.0f, 0.5f, 1.0f};
+                gl->ClearBufferfv(GL_COLOR, 0, c);
+            }
+        }
+        gl->Disable(GL_SCISSOR_TEST);
+        static tfx t;
+        tfx_init(&t, "Msaa.fx", es);
+        int smp = color_sampler(&t);
+        int tech = tfx_technique(&t, "Invert");
+        tfx_pass(&t, tech, ps_color(&t, smp, "vec4(1.0 - c.rgb, 1.0)"));
+        fxgl_runtime_add_effect(f.rt, tfx_finish(&t), NULL);
+        fxgl_frame_desc d = {.width = W, .height = H, .framebuffer = msaa};
+        ck_assert(fxgl_runtime_frame(f.rt, &d));
+        ck_assert_int_eq(gl->GetError(), GL_NO_ERROR);
+        check_ready(&f, 0);
+        // Resolve the application's buffer into the fixture's FBO to read it.
+        gl->BindFramebuffer(GL_READ_FRAMEBUFFER, msaa);
+        gl->BindFramebuffer(GL_DRAW_FRAMEBUFFER, f.fbo);
+        gl->BlitFramebuffer(0, 0, W, H, 0, 0, W, H, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+        ck_assert_int_eq(gl->GetError(), GL_NO_ERROR);
+        expect(&f, px_msaa, 1, "MSAA in and out");
+        gl->DeleteFramebuffers(1, &msaa);
+        gl->DeleteRenderbuffers(1, &rb);
+        fix_finish(&f);
+    }
+}
+END_TEST
+
 int main(void) {
     char reason[256];
     fxgl_test_egl *probe = fxgl_test_egl_create(&(fxgl_test_egl_desc){.api = FXGL_API_GL},
@@ -1393,6 +1449,7 @@ int main(void) {
     tcase_add_test(tc, timing_and_debug_groups);
     tcase_add_test(tc, shared_programs);
     tcase_add_test(tc, screenshot_and_timeout);
+    tcase_add_test(tc, multisampled_framebuffer);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
