@@ -24,7 +24,7 @@ tests_gl_test_state_LDADD = $(TEST_LDADD)
 check_PROGRAMS += tests/gl/test_runtime
 tests_gl_test_runtime_SOURCES = tests/gl/test_runtime.c tests/gl/tfx.h
 tests_gl_test_runtime_CPPFLAGS = $(TEST_CPPFLAGS) $(EGL_CFLAGS)
-tests_gl_test_runtime_LDADD = $(TEST_LDADD) -lm
+tests_gl_test_runtime_LDADD = $(TEST_LDADD) -lm -lpthread
 
 EXTRA_DIST += src/gl/local.mk tests/gl/data
 

@@ -9,6 +9,8 @@
  */
 #include <check.h>
 #include <math.h>
+#include <pthread.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1416,6 +1418,122 @@ START_TEST(multisampled_framebuffer) {
 }
 END_TEST
 
+// A context without texture views, image copies and compute (an ES 3.0
+// driver, simulated by removing the entry points): COLOR refreshes by blit,
+// mips come from glGenerateMipmap (the same 2x2 box on power-of-two sizes),
+// a compute technique fails alone with a reason, the others run.
+START_TEST(fallbacks_without_views_copies_compute) {
+    fix f;
+    fix_init(&f, false, false);
+    static GladGLContext reduced;
+    reduced = *f.gl;
+    reduced.TextureView = NULL;
+    reduced.CopyImageSubData = NULL;
+    reduced.DispatchCompute = NULL;
+    fxgl_runtime_destroy(f.rt);
+    f.rt = fxgl_runtime_create(&reduced, fxgl_test_egl_info(f.egl),
+                               &(fxgl_runtime_desc){.log = on_log, .log_user = &f});
+    ck_assert(f.rt);
+    static tfx t;
+    tfx_init(&t, "Fallback.fx", false);
+    int smp = color_sampler(&t);
+    int m = tfx_texture(&t, "Fb::M", W, H, 5, FXGL_FORMAT_RGBA16F);
+    int ms = tfx_sampler(&t, "Fb::MS", m, false, false);
+    int img = tfx_texture(&t, "Fb::Img", 8, 8, 1, FXGL_FORMAT_RGBA8);
+    int st = tfx_storage(&t, "Fb::St", img, 0);
+    // Technique 0: the COLOR refresh rule (two back-buffer passes).
+    int t0 = tfx_technique(&t, "Refresh");
+    int add = ps_color(&t, smp, "vec4(c.rgb + 0.125, 1.0)");
+    tfx_pass(&t, t0, add);
+    tfx_pass(&t, t0, add);
+    // Technique 1: compute, which this context cannot run.
+    int t1 = tfx_technique(&t, "Compute");
+    int cs = tfx_shader(&t, FXGL_STAGE_COMPUTE, "CS",
+                        "layout(local_size_x = 8, local_size_y = 8) in;\n"
+                        "layout(binding = 0, rgba8) writeonly uniform highp image2D St;\n"
+                        "void main() { imageStore(St, ivec2(gl_GlobalInvocationID.xy), "
+                        "vec4(1.0)); }\n");
+    tfx_use_storage(&t, cs, st, 0, "St");
+    tfx_compute(&t, t1, cs, 1, 1);
+    // Technique 2: mips (after technique 0 the output is checked separately).
+    int t2 = tfx_technique(&t, "Mips");
+    int fill = tfx_shader(&t, FXGL_STAGE_PIXEL, "Fill",
+                          "layout(location = 0) out vec4 o;\n"
+                          "void main() { ivec2 p = ivec2(gl_FragCoord.xy);\n"
+                          "  o = vec4(float((p.x * 3 + p.y * 5) %% 16) / 16.0); }\n");
+    fxgl_pass *p = tfx_pass(&t, t2, fill);
+    tfx_target(&t, p, m);
+    int show = tfx_shader(&t, FXGL_STAGE_PIXEL, "Show",
+                          "uniform sampler2D MS;\n"
+                          "layout(location = 0) out vec4 o;\n"
+                          "void main() { ivec2 p = ivec2(gl_FragCoord.xy);\n"
+                          "  float a = p.x < 8 && p.y < 8 ? texelFetch(MS, p, 1).r : 0.0;\n"
+                          "  float b = p.x < 4 && p.y < 4 ? texelFetch(MS, p, 2).r : 0.0;\n"
+                          "  o = vec4(a, b, 0.0, 1.0); }\n");
+    tfx_use_sampler(&t, show, ms, "MS");
+    tfx_pass(&t, t2, show);
+    fxgl_runtime_add_effect(f.rt, tfx_finish(&t), NULL);
+    fxgl_runtime_set_enabled(f.rt, 0, 2, false);
+    fix_frame(&f);
+    check_ready(&f, 0);
+    expect(&f, px_plus_quarter, 1, "COLOR refreshed by blit");
+    fxgl_technique_info info;
+    ck_assert(fxgl_runtime_technique(f.rt, 1, &info));
+    ck_assert_int_eq(info.status, FXGL_STATUS_FAILED);
+    ck_assert_msg(strstr(info.reason, "no compute"), "reason: %s", info.reason);
+    fxgl_runtime_set_enabled(f.rt, 0, 0, false);
+    fxgl_runtime_set_enabled(f.rt, 0, 2, true);
+    fix_frame(&f);
+    expect(&f, px_mip, 1, "glGenerateMipmap fallback");
+    fix_finish(&f);
+}
+END_TEST
+
+// fxgl_runtime_add_effect from a worker thread (where compilation runs)
+// while the frame thread keeps rendering: the effect is adopted and loaded
+// by a later frame, and nothing renders it half-made.
+typedef struct adder {
+    fxgl_runtime *rt;
+    const fxgl_effect *fx;
+    int index;
+} adder;
+
+static void *add_later(void *arg) {
+    adder *a = arg;
+    struct timespec ts = {0, 20 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+    a->index = fxgl_runtime_add_effect(a->rt, a->fx, "Worker.fx");
+    return NULL;
+}
+
+START_TEST(add_effect_from_a_worker_thread) {
+    fix f;
+    fix_init(&f, false, false);
+    static tfx t;
+    tfx_init(&t, "Worker.fx", false);
+    int smp = color_sampler(&t);
+    int tech = tfx_technique(&t, "Invert");
+    tfx_pass(&t, tech, ps_color(&t, smp, "vec4(1.0 - c.rgb, 1.0)"));
+    adder a = {.rt = f.rt, .fx = tfx_finish(&t), .index = -2};
+    pthread_t thread;
+    ck_assert_int_eq(pthread_create(&thread, NULL, add_later, &a), 0);
+    int frames = 0;
+    while (fxgl_runtime_effect_count(f.rt) == 0 && frames < 2000) {
+        fix_upload(&f, &f.in);
+        fix_frame(&f);
+        expect(&f, px_identity, 0, "before the effect arrives");
+        frames++;
+    }
+    pthread_join(thread, NULL);
+    ck_assert_int_eq(a.index, 0);
+    fix_upload(&f, &f.in);
+    fix_frame(&f);
+    check_ready(&f, 0);
+    expect(&f, px_invert, 1, "after it arrived");
+    fix_finish(&f);
+}
+END_TEST
+
 int main(void) {
     char reason[256];
     fxgl_test_egl *probe = fxgl_test_egl_create(&(fxgl_test_egl_desc){.api = FXGL_API_GL},
@@ -1450,6 +1568,8 @@ int main(void) {
     tcase_add_test(tc, shared_programs);
     tcase_add_test(tc, screenshot_and_timeout);
     tcase_add_test(tc, multisampled_framebuffer);
+    tcase_add_test(tc, fallbacks_without_views_copies_compute);
+    tcase_add_test(tc, add_effect_from_a_worker_thread);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
