@@ -68,11 +68,11 @@ CLEANFILES += $(ip_host_programs)
 
 tests_interpose_ip_glx_app_SOURCES = tests/interpose/ip_glx_app.c tests/interpose/ip_app.h
 tests_interpose_ip_glx_app_CPPFLAGS = $(IP_APP_CPPFLAGS) $(GLX_CFLAGS)
-tests_interpose_ip_glx_app_LDADD = libfxgl_gl.la $(GLX_LIBS) $(X11_LIBS)
+tests_interpose_ip_glx_app_LDADD = libfxgl_gl.la $(GLX_LIBS) $(XTST_LIBS) $(X11_LIBS)
 
 tests_interpose_ip_glx_dlopen_SOURCES = tests/interpose/ip_glx_app.c tests/interpose/ip_app.h
 tests_interpose_ip_glx_dlopen_CPPFLAGS = $(IP_APP_CPPFLAGS) $(GLX_CFLAGS) -DIP_APP_DLOPEN
-tests_interpose_ip_glx_dlopen_LDADD = libfxgl_gl.la $(X11_LIBS) -ldl
+tests_interpose_ip_glx_dlopen_LDADD = libfxgl_gl.la $(XTST_LIBS) $(X11_LIBS) -ldl
 
 tests_interpose_ip_egl_app_SOURCES = tests/interpose/ip_egl_app.c tests/interpose/ip_app.h
 tests_interpose_ip_egl_app_CPPFLAGS = $(IP_APP_CPPFLAGS) $(EGL_CFLAGS)
@@ -116,7 +116,7 @@ tests_interpose_test_input_LDADD = libfxgl_preset.la $(TEST_LDADD) $(XTST_LIBS) 
 
 EXTRA_DIST += tests/interpose/data/Invert.fx tests/interpose/data/Broken.fx \
 	tests/interpose/data/invert.ini tests/interpose/data/broken.ini \
-	tests/interpose/data/missing.ini
+	tests/interpose/data/missing.ini tests/interpose/data/invert_key.ini
 
 TESTS += tests/interpose/test_fxgl_cmd.sh
 EXTRA_DIST += tests/interpose/test_fxgl_cmd.sh

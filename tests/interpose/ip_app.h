@@ -42,6 +42,9 @@ typedef struct ip_app_gl {
 } ip_app_gl;
 
 static int ip_app_failures;
+// Frames from this one on are expected without the inversion (a toggle key
+// switched Invert.fx off there); -1: never.
+static int ip_app_invert_until = -1;
 
 #define IP_APP_CHECK(cond, ...)                                                          \
     do {                                                                                 \
@@ -130,7 +133,7 @@ static inline void ip_app_check_window(Display *dpy, Window win, int frame, int 
     }
     ip_app_rgb l = ip_app_left(frame), r = ip_app_right();
     const char *inv = getenv("FXGL_TEST_EXPECT_INVERT");
-    if (inv && strcmp(inv, "1") == 0) {
+    if (inv && strcmp(inv, "1") == 0 && (ip_app_invert_until < 0 || frame < ip_app_invert_until)) {
         l = (ip_app_rgb){255 - l.r, 255 - l.g, 255 - l.b};
         r = (ip_app_rgb){255 - r.r, 255 - r.g, 255 - r.b};
     }

@@ -11,6 +11,9 @@
  * glXGetProcAddressARB), two (two windows, two unshared contexts, one of
  * them core profile), resize (the window grows every 3 frames).
  * --size WxH sets the first window's size. See ip_app.h for the checks.
+ * --toggle-at N: gives the first window the focus and holds the I key
+ * (XTest) during frame N's swap: the test preset's KeyInvert@Invert.fx
+ * switches the effect off from frame N on (ip_app_invert_until).
  * --origin-dlopen REL: dlopen("$ORIGIN/REL", RTLD_NOLOAD) must find the
  * (already loaded) library: libc expands $ORIGIN from the caller's return
  * address, so this fails if a preloaded dlopen hides the program as caller.
@@ -22,6 +25,8 @@
 #include "ip_app.h"
 
 #include <GL/glx.h>
+#include <X11/extensions/XTest.h>
+#include <X11/keysym.h>
 
 #include "fxgl_gl.h"
 
@@ -191,6 +196,17 @@ int main(int argc, char **argv) {
             return IP_APP_SKIP;
         }
     }
+    int toggle_at = atoi(ip_app_arg(argc, argv, "--toggle-at", "-1"));
+    if (toggle_at >= 0) {
+        int ev, err, major, minor;
+        if (!XTestQueryExtension(dpy, &ev, &err, &major, &minor)) {
+            printf("SKIP: no XTEST extension\n");
+            return IP_APP_SKIP;
+        }
+        XSetInputFocus(dpy, wins[0].win, RevertToParent, CurrentTime);
+        XSync(dpy, False);
+        ip_app_invert_until = toggle_at;
+    }
     swap_msc_fn msc = NULL;
     if (strcmp(mode, "msc") == 0) {
         msc = (swap_msc_fn)(uintptr_t)glx.GetProcAddressARB(
@@ -213,7 +229,16 @@ int main(int argc, char **argv) {
             glx.SwapBuffers(dpy, wins[0].win);
         }
         for (int k = 0; k < (two ? 2 : 1); k++) {
+            bool press = toggle_at >= 0 && i == toggle_at && k == 0;
+            if (press) {
+                XTestFakeKeyEvent(dpy, XKeysymToKeycode(dpy, XK_i), True, CurrentTime);
+                XSync(dpy, False);
+            }
             frame(dpy, &wins[k], i, msc, expect);
+            if (press) {
+                XTestFakeKeyEvent(dpy, XKeysymToKeycode(dpy, XK_i), False, CurrentTime);
+                XSync(dpy, False);
+            }
         }
     }
     for (int k = 0; k < (two ? 2 : 1); k++) {

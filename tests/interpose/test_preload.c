@@ -310,6 +310,18 @@ START_TEST(effect_inverted_egl) {
 }
 END_TEST
 
+START_TEST(effect_toggle_key) {
+    // KeyInvert@Invert.fx=73 (I): held during frame 3's swap, the effect is
+    // off from frame 3 on; the app expects inverted frames 0-2 only.
+    expect_app("ip_glx_app", ENV(MARK, INVERTED, preset("invert_key.ini"), effect_paths()),
+               ARGS("--mode", "one", "--toggle-at", "3"), 0);
+    // The same run with the key unbound: every frame stays inverted, so the
+    // app's expectation fails (exit 1) - the check above can fail.
+    expect_app("ip_glx_app", ENV(MARK, INVERTED, preset("invert.ini"), effect_paths()),
+               ARGS("--mode", "one", "--toggle-at", "3"), 1);
+}
+END_TEST
+
 START_TEST(effect_failures_pass_through) {
     // An effect that does not compile is skipped; the other one runs.
     expect_app("ip_glx_app", ENV(MARK, INVERTED, preset("broken.ini"), effect_paths()),
@@ -824,6 +836,7 @@ int main(void) {
     add(s, "glxgears32_marked", glxgears32_marked);
     add(s, "effect_inverted_glx", effect_inverted_glx);
     add(s, "effect_inverted_egl", effect_inverted_egl);
+    add(s, "effect_toggle_key", effect_toggle_key);
     add(s, "effect_failures_pass_through", effect_failures_pass_through);
     add(s, "glxgears_inverted", glxgears_inverted);
     add(s, "mangohud_both_orders", mangohud_both_orders);
