@@ -11,9 +11,7 @@
  * glXGetProcAddressARB), two (two windows, two unshared contexts, one of
  * them core profile), resize (the window grows every 3 frames).
  * --size WxH sets the first window's size. See ip_app.h for the checks.
- * --toggle-at N: gives the first window the focus and holds the I key
- * (XTest) during frame N's swap: the test preset's KeyInvert@Invert.fx
- * switches the effect off from frame N on (ip_app_invert_until).
+ * --toggle-at N: see ip_app.h (the first window takes the focus).
  * --origin-dlopen REL: dlopen("$ORIGIN/REL", RTLD_NOLOAD) must find the
  * (already loaded) library: libc expands $ORIGIN from the caller's return
  * address, so this fails if a preloaded dlopen hides the program as caller.
@@ -25,8 +23,6 @@
 #include "ip_app.h"
 
 #include <GL/glx.h>
-#include <X11/extensions/XTest.h>
-#include <X11/keysym.h>
 
 #include "fxgl_gl.h"
 
@@ -197,15 +193,9 @@ int main(int argc, char **argv) {
         }
     }
     int toggle_at = atoi(ip_app_arg(argc, argv, "--toggle-at", "-1"));
-    if (toggle_at >= 0) {
-        int ev, err, major, minor;
-        if (!XTestQueryExtension(dpy, &ev, &err, &major, &minor)) {
-            printf("SKIP: no XTEST extension\n");
-            return IP_APP_SKIP;
-        }
-        XSetInputFocus(dpy, wins[0].win, RevertToParent, CurrentTime);
-        XSync(dpy, False);
-        ip_app_invert_until = toggle_at;
+    if (!ip_app_toggle_setup(dpy, wins[0].win, toggle_at)) {
+        printf("SKIP: no XTEST extension\n");
+        return IP_APP_SKIP;
     }
     swap_msc_fn msc = NULL;
     if (strcmp(mode, "msc") == 0) {
@@ -231,13 +221,11 @@ int main(int argc, char **argv) {
         for (int k = 0; k < (two ? 2 : 1); k++) {
             bool press = toggle_at >= 0 && i == toggle_at && k == 0;
             if (press) {
-                XTestFakeKeyEvent(dpy, XKeysymToKeycode(dpy, XK_i), True, CurrentTime);
-                XSync(dpy, False);
+                ip_app_toggle_key(dpy, true);
             }
             frame(dpy, &wins[k], i, msc, expect);
             if (press) {
-                XTestFakeKeyEvent(dpy, XKeysymToKeycode(dpy, XK_i), False, CurrentTime);
-                XSync(dpy, False);
+                ip_app_toggle_key(dpy, false);
             }
         }
     }

@@ -315,6 +315,12 @@ START_TEST(effect_toggle_key) {
     // off from frame 3 on; the app expects inverted frames 0-2 only.
     expect_app("ip_glx_app", ENV(MARK, INVERTED, preset("invert_key.ini"), effect_paths()),
                ARGS("--mode", "one", "--toggle-at", "3"), 0);
+    // EGL: the X window comes from eglCreateWindowSurface (focus and keys);
+    // GLES 3 (eglGetDisplay) and desktop GL (eglGetPlatformDisplay).
+    expect_app("ip_egl_app", ENV(MARK, INVERTED, preset("invert_key.ini"), effect_paths()),
+               ARGS("--mode", "swap", "--toggle-at", "2"), 0);
+    expect_app("ip_egl_app", ENV(MARK, INVERTED, preset("invert_key.ini"), effect_paths()),
+               ARGS("--mode", "damage", "--toggle-at", "4"), 0);
     // The same run with the key unbound: every frame stays inverted, so the
     // app's expectation fails (exit 1) - the check above can fail.
     expect_app("ip_glx_app", ENV(MARK, INVERTED, preset("invert.ini"), effect_paths()),
