@@ -20,6 +20,11 @@
 
 #define FXGL_INTERNAL __attribute__((visibility("hidden")))
 
+// The code an ASan runtime preloaded before us runs while it initialises
+// (its interceptors look their real functions up with dlsym(RTLD_NEXT)):
+// before its shadow memory exists, instrumented loads would fault.
+#define IP_NO_ASAN __attribute__((no_sanitize_address))
+
 // --- log.c ---
 
 typedef enum fxgl_log_level {

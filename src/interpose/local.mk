@@ -141,7 +141,8 @@ EXTRA_DIST += tests/interpose/data/Invert.fx tests/interpose/data/Broken.fx \
 	tests/interpose/data/invert.ini tests/interpose/data/broken.ini \
 	tests/interpose/data/missing.ini tests/interpose/data/invert_key.ini
 
-TESTS += tests/interpose/test_fxgl_cmd.sh
+TESTS += tests/interpose/test_fxgl_cmd.sh tests/interpose/test_asan_glmark2.sh
+EXTRA_DIST += tests/interpose/test_asan_glmark2.sh
 EXTRA_DIST += tests/interpose/test_fxgl_cmd.sh
 
 # --- the 32-bit library: make lib32 ---
