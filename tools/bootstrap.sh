@@ -22,7 +22,8 @@ PACKAGES="autoconf automake libtool pkg-config make gcc binutils git
     libegl-dev libgl-dev libgles-dev libx11-dev libglfw3-dev libinih-dev
     check libsubunit-dev libstb-dev glslang-dev glslang-tools python3-glad
     xvfb xauth libegl1-mesa libgl1-mesa-dri libglx-mesa0 mesa-utils
-    libglvnd-core-dev mangohud libxtst-dev libxcb1-dev"
+    libglvnd-core-dev mangohud libxtst-dev libxcb1-dev libsdl2-dev
+    glmark2-x11 glmark2-es2-x11 glmark2-es2-wayland weston"
 
 missing=""
 for p in $PACKAGES; do

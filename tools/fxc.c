@@ -10,6 +10,10 @@
  *   fxc stats [options] DIR...          a survey of every .fx below DIR:
  *                                       techniques, passes, pass states, special
  *                                       sources, semantics, formats, includes
+ *   fxc bench [options] [-n N] FILE...  front-end speed: each file N times
+ *                                       through preprocess, parse, check and
+ *                                       module; MB/s of CPU time and arena
+ *                                       peak per input byte
  *
  * Options: -I DIR (include path; a DIR ending in a slash and two stars also
  * searches its subdirectories), -D NAME[=VALUE], --width N, --height N,
@@ -23,6 +27,9 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <time.h>
+
+#include "fx_check.h"
 
 #include "fx_ast.h"
 #include "fx_base.h"
@@ -41,6 +48,7 @@ typedef struct options {
     fxgl_environment env;
     fxgl_glsl_target target;
     int pass;                    // --pass N, -1: all
+    int repeat;                  // bench: -n N
     bool json;
     bool quiet;
     const char *files[256];      // positional arguments
@@ -55,6 +63,7 @@ static void usage(FILE *out) {
             "       fxc glsl --target gl450|gl430|es300|es310|es320 [--pass N] [options] FILE\n"
             "       fxc conform [options] DIR...\n"
             "       fxc stats [options] DIR...\n"
+            "       fxc bench [options] [-n N] FILE...\n"
             "options: -I DIR  -D NAME[=VALUE]  --width N  --height N  --api gl|gles\n"
             "         --api-version M.N  --app PATH  --performance-mode  -q\n");
 }
@@ -142,6 +151,8 @@ static bool parse_options(int argc, char **argv, options *o) {
                 fprintf(stderr, "fxc: unknown target '%s'\n", next);
                 return false;
             }
+        } else if (strcmp(a, "-n") == 0 && next) {
+            o->repeat = atoi(argv[++i]);
         } else if (strcmp(a, "--pass") == 0 && next) {
             o->pass = atoi(argv[++i]);
         } else if (strcmp(a, "--json") == 0) {
@@ -183,6 +194,21 @@ static void print_diags(const fxgl_diags *diags, bool quiet) {
             fputs(d->include_chain, stderr);
         }
     }
+}
+
+// What fxgl_effect_compile gives the preprocessor: its compatibility
+// macros, then the predefined and -D ones.
+static size_t pp_defines(const options *o, fx_pp_define *out) {
+    size_t compat_count;
+    const fx_pp_define *compat = fx_pp_compat_macros(&compat_count);
+    size_t n = 0;
+    for (size_t i = 0; i < compat_count && i < 32; i++) {
+        out[n++] = compat[i];
+    }
+    for (size_t i = 0; i < o->define_count; i++) {
+        out[n++] = (fx_pp_define){.name = o->defines[i].name, .value = o->defines[i].value};
+    }
+    return n;
 }
 
 static fxgl_effect *compile(const options *o, const char *path, fxgl_glsl_target target,
@@ -231,10 +257,8 @@ static int cmd_preprocess(const options *o) {
         fprintf(stderr, "fxc: out of memory\n");
         return 1;
     }
-    fx_pp_define defines[MAX_DEFINES];
-    for (size_t i = 0; i < o->define_count; i++) {
-        defines[i] = (fx_pp_define){.name = o->defines[i].name, .value = o->defines[i].value};
-    }
+    fx_pp_define defines[MAX_DEFINES + 32];
+    size_t define_count = pp_defines(o, defines);
     jmp_buf jb;
     fx_ctx ctx = {.arena = arena, .diags = &diags, .fatal = &jb};
     fx_pp_desc desc = {
@@ -242,7 +266,7 @@ static int cmd_preprocess(const options *o) {
         .include_paths = o->includes,
         .include_path_count = o->include_count,
         .defines = defines,
-        .define_count = o->define_count,
+        .define_count = define_count,
     };
     fx_pp_result result = {0};
     volatile int status = 1;
@@ -519,10 +543,8 @@ static void stats_states(const options *o, const char *path, stats *st) {
     if (!arena) {
         return;
     }
-    fx_pp_define defines[MAX_DEFINES];
-    for (size_t i = 0; i < o->define_count; i++) {
-        defines[i] = (fx_pp_define){.name = o->defines[i].name, .value = o->defines[i].value};
-    }
+    fx_pp_define defines[MAX_DEFINES + 32];
+    size_t define_count = pp_defines(o, defines);
     jmp_buf jb;
     fx_ctx ctx = {.arena = arena, .diags = &diags, .fatal = &jb};
     fx_pp_desc desc = {
@@ -530,7 +552,7 @@ static void stats_states(const options *o, const char *path, stats *st) {
         .include_paths = o->includes,
         .include_path_count = o->include_count,
         .defines = defines,
-        .define_count = o->define_count,
+        .define_count = define_count,
     };
     fx_pp_result result = {0};
     if (setjmp(jb) == 0 && fx_pp_run(&ctx, &desc, &result)) {
@@ -676,6 +698,120 @@ static int cmd_stats(const options *o) {
     return st.compiled == st.effects ? 0 : 1;
 }
 
+// --- bench ---
+
+// CPU time of the process: the build machines are shared, and wall time
+// there measures the neighbours as much as the compiler.
+static double now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+typedef struct bench_run {
+    size_t input;                // bytes of every file the preprocessor read
+    size_t peak;                 // arena bytes handed out
+    size_t peak_pp, peak_parse, peak_check; // ... after each stage
+    size_t output;               // bytes of preprocessed text
+    double pp_s, rest_s;         // preprocessing, parse + check + module
+    bool ok;
+} bench_run;
+
+// The front end the way fxgl_effect_compile runs it, timed by stage, in one
+// arena so that its peak counts everything.
+static bench_run bench_once(const options *o, const char *path) {
+    bench_run r = {0};
+    fxgl_diags diags;
+    fxgl_diags_init(&diags);
+    fx_arena *arena = fx_arena_create(0);
+    if (!arena) {
+        return r;
+    }
+    fx_pp_define defines[MAX_DEFINES + 32];
+    size_t define_count = pp_defines(o, defines);
+    jmp_buf jb;
+    fx_ctx ctx = {.arena = arena, .diags = &diags, .fatal = &jb};
+    fx_pp_desc desc = {
+        .path = path,
+        .include_paths = o->includes,
+        .include_path_count = o->include_count,
+        .defines = defines,
+        .define_count = define_count,
+    };
+    fx_pp_result pr = {0};
+    if (setjmp(jb) == 0) {
+        double t0 = now_seconds();
+        bool ok = fx_pp_run(&ctx, &desc, &pr);
+        double t1 = now_seconds();
+        r.pp_s = t1 - t0;
+        r.peak_pp = fx_arena_peak(arena);
+        r.output = pr.len;
+        for (size_t i = 0; i < pr.included_count; i++) {
+            struct stat sb;
+            if (stat(pr.included_files[i], &sb) == 0) {
+                r.input += (size_t)sb.st_size;
+            }
+        }
+        if (ok) {
+            fx_ast *ast = fx_parse(&ctx, pr.text, pr.len, path);
+            r.peak_parse = fx_arena_peak(arena);
+            fx_program *prog = ctx.errors == 0 ? fx_check(&ctx, ast) : NULL;
+            r.peak_check = fx_arena_peak(arena);
+            if (prog && ctx.errors == 0) {
+                r.ok = fx_module_build(&ctx, prog) != NULL;
+            }
+        }
+        r.rest_s = now_seconds() - t1;
+    }
+    r.peak = fx_arena_peak(arena);
+    fx_arena_destroy(arena);
+    fxgl_diags_finish(&diags);
+    return r;
+}
+
+static int cmd_bench(const options *o) {
+    if (o->file_count == 0) {
+        usage(stderr);
+        return 2;
+    }
+    int n = o->repeat > 0 ? o->repeat : 10;
+    double input = 0, pp_s = 0, rest_s = 0, worst_ratio = 0;
+    size_t worst_peak = 0, failed = 0;
+    bench_run worst_run = {0};
+    const char *worst = "";
+    for (size_t f = 0; f < o->file_count; f++) {
+        for (int i = 0; i < n; i++) {
+            bench_run r = bench_once(o, o->files[f]);
+            input += (double)r.input;
+            pp_s += r.pp_s;
+            rest_s += r.rest_s;
+            failed += !r.ok;
+            double ratio = r.input ? (double)r.peak / (double)r.input : 0;
+            if (i == 0 && ratio > worst_ratio) {
+                worst_ratio = ratio;
+                worst_peak = r.peak;
+                worst_run = r;
+                worst = o->files[f];
+            }
+        }
+    }
+    double mb = input / 1e6;
+    printf("files %zu x %d, input %.2f MB, failed runs %zu\n", o->file_count, n, mb, failed);
+    printf("CPU time: preprocess %.3f s (%.1f MB/s), parse+check+module %.3f s, total %.3f s: "
+           "%.1f MB/s\n",
+           pp_s, pp_s > 0 ? mb / pp_s : 0, rest_s, pp_s + rest_s,
+           pp_s + rest_s > 0 ? mb / (pp_s + rest_s) : 0);
+    printf("arena peak per input byte: worst %.1fx (%zu bytes, %s)\n", worst_ratio, worst_peak,
+           worst);
+    if (worst_run.input) {
+        printf("  its input %zu bytes, preprocessed %zu bytes; arena after preprocess %zu, parse %zu,"
+               " check %zu, module %zu\n",
+               worst_run.input, worst_run.output, worst_run.peak_pp, worst_run.peak_parse,
+               worst_run.peak_check, worst_run.peak);
+    }
+    return failed ? 1 : 0;
+}
+
 int main(int argc, char **argv) {
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         usage(argc < 2 ? stderr : stdout);
@@ -704,6 +840,9 @@ int main(int argc, char **argv) {
     }
     if (strcmp(cmd, "stats") == 0) {
         return cmd_stats(&o);
+    }
+    if (strcmp(cmd, "bench") == 0) {
+        return cmd_bench(&o);
     }
     fprintf(stderr, "fxc: unknown command '%s'\n", cmd);
     usage(stderr);

@@ -35,6 +35,11 @@ static const fx_pp_define compat_macros[] = {
 
 #define COMPAT_COUNT (sizeof(compat_macros) / sizeof(compat_macros[0]))
 
+const fx_pp_define *fx_pp_compat_macros(size_t *count) {
+    *count = COMPAT_COUNT;
+    return compat_macros;
+}
+
 static const char *const *copy_strings(fx_ctx *ectx, const char *const *list, size_t count) {
     if (!count) {
         return NULL;

@@ -61,6 +61,11 @@ typedef struct fx_pp_result {
 // the error cap are fatal through ctx->fatal like every stage.
 FX_INTERNAL bool fx_pp_run(fx_ctx *ctx, const fx_pp_desc *desc, fx_pp_result *out);
 
+// The macros fxgl_effect_compile puts before the caller's (compile.c): the
+// reference runtime's old names of the offset and gather intrinsics. Tools
+// that run the preprocessor themselves add them to see what compile sees.
+FX_INTERNAL const fx_pp_define *fx_pp_compat_macros(size_t *count);
+
 // __APPLICATION__ the reference way: FNV-1a 64 of the executable's file stem
 // (name without directory and last extension), low 32 bits.
 FX_INTERNAL uint32_t fx_pp_application_hash(const char *exe_path);

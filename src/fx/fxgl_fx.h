@@ -252,6 +252,9 @@ typedef enum fxgl_stage {
 //    fxgl_binding in samplers; units are compact per shader, in order of
 //    first use. The runtime may reassign units per pass by name (for a vertex
 //    and a pixel shader whose units collide, or targets without binding).
+//    Vertex stages declare their samplers without a binding (a sampler both
+//    stages of a pass use would otherwise carry two units and not link): the
+//    runtime binds those by name, e.g. at units after the pixel shader's.
 //  - Storages: `layout(binding = unit, <format>) uniform [readonly|writeonly]
 //    image2D name;`, compute only.
 //  - No vertex attributes: the runtime draws vertex_count vertices with an
@@ -259,6 +262,13 @@ typedef enum fxgl_stage {
 //  - Varyings carry no location: a vertex output and a pixel input match by
 //    a name derived from the semantic alone, so separately generated
 //    stages link.
+//    They are `[flat] out|in vec4|ivec4|uvec4 _v_<SEMANTIC><n>` (a reader
+//    takes the components it needs; integer ones are flat; struct members,
+//    array elements and matrix rows each take the next semantic index).
+//  - GLSL names are the effect's with "::" as "_" (prefixed where a name is
+//    a GLSL word, starts with '_' or "gl_"); fxgl_binding.name has them.
+//    int, uint and bool matrix uniforms sit in the block as arrays of
+//    integer row vectors (the std140 layout of the module's 32-bit values).
 //  - Pixel outputs: `layout(location = n) out` for SV_Target n / COLOR n.
 //  - Every vertex stage ends with `gl_Position.y = -gl_Position.y;`: effect
 //    textures are top-down, the runtime flips at the back-buffer copies.

@@ -29,9 +29,15 @@
  *    get a wrapper function when that argument has side effects.
  *  - Constants fold to literals; inf, NaN and denormals are written as
  *    uintBitsToFloat of their bits, so no driver rounds or flushes them.
+ *  - Functions with storage parameters are written once per combination of
+ *    storages they are called with (GLSL image parameters cannot carry the
+ *    format qualifier that loads and atomics need).
  *  - Names: "NS::x" becomes NS_x; names that start with '_', "gl_" or are a
- *    GLSL keyword or built-in get a prefix; "__" becomes "_x". Everything
- *    the generator invents starts with "_g", which no escaped name does.
+ *    GLSL keyword or built-in get a prefix; "__" becomes "_x"; overloads get
+ *    "_o<n>". What the generator invents starts with "_g" (varyings "_v_"),
+ *    which no escaped name does.
+ *  - The interface follows THE GLSL CONTRACT (fxgl_fx.h): varyings are
+ *    4-vectors named by semantic, vertex stages end with the Y flip.
  */
 #include <ctype.h>
 #include <inttypes.h>
@@ -103,6 +109,17 @@ typedef struct named {
     const char *name;
 } named;
 
+// GLSL image parameters cannot carry the format qualifier imageLoad and
+// atomics need, so a function with storage parameters is written once per
+// combination of global storages it is called with, without those parameters.
+#define FX_GLSL_MAX_SPEC_ARGS 8
+typedef struct spec {
+    const fx_symbol *func;
+    named args[FX_GLSL_MAX_SPEC_ARGS]; // storage parameter -> the global's GLSL name
+    size_t arg_count;
+    const char *name;
+} spec;
+
 typedef struct gen {
     fx_ctx *ctx;                 // work arena and diagnostics
     fx_ctx *ectx;                // the effect's arena
@@ -129,6 +146,10 @@ typedef struct gen {
     size_t pending_count, pending_cap;
     named *statics;              // static locals -> hoisted global names
     size_t static_count, static_cap;
+    struct spec *specs;          // functions specialized for their storage arguments
+    size_t spec_count, spec_cap;
+    const named *subst;          // while writing a specialization: storage parameter -> global
+    size_t subst_count;
     buf static_decls;            // their declarations
     buf static_inits;            // their initializers (start of main)
     bool need_deriv_control;
@@ -253,20 +274,23 @@ static bool is_reserved(const char *s) {
 
 // The GLSL spelling of an FX name ("NS::x", "filter", "_a", "gl_b", "a__b").
 static const char *escape(gen *g, const char *name) {
-    buf b = newbuf(g);
-    if (name[0] == '_') {
-        bput(&b, "_u");
-    } else if (strncmp(name, "gl_", 3) == 0 || is_reserved(name)) {
-        bput(&b, "_k");
-    }
+    buf plain = newbuf(g);
     for (const char *p = name; *p; p++) {
         if (p[0] == ':' && p[1] == ':') {
-            bput(&b, "_");
+            bput(&plain, "_");
             p++;
         } else {
-            bputn(&b, p, 1);
+            bputn(&plain, p, 1);
         }
     }
+    const char *n = bstr(&plain);
+    buf b = newbuf(g);
+    if (n[0] == '_') {
+        bput(&b, "_u");
+    } else if (strncmp(n, "gl_", 3) == 0 || is_reserved(n)) {
+        bput(&b, "_k");
+    }
+    bput(&b, n);
     // Names with "__" are reserved in GLSL.
     char *s = b.data;
     for (char *p; (p = strstr(s, "__")) != NULL;) {
@@ -283,11 +307,30 @@ static const char *sym_name(gen *g, const fx_symbol *s) {
             }
         }
     }
+    for (size_t i = 0; s->kind == FX_SYM_PARAM && i < g->subst_count; i++) {
+        if (g->subst[i].key == s) {
+            return g->subst[i].name;
+        }
+    }
     switch (s->kind) {
     case FX_SYM_LOCAL:
     case FX_SYM_PARAM:
     case FX_SYM_MEMBER:
         return escape(g, s->name->str);
+    case FX_SYM_FUNCTION: {
+        // Overloads get their own names: HLSL types that GLSL spells alike
+        // (min16float and float, int and float matrices) would collide.
+        int index = 0, count = 0;
+        for (size_t i = 0; i < g->prog->function_count; i++) {
+            const fx_symbol *f = g->prog->functions[i];
+            if (f->unique && strcmp(f->unique, s->unique) == 0) {
+                index = f == s ? count : index;
+                count++;
+            }
+        }
+        const char *n = escape(g, s->unique);
+        return count > 1 ? fx_sprintf(g->ctx, "%s_o%d", n, index) : n;
+    }
     default:
         return escape(g, s->unique ? s->unique : s->name->str);
     }
@@ -338,6 +381,7 @@ static const char *object_dim(uint8_t base) {
 
 // The GLSL type of t without its array dimension.
 static const char *type_name(gen *g, fx_type t) {
+    t.array_len = 0;
     if (fx_type_is_struct(t)) {
         const fx_symbol *s = t.strct ? t.strct->sym : NULL;
         return s ? sym_name(g, s) : "_gerror";
@@ -604,6 +648,22 @@ static const char *helper_splat(gen *g, fx_type t) {
 
 static void expr(gen *g, buf *o, const fx_expr *e);
 
+// An int, uint or bool matrix uniform: GLSL has only float matrices, so the
+// block holds its rows as integer vectors (the same std140 layout) and
+// reads convert them.
+static bool integer_matrix_uniform(const gen *g, const fx_symbol *s) {
+    if (s->kind != FX_SYM_UNIFORM || !fx_type_is_matrix(s->type) ||
+        fx_type_is_array(s->type) || is_float_base(s->type.base)) {
+        return false;
+    }
+    if (g->opt->performance_mode && s->index >= 0 && (size_t)s->index < g->fx->uniform_count &&
+        g->fx->uniforms[s->index].has_initializer &&
+        g->fx->uniforms[s->index].special == FXGL_SPECIAL_NONE) {
+        return false; // a constant of the GLSL (float) matrix type
+    }
+    return true;
+}
+
 // Does evaluating e change anything (so it must be evaluated exactly once)?
 static bool side_effects(const fx_expr *e) {
     if (!e) {
@@ -850,9 +910,8 @@ static void check_needs(gen *g, const fx_expr *e, const fx_intrinsic *in) {
                 template_uses(in->glsl, "findMSB") ||
                 template_uses(in->glsl, "bitfieldReverse"))) {
         missing = "bit counting functions (countbits, firstbitlow, firstbithigh, reversebits)";
-    } else if (g->version == 300 &&
-               (template_uses(in->glsl, "frexp") || template_uses(in->glsl, "ldexp"))) {
-        missing = "frexp and ldexp";
+    } else if (g->version == 300 && template_uses(in->glsl, "frexp")) {
+        missing = "frexp";
     } else if (g->version == 300 && (in->needs & FX_INTRINSIC_NEED_COMPUTE)) {
         missing = "compute shaders";
     }
@@ -929,7 +988,31 @@ static bool is_global_object(const fx_expr *a) {
            (s->kind == FX_SYM_SAMPLER || s->kind == FX_SYM_STORAGE || s->kind == FX_SYM_TEXTURE);
 }
 
+// GLSL ES 3.00 lacks ldexp: x * 2^e is exact for the exponents that matter.
+static const fx_intrinsic *es300_ldexp(const fx_intrinsic *in, fx_intrinsic *copy) {
+    *copy = *in;
+    switch (in->ret.rows) {
+    case 1:
+        copy->glsl = "($0 * exp2(float($1)))";
+        break;
+    case 2:
+        copy->glsl = "($0 * exp2(vec2($1)))";
+        break;
+    case 3:
+        copy->glsl = "($0 * exp2(vec3($1)))";
+        break;
+    default:
+        copy->glsl = "($0 * exp2(vec4($1)))";
+        break;
+    }
+    return copy;
+}
+
 static void intrinsic_call(gen *g, buf *o, const fx_expr *e, const fx_intrinsic *in) {
+    fx_intrinsic copy;
+    if (g->version == 300 && strcmp(in->name, "ldexp") == 0) {
+        in = es300_ldexp(in, &copy);
+    }
     check_needs(g, e, in);
     int n = (int)e->arg_count;
     const char *args[FX_INTRINSIC_MAX_PARAMS] = {0};
@@ -981,10 +1064,51 @@ static void intrinsic_call(gen *g, buf *o, const fx_expr *e, const fx_intrinsic 
     bput(o, bstr(&call));
 }
 
+static bool has_storage_params(const fx_symbol *f) {
+    for (const fx_var_decl *p = f->func ? f->func->params : NULL; p; p = p->next) {
+        if (fx_type_is_storage(p->type)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// The specialization of f for the storage arguments of call e.
+static const char *specialize(gen *g, const fx_expr *e, const fx_symbol *f) {
+    spec sp = {.func = f};
+    const fx_var_decl *p = f->func->params;
+    for (const fx_expr *a = e->args; a && p; a = a->next, p = p->next) {
+        if (!fx_type_is_storage(p->type)) {
+            continue;
+        }
+        if (a->kind != FX_EXPR_NAME || !a->sym || sp.arg_count == FX_GLSL_MAX_SPEC_ARGS) {
+            gerror(g, a->loc, "storage arguments must name a storage");
+            return sym_name(g, f);
+        }
+        sp.args[sp.arg_count++] = (named){p->sym, sym_name(g, a->sym)};
+    }
+    for (size_t i = 0; i < g->spec_count; i++) {
+        const spec *o = &g->specs[i];
+        bool same = o->func == f && o->arg_count == sp.arg_count;
+        for (size_t k = 0; same && k < sp.arg_count; k++) {
+            same = strcmp(o->args[k].name, sp.args[k].name) == 0;
+        }
+        if (same) {
+            return o->name;
+        }
+    }
+    sp.name = fx_sprintf(g->ctx, "%s_s%zu", sym_name(g, f), g->spec_count);
+    fx_grow(g->ctx, (void **)&g->specs, &g->spec_cap, g->spec_count + 1, sizeof(*g->specs),
+            1u << 16, "specializations");
+    g->specs[g->spec_count++] = sp;
+    return sp.name;
+}
+
 // A call of a user function.
 static void user_call(gen *g, buf *o, const fx_expr *e, const fx_symbol *f) {
     const fx_func_decl *fd = f->func;
-    const char *fname = sym_name(g, f);
+    bool specialized = has_storage_params(f);
+    const char *fname = specialized ? specialize(g, e, f) : sym_name(g, f);
     bool wrap = false;
     const fx_var_decl *p = fd->params;
     for (const fx_expr *a = e->args; a && p; a = a->next, p = p->next) {
@@ -994,11 +1118,17 @@ static void user_call(gen *g, buf *o, const fx_expr *e, const fx_symbol *f) {
     }
     if (!wrap) {
         bprintf(o, "%s(", fname);
-        for (const fx_expr *a = e->args; a; a = a->next) {
-            expr(g, o, a);
-            if (a->next) {
+        bool first = true;
+        p = fd->params;
+        for (const fx_expr *a = e->args; a; a = a->next, p = p ? p->next : NULL) {
+            if (p && fx_type_is_storage(p->type)) {
+                continue;
+            }
+            if (!first) {
                 bput(o, ", ");
             }
+            expr(g, o, a);
+            first = false;
         }
         bput(o, ")");
         return;
@@ -1012,16 +1142,21 @@ static void user_call(gen *g, buf *o, const fx_expr *e, const fx_symbol *f) {
     bprintf(&inner, "%s(", fname);
     int i = 0;
     p = fd->params;
+    bool first = true;
     for (const fx_expr *a = e->args; a && p; a = a->next, p = p->next, i++) {
+        if (fx_type_is_storage(p->type)) {
+            continue; // the specialization names the global
+        }
         const char *q = (p->type.quals & FX_Q_OUT)
                             ? ((p->type.quals & FX_Q_IN) ? "inout " : "out ")
                             : "";
         bool conv = (p->type.quals & FX_Q_OUT) && !same_glsl_type(g, a->type, p->type);
         fx_type at = conv ? a->type : p->type;
-        if (i) {
+        if (!first) {
             bput(&h, ", ");
             bput(&inner, ", ");
         }
+        first = false;
         bput(&h, q);
         declarator(g, &h, at, fx_sprintf(g->ctx, "a%d", i));
         if (conv) {
@@ -1050,11 +1185,17 @@ static void user_call(gen *g, buf *o, const fx_expr *e, const fx_symbol *f) {
     }
     bput(&g->helpers, bstr(&h));
     bprintf(o, "%s(", name);
-    for (const fx_expr *a = e->args; a; a = a->next) {
-        expr(g, o, a);
-        if (a->next) {
+    first = true;
+    p = fd->params;
+    for (const fx_expr *a = e->args; a; a = a->next, p = p ? p->next : NULL) {
+        if (p && fx_type_is_storage(p->type)) {
+            continue;
+        }
+        if (!first) {
             bput(o, ", ");
         }
+        expr(g, o, a);
+        first = false;
     }
     bput(o, ")");
 }
@@ -1133,6 +1274,16 @@ static void expr(gen *g, buf *o, const fx_expr *e) {
         return;
     }
     case FX_EXPR_NAME:
+        if (s && integer_matrix_uniform(g, s)) {
+            fx_type row = fx_type_vector(FX_TYPE_FLOAT, s->type.cols);
+            const char *n = sym_name(g, s);
+            bprintf(o, "%s(", type_name(g, s->type));
+            for (int r = 0; r < s->type.rows; r++) {
+                bprintf(o, "%s%s(%s[%d])", r ? ", " : "", type_name(g, row), n, r);
+            }
+            bput(o, ")");
+            return;
+        }
         bput(o, s ? sym_name(g, s) : "_gerror");
         return;
     case FX_EXPR_UNARY: {
@@ -1169,6 +1320,55 @@ static void expr(gen *g, buf *o, const fx_expr *e) {
     case FX_EXPR_ASSIGN: {
         const char *l = expr_str(g, e->lhs);
         const char *r = expr_str(g, e->rhs);
+        const fx_symbol *ls = e->lhs->kind == FX_EXPR_MEMBER ? e->lhs->sym : NULL;
+        if (ls && ls->kind == FX_SYM_SWIZZLE && ls->matrix_swizzle && ls->swizzle_count > 1) {
+            // GLSL has no such lvalue: a helper writes the elements.
+            fx_type lt = e->lhs->type, mt = e->lhs->lhs->type;
+            const char *value = r;
+            if (e->op != '=') {
+                buf t = newbuf(g);
+                binop(g, &t, assign_binop(e->op), e->rhs->type,
+                      convert_str(g, lt, e->rhs->type, l), r, false);
+                value = convert_str(g, e->rhs->type, lt, bstr(&t));
+            }
+            const char *name = gname(g, "msw");
+            const char *vt = type_name(g, lt);
+            bprintf(&g->helpers, "%s %s(inout %s m, %s v) {\n", vt, name, type_name(g, mt), vt);
+            for (int i = 0; i < ls->swizzle_count; i++) {
+                int row = ls->swizzle[i] / 4, col = ls->swizzle[i] % 4;
+                if (mt.rows == 1) {
+                    bprintf(&g->helpers, "    m[%d] = float(v[%d]);\n", col, i);
+                } else {
+                    bprintf(&g->helpers, "    m[%d][%d] = float(v[%d]);\n", row, col, i);
+                }
+            }
+            bput(&g->helpers, "    return v;\n}\n");
+            bprintf(o, "%s(%s, %s)", name, expr_str(g, e->lhs->lhs), value);
+            return;
+        }
+        // A row or element of an int/bool matrix: GLSL holds it as float.
+        const fx_expr *m = e->lhs->lhs;
+        bool int_row = e->lhs->kind == FX_EXPR_INDEX && glsl_matrix(m->type) &&
+                       !fx_type_is_array(m->type) && !is_float_base(m->type.base);
+        bool int_elem = ls && ls->kind == FX_SYM_SWIZZLE && ls->matrix_swizzle &&
+                        ls->swizzle_count == 1 && glsl_matrix(m->type) &&
+                        !is_float_base(m->type.base);
+        if (int_row || int_elem) {
+            fx_type lt = e->lhs->type;
+            const char *raw = int_row ? fx_sprintf(g->ctx, "%s[%s]", expr_str(g, m),
+                                                   expr_str(g, e->lhs->rhs))
+                                      : fx_sprintf(g->ctx, "%s[%d][%d]", expr_str(g, m),
+                                                   ls->swizzle[0] / 4, ls->swizzle[0] % 4);
+            const char *value = r;
+            if (e->op != '=') {
+                buf t = newbuf(g);
+                binop(g, &t, assign_binop(e->op), e->rhs->type,
+                      convert_str(g, lt, e->rhs->type, l), r, false);
+                value = convert_str(g, e->rhs->type, lt, bstr(&t));
+            }
+            bprintf(o, "(%s = %s)", raw, convert_str(g, lt, float_shape(lt), value));
+            return;
+        }
         if (e->op == '=') {
             bprintf(o, "(%s = %s)", l, r);
             return;
@@ -1289,7 +1489,9 @@ static bool constant_init(const fx_expr *e) {
         return true;
     }
     fxgl_value v;
-    return (e->type.quals & FX_Q_CONST) && foldable_type(e->type) && fx_check_eval(e, &v);
+    // uintBitsToFloat (inf, NaN, denormals) is no constant to every compiler.
+    return (e->type.quals & FX_Q_CONST) && foldable_type(e->type) && fx_check_eval(e, &v) &&
+           !value_special(&v);
 }
 
 static void local_decl(gen *g, buf *o, const fx_var_decl *v, int depth) {
@@ -1552,18 +1754,38 @@ static void visit_function(void *user, fx_symbol *f) {
     }
 }
 
-// Storage usage of the reached code, per storage index: 1 read, 2 write, 4 atomic.
+// Storage usage of the reached code, per storage index: 1 read, 2 write, 4
+// atomic. Storage parameters are followed into the functions they are
+// passed to (map: parameter -> storage index).
+typedef struct pmap {
+    const void *param;
+    int index;
+} pmap;
+
 typedef struct usage {
     uint8_t *flags;
     size_t count;
+    const pmap *map;
+    size_t map_count;
+    int depth;
 } usage;
 
-static void scan_expr(usage *u, const fx_expr *e);
+static void scan_stmt(usage *u, const fx_stmt *s);
 
-static void scan_list(usage *u, const fx_expr *e) {
-    for (; e; e = e->next) {
-        scan_expr(u, e);
+static int storage_index(const usage *u, const fx_expr *a) {
+    const fx_symbol *s = a ? a->sym : NULL;
+    if (!s || a->kind != FX_EXPR_NAME) {
+        return -1;
     }
+    if (s->kind == FX_SYM_STORAGE) {
+        return s->index;
+    }
+    for (size_t i = 0; s->kind == FX_SYM_PARAM && i < u->map_count; i++) {
+        if (u->map[i].param == s) {
+            return u->map[i].index;
+        }
+    }
+    return -1;
 }
 
 static void scan_expr(usage *u, const fx_expr *e) {
@@ -1571,9 +1793,8 @@ static void scan_expr(usage *u, const fx_expr *e) {
         return;
     }
     const fx_symbol *s = e->sym;
-    if (e->kind == FX_EXPR_CALL && s && s->kind == FX_SYM_INTRINSIC && s->intrinsic && e->args &&
-        e->args->sym && ((const fx_symbol *)e->args->sym)->kind == FX_SYM_STORAGE) {
-        int idx = ((const fx_symbol *)e->args->sym)->index;
+    if (e->kind == FX_EXPR_CALL && s && s->kind == FX_SYM_INTRINSIC && s->intrinsic) {
+        int idx = storage_index(u, e->args);
         const char *t = s->intrinsic->glsl;
         if (idx >= 0 && (size_t)idx < u->count) {
             u->flags[idx] |= strncmp(t, "imageLoad", 9) == 0    ? 1
@@ -1582,20 +1803,38 @@ static void scan_expr(usage *u, const fx_expr *e) {
                                                                  : 0;
         }
     }
+    if (e->kind == FX_EXPR_CALL && s && s->kind == FX_SYM_FUNCTION && s->func && u->depth < 64) {
+        pmap map[FX_GLSL_MAX_SPEC_ARGS];
+        size_t n = 0;
+        const fx_var_decl *p = s->func->params;
+        for (const fx_expr *a = e->args; a && p; a = a->next, p = p->next) {
+            int idx = fx_type_is_storage(p->type) ? storage_index(u, a) : -1;
+            if (idx >= 0 && n < FX_GLSL_MAX_SPEC_ARGS) {
+                map[n++] = (pmap){p->sym, idx};
+            }
+        }
+        if (n) {
+            usage inner = *u;
+            inner.map = map;
+            inner.map_count = n;
+            inner.depth = u->depth + 1;
+            scan_stmt(&inner, s->func->body);
+        }
+    }
     if (e->kind == FX_EXPR_TERNARY) {
         scan_expr(u, e->cond);
     }
     scan_expr(u, e->lhs);
     scan_expr(u, e->rhs);
-    scan_list(u, e->args);
+    for (const fx_expr *a = e->args; a; a = a->next) {
+        scan_expr(u, a);
+    }
 }
 
 static void scan_stmt(usage *u, const fx_stmt *s) {
     for (; s; s = s->next) {
-        if (s->kind == FX_STMT_CASE) {
-            // labels are constants
-        } else {
-            scan_expr(u, s->expr);
+        if (s->kind != FX_STMT_CASE) {
+            scan_expr(u, s->expr); // case labels are constants
         }
         scan_expr(u, s->inc);
         for (const fx_var_decl *v = s->decls; v; v = v->next) {
@@ -1654,7 +1893,8 @@ static const char *builtin(const gen *g, const char *sem, bool in, fx_type *type
         return NULL;
     case FXGL_STAGE_PIXEL:
         if (in && position) {
-            return "gl_FragCoord";
+            // D3D's SV_Position.w is the clip w; GL's gl_FragCoord.w is 1/w.
+            return "vec4(gl_FragCoord.xyz, 1.0 / gl_FragCoord.w)";
         }
         if (in && strcmp(sem, "SV_ISFRONTFACE") == 0) {
             *type = fx_type_scalar(FX_TYPE_BOOL);
@@ -1921,7 +2161,9 @@ static void samplers(gen *g, buf *o) {
             gerror(g, s->loc, "'%s': BORDER addressing (clamp to border) needs GLSL ES 3.20, "
                    "not %s", s->unique, target_name(g));
         }
-        if (has_binding(g)) {
+        // Vertex stages declare no binding: a sampler both stages of a pass
+        // use would get two different compact units, which does not link.
+        if (has_binding(g) && g->stage != FXGL_STAGE_VERTEX) {
             bprintf(o, "layout(binding = %d) ", list[i].unit);
         }
         bprintf(o, "uniform %s %s;\n", type_name(g, s->type), name);
@@ -1995,7 +2237,9 @@ static void uniforms(gen *g, buf *o, buf *consts) {
         }
         const fxgl_uniform *u = &g->fx->uniforms[s->index];
         const char *name = sym_name(g, s);
-        if (g->opt->performance_mode && u->has_initializer && !fx_type_is_array(s->type)) {
+        // Special uniforms (timers, keys) change every frame: they stay.
+        if (g->opt->performance_mode && u->has_initializer && !fx_type_is_array(s->type) &&
+            u->special == FXGL_SPECIAL_NONE) {
             fxgl_value v = u->initializer;
             if (g->opt->uniform_value) {
                 fxgl_value w = v;
@@ -2015,8 +2259,13 @@ static void uniforms(gen *g, buf *o, buf *consts) {
             natural = round_up(cur, fx_type_std140_align(s->type));
         }
         bput(&members, "    ");
-        declarator(g, &members, s->type, name);
-        bput(&members, ";\n");
+        if (integer_matrix_uniform(g, s)) {
+            bprintf(&members, "%svec%d %s[%d];\n", is_int_base(s->type.base) ? "i" : "u",
+                    s->type.cols, name, s->type.rows);
+        } else {
+            declarator(g, &members, s->type, name);
+            bput(&members, ";\n");
+        }
         cur = u->offset + fx_type_std140_size(s->type);
         any = true;
     }
@@ -2106,20 +2355,25 @@ static void globals(gen *g, buf *o, buf *inits) {
     }
 }
 
-static void function_head(gen *g, buf *o, const fx_symbol *f) {
+static void function_head(gen *g, buf *o, const fx_symbol *f, const char *name) {
     const fx_func_decl *fd = f->func;
-    bprintf(o, "%s %s(", full_type_name(g, f->type), sym_name(g, f));
+    bprintf(o, "%s %s(", full_type_name(g, f->type), name ? name : sym_name(g, f));
+    bool first = true;
     for (const fx_var_decl *p = fd->params; p; p = p->next) {
         uint16_t q = p->type.quals;
+        if (fx_type_is_storage(p->type)) {
+            continue; // specialized: the body names the global
+        }
+        if (!first) {
+            bput(o, ", ");
+        }
+        first = false;
         if ((q & FX_Q_INOUT) == FX_Q_INOUT) {
             bput(o, "inout ");
         } else if (q & FX_Q_OUT) {
             bput(o, "out ");
         }
         declarator(g, o, p->type, p->sym ? sym_name(g, p->sym) : escape(g, p->name->str));
-        if (p->next) {
-            bput(o, ", ");
-        }
     }
     bput(o, ")");
 }
@@ -2183,7 +2437,7 @@ static const char *shader(gen *g, fxgl_shader *sh) {
     g->stage = sh->stage;
     g->helpers = newbuf(g);
     g->helper_count = 0;
-    g->func_count = g->global_count = g->pending_count = g->static_count = 0;
+    g->func_count = g->global_count = g->pending_count = g->static_count = g->spec_count = 0;
     g->static_decls = newbuf(g);
     g->static_inits = newbuf(g);
     g->need_deriv_control = g->need_ctrl_attrs = false;
@@ -2216,7 +2470,12 @@ static const char *shader(gen *g, fxgl_shader *sh) {
     buf decls = newbuf(g), consts = newbuf(g), glob = newbuf(g), ginits = newbuf(g);
     buf protos = newbuf(g), funcs = newbuf(g), mainb = newbuf(g);
     structs(g, &decls, g->prog->ast->decls);
-    if (sh->uses_uniforms || g->opt->performance_mode) {
+    // Global initializers may name uniforms the functions do not.
+    bool uses_uniforms = sh->uses_uniforms;
+    for (size_t i = 0; i < g->global_count; i++) {
+        uses_uniforms |= g->globals[i]->kind == FX_SYM_UNIFORM;
+    }
+    if (uses_uniforms) {
         uniforms(g, &decls, &consts);
     }
     samplers(g, &decls);
@@ -2224,13 +2483,31 @@ static const char *shader(gen *g, fxgl_shader *sh) {
     globals(g, &glob, &ginits);
     for (size_t i = g->func_count; i-- > 0;) {
         const fx_symbol *f = g->funcs[i];
-        function_head(g, &protos, f);
+        if (has_storage_params(f)) {
+            continue; // written per call below
+        }
+        function_head(g, &protos, f, NULL);
         bput(&protos, ";\n");
-        function_head(g, &funcs, f);
+        function_head(g, &funcs, f, NULL);
         bput(&funcs, " ");
         buf body = newbuf(g);
         braced(g, &body, f->func->body, 0);
         bprintf(&funcs, "%s\n", bstr(&body));
+    }
+    // Specializations (their bodies may ask for more).
+    for (size_t i = 0; i < g->spec_count; i++) {
+        spec sp = g->specs[i];
+        g->subst = sp.args;
+        g->subst_count = sp.arg_count;
+        function_head(g, &protos, sp.func, sp.name);
+        bput(&protos, ";\n");
+        function_head(g, &funcs, sp.func, sp.name);
+        bput(&funcs, " ");
+        buf body = newbuf(g);
+        braced(g, &body, sp.func->func->body, 0);
+        bprintf(&funcs, "%s\n", bstr(&body));
+        g->subst = NULL;
+        g->subst_count = 0;
     }
 
     // main(): parameters from inputs, the call, outputs from parameters.

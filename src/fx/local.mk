@@ -78,10 +78,56 @@ tests_fx_test_pp_LDADD = libfxgl_fx.la $(TEST_LDADD) -lm
 TESTS += tests/fx/test_fxc.sh
 EXTRA_DIST += tests/fx/test_fxc.sh
 
+# --- fuzzing (not part of make check) ---
+# `make fuzz` builds tests/fuzz/fuzz_frontend with clang's libFuzzer and
+# ASan/UBSan straight from the sources (the library objects are not
+# instrumented); run it as
+#   tests/fuzz/fuzz_frontend -max_total_time=600 CORPUS_DIR $(srcdir)/tests/fuzz/seeds
+FUZZ_CC = clang
+FUZZ_CFLAGS = -g -O1 -std=c11 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+FUZZ_SRCS = \
+	$(top_srcdir)/tests/fuzz/fuzz_frontend.c \
+	$(top_srcdir)/src/fx/arena.c \
+	$(top_srcdir)/src/fx/diag.c \
+	$(top_srcdir)/src/fx/lex.c \
+	$(top_srcdir)/src/fx/parse.c \
+	$(top_srcdir)/src/fx/type.c \
+	$(top_srcdir)/src/fx/intrinsics.c \
+	$(top_srcdir)/src/fx/check.c \
+	$(top_srcdir)/src/fx/module.c \
+	$(top_srcdir)/src/fx/json.c \
+	$(top_srcdir)/src/fx/pp.c \
+	$(top_srcdir)/src/fx/compile.c \
+	$(top_srcdir)/src/fx/predefined.c
+fuzz: tests/fuzz/fuzz_frontend
+tests/fuzz/fuzz_frontend: $(FUZZ_SRCS) $(libfxgl_fx_la_SOURCES)
+	@$(MKDIR_P) tests/fuzz
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -include $(top_builddir)/config.h -I$(top_builddir) -I$(top_srcdir)/src/fx \
+		-DFUZZ_SEED_DIR='"$(abs_top_srcdir)/tests/fuzz/seeds"' -o $@ $(FUZZ_SRCS) -lm
+CLEANFILES += tests/fuzz/fuzz_frontend
+EXTRA_DIST += tests/fuzz/fuzz_frontend.c tests/fuzz/seeds
+.PHONY: fuzz
+
 EXTRA_DIST += src/fx/local.mk
 
 # glslang is static C++ in Debian: only this test links it (and the C++ runtime).
 check_PROGRAMS += tests/fx/test_glsl
-tests_fx_test_glsl_SOURCES = tests/fx/test_glsl.c tests/fx/glsl_util.c tests/fx/glsl_util.h
+tests_fx_test_glsl_SOURCES = tests/fx/test_glsl.c tests/fx/glsl_util.c tests/fx/glsl_glslang.c \
+	tests/fx/glsl_util.h
 tests_fx_test_glsl_CPPFLAGS = $(TEST_CPPFLAGS) $(GLSLANG_CFLAGS)
 tests_fx_test_glsl_LDADD = libfxgl_fx.la $(TEST_LDADD) $(GLSLANG_LIBS) -lm
+
+# The semantic suite: generated code run on a headless context (llvmpipe in CI).
+check_PROGRAMS += tests/gl/test_glsl_render
+tests_gl_test_glsl_render_SOURCES = tests/gl/test_glsl_render.c tests/fx/glsl_util.c \
+	tests/fx/glsl_util.h
+tests_gl_test_glsl_render_CPPFLAGS = $(TEST_CPPFLAGS) $(EGL_CFLAGS) -I$(top_srcdir)/tests/fx
+tests_gl_test_glsl_render_LDADD = libfxgl_fx.la $(TEST_LDADD) -lm
+
+# The conformance figure over $FXGL_CORPUS (skips without it): glslang and the
+# driver accept the code generated for every effect the front end accepts.
+check_PROGRAMS += tests/fx/test_glsl_conform
+tests_fx_test_glsl_conform_SOURCES = tests/fx/test_glsl_conform.c tests/fx/glsl_glslang.c tests/fx/glsl_util.c \
+	tests/fx/glsl_util.h
+tests_fx_test_glsl_conform_CPPFLAGS = $(TEST_CPPFLAGS) $(EGL_CFLAGS) $(GLSLANG_CFLAGS)
+tests_fx_test_glsl_conform_LDADD = libfxgl_fx.la $(TEST_LDADD) $(GLSLANG_LIBS) -lm

@@ -194,13 +194,13 @@ typedef struct pp {
     uint32_t macro_mask;
     uint32_t macro_count;
 
-    pp_frame frames[FX_LIMIT_MACRO_DEPTH + 8];
-    int nframes;
+    pp_frame *frames;            // grown by push_frame up to FX_LIMIT_MACRO_DEPTH
+    int nframes, frames_cap;
     pp_tok back;                 // one token pushed back by a peek
     bool has_back;
 
-    pp_cond conds[FX_LIMIT_IF_DEPTH];
-    int nconds;
+    pp_cond *conds;              // grown by push_cond up to FX_LIMIT_IF_DEPTH
+    int nconds, conds_cap;
 
     pp_tok *pool[32];            // free token arrays by log2 capacity
     expand_scratch *scratch[FX_LIMIT_MACRO_DEPTH + 1];
@@ -575,7 +575,9 @@ static void out_reserve(pp *p, size_t extra) {
         fx_limit(p->ctx, p->src ? p->src->name : "", p->src ? p->src->line : 0, 0,
                  "bytes of preprocessed output", (long)p->out_limit);
     }
-    size_t cap = p->out_cap ? p->out_cap * 2 : 64 * 1024;
+    // The first buffer fits the main file's text (set in fx_pp_run); more
+    // text doubles it.
+    size_t cap = p->out_cap ? p->out_cap * 2 : 4096;
     while (cap < p->out_len + extra + 1) {
         cap *= 2;
     }
@@ -966,6 +968,21 @@ static void set_text(pp *p, pp_file *f, const char *text, size_t len) {
     f->len = len;
 }
 
+// set_text for a buffer already in the arena with 3 bytes to spare.
+static void set_text_in_place(pp_file *f, char *text, size_t len) {
+    if (len >= 3 && (unsigned char)text[0] == 0xEF && (unsigned char)text[1] == 0xBB &&
+        (unsigned char)text[2] == 0xBF) {
+        text += 3;
+        len -= 3;
+    }
+    f->text = text;
+    if (len && text[len - 1] != '\n') {
+        text[len++] = '\n';
+    }
+    text[len] = '\0';
+    f->len = len;
+}
+
 // Reads the file at path into a new cache entry; NULL (and a message at t)
 // when it cannot be read.
 static pp_file *load_file(pp *p, const char *path, const char *real, const pp_tok *t) {
@@ -991,10 +1008,12 @@ static pp_file *load_file(pp *p, const char *path, const char *real, const pp_to
         fx_limit(p->ctx, path, 0, 0, "bytes in a source file", (long)FX_LIMIT_FILE_SIZE);
     }
     size_t size = (size_t)st.st_size;
-    char *buf = malloc(size + 1);
+    // Read straight into the arena, with room for the newline and NUL that
+    // set_text adds; a fatal error below leaves fp to nobody, so close first.
+    char *buf = fx_arena_alloc(p->ctx->arena, size + 3);
     if (!buf) {
         fclose(fp);
-        fx_limit(p->ctx, path, 0, 0, "bytes in a source file", (long)FX_LIMIT_FILE_SIZE);
+        fx_alloc(p->ctx, size + 3); // reports out of memory, fatal
     }
     size_t got = fread(buf, 1, size, fp);
     fclose(fp);
@@ -1002,8 +1021,7 @@ static pp_file *load_file(pp *p, const char *path, const char *real, const pp_to
     f->name = fx_strdup(p->ctx, path);
     f->real = real;
     f->dir = dir_of(p, f->name);
-    set_text(p, f, buf, got);
-    free(buf);
+    set_text_in_place(f, buf, got);
     f->next = p->files;
     p->files = f;
     add_string(p, &p->included, &p->nincluded, &p->included_cap, f->name);
@@ -1045,6 +1063,16 @@ static void push_frame(pp *p, const pp_tok *toks, uint32_t count, tokvec owned, 
     if (p->nframes >= FX_LIMIT_MACRO_DEPTH) {
         fx_limit(p->ctx, p->src->name, at->line, at->col, "nested macro expansions",
                  FX_LIMIT_MACRO_DEPTH);
+    }
+    if (p->nframes == p->frames_cap) {
+        // Small to start with: most effects nest a few expansions deep.
+        int cap = p->frames_cap ? p->frames_cap * 2 : 16;
+        pp_frame *grown = fx_alloc(p->ctx, (size_t)cap * sizeof(*grown));
+        if (p->nframes) {
+            memcpy(grown, p->frames, (size_t)p->nframes * sizeof(*grown));
+        }
+        p->frames = grown;
+        p->frames_cap = cap;
     }
     pp_frame *f = &p->frames[p->nframes++];
     *f = (pp_frame){.toks = toks, .count = count, .owned = owned, .macro = m,
@@ -1281,6 +1309,12 @@ static pp_tok stringize(pp *p, const pp_tok *arg, uint32_t n, const pp_tok *at) 
                     .col = at->col};
 }
 
+// Argument k's first token; NULL when no argument has any (no arithmetic
+// on a null pointer).
+static const pp_tok *arg_toks(const macro_args *a, uint32_t k) {
+    return a->toks.v ? a->toks.v + a->start[k] : NULL;
+}
+
 // Collects the arguments after the '(' of m's invocation. False (and a
 // message) when the list does not end.
 static bool collect_args(pp *p, pp_macro *m, const pp_tok *name, macro_args *a) {
@@ -1418,7 +1452,7 @@ static bool expand_macro(pp *p, pp_macro *m, const pp_tok *name) {
         if (bt->kind == T_PUNCT && tok_is(bt, "#") && i + 1 < m->body_len &&
             body[i + 1].kind == T_PARAM) {
             uint32_t k = body[i + 1].param;
-            pp_tok s = stringize(p, a.toks.v + a.start[k], a.start[k + 1] - a.start[k], name);
+            pp_tok s = stringize(p, arg_toks(&a, k), a.start[k + 1] - a.start[k], name);
             s.flags = bt->flags & F_SPACE;
             tv_push(p, &out, &s);
             i++;
@@ -1451,7 +1485,7 @@ static bool expand_macro(pp *p, pp_macro *m, const pp_tok *name) {
             } else if (tok_is(rt, "#") && rt->kind == T_PUNCT && i + 1 < m->body_len &&
                        body[i + 1].kind == T_PARAM) {
                 uint32_t k = body[++i].param;
-                pp_tok s = stringize(p, a.toks.v + a.start[k], a.start[k + 1] - a.start[k],
+                pp_tok s = stringize(p, arg_toks(&a, k), a.start[k + 1] - a.start[k],
                                      name);
                 paste(p, &out, &s);
             } else {
@@ -1478,7 +1512,7 @@ static bool expand_macro(pp *p, pp_macro *m, const pp_tok *name) {
             }
             if (!have[k]) {
                 expanded[k].n = 0;
-                expand_list(p, a.toks.v + a.start[k], n, &expanded[k]);
+                expand_list(p, arg_toks(&a, k), n, &expanded[k]);
                 have[k] = true;
             }
             for (uint32_t j = 0; j < expanded[k].n; j++) {
@@ -1925,64 +1959,99 @@ static bool eval_exists(pp *p, const pp_tok *name) {
     return find_file(p, normalize_name(p, name), true) != NULL;
 }
 
-// Reads the condition of #if/#elif and evaluates it.
+// Reads the operand of `defined` or `exists` unexpanded (the name itself,
+// not what it stands for). False after a message when it is malformed.
+static bool if_operand(pp *p, const pp_tok *op, bool is_defined, bool *value) {
+    pp_tok t;
+    next_raw(p, &t, false);
+    bool paren = tok_punct(&t, '(');
+    if (paren) {
+        next_raw(p, &t, false);
+    }
+    bool ok = is_defined ? t.kind == T_IDENT : t.kind == T_STRING;
+    if (!ok && !is_defined && !paren) {
+        // `exists` not followed by a file name: an ordinary name (0).
+        p->back = t;
+        p->has_back = true;
+        *value = false;
+        return true;
+    }
+    if (ok) {
+        *value = is_defined ? macro_lookup(p, &t) != NULL : eval_exists(p, &t);
+    }
+    if (!ok) {
+        pp_error(p, "PP_EXPRESSION", t.kind == T_EOF ? op : &t,
+                 is_defined ? "'defined' expects a macro name"
+                            : "'exists' expects a file name in quotes");
+        return false;
+    }
+    if (paren) {
+        pp_tok close;
+        next_raw(p, &close, false);
+        if (!tok_punct(&close, ')')) {
+            pp_error(p, "PP_EXPRESSION", close.kind == T_EOF ? &t : &close,
+                     "expected ')' after the operand of '%s'", is_defined ? "defined" : "exists");
+            return false;
+        }
+    }
+    return true;
+}
+
+// Reads the condition of #if/#elif and evaluates it. `defined` and `exists`
+// are taken as they come, also from a macro's expansion (as the reference
+// evaluates them while it expands).
 static bool eval_condition(pp *p, const pp_tok *directive) {
     tokvec raw = {0};
     read_line(p, &raw);
-    tokvec pre = {0};
-    for (uint32_t i = 0; i < raw.n; i++) {
-        pp_tok t = raw.v[i];
+    tokvec buf = {0};
+    tv_reserve(p, &buf, raw.n + 1);
+    if (raw.n) {
+        memcpy(buf.v, raw.v, raw.n * sizeof(pp_tok));
+    }
+    buf.v[raw.n] = (pp_tok){.kind = T_EOF, .text = "", .line = directive->line,
+                            .col = directive->col};
+    buf.n = raw.n + 1;
+    tv_free(p, &raw);
+    int depth = p->nframes;
+    push_frame(p, buf.v, buf.n, buf, NULL, directive, true);
+    tokvec expanded = {0};
+    bool failed = false;
+    for (;;) {
+        pp_tok t;
+        next_expanded(p, &t);
+        if (t.kind == T_EOF) {
+            break;
+        }
         bool is_defined = t.kind == T_IDENT && tok_is(&t, "defined");
         bool is_exists = t.kind == T_IDENT && tok_is(&t, "exists");
         if (is_defined || is_exists) {
-            uint32_t j = i + 1;
-            bool paren = j < raw.n && tok_punct(&raw.v[j], '(');
-            if (paren) {
-                j++;
+            bool value = false;
+            if (!if_operand(p, &t, is_defined, &value)) {
+                failed = true;
+                break;
             }
-            const pp_tok *arg = j < raw.n ? &raw.v[j] : NULL;
-            bool ok = arg && (is_defined ? arg->kind == T_IDENT : arg->kind == T_STRING);
-            if (ok && paren) {
-                ok = j + 1 < raw.n && tok_punct(&raw.v[j + 1], ')');
-            }
-            if (!ok) {
-                if (is_exists && !(arg && arg->kind == T_STRING) && !paren) {
-                    tv_push(p, &pre, &t); // an ordinary name after all
-                    continue;
-                }
-                pp_error(p, "PP_EXPRESSION", arg ? arg : &t,
-                         is_defined ? "'defined' expects a macro name"
-                                    : "'exists' expects a file name in quotes");
-                tv_free(p, &raw);
-                tv_free(p, &pre);
-                return false;
-            }
-            bool v = is_defined ? macro_lookup(p, arg) != NULL : eval_exists(p, arg);
             t.kind = T_NUMBER;
-            t.text = v ? "1" : "0";
+            t.text = value ? "1" : "0";
             t.len = 1;
-            tv_push(p, &pre, &t);
-            i = paren ? j + 1 : j;
-            continue;
         }
-        tv_push(p, &pre, &t);
+        tv_push(p, &expanded, &t);
     }
-    tokvec expanded = {0};
-    expand_list(p, pre.v, pre.n, &expanded);
-    expr e = {.p = p, .t = expanded.v, .n = expanded.n};
+    while (p->nframes > depth) {
+        pop_frame(p);
+    }
+    p->has_back = false;
+    expr e = {.p = p, .t = expanded.v, .n = expanded.n, .failed = failed};
     int64_t v = 0;
-    if (expanded.n == 0) {
+    if (!failed && expanded.n == 0) {
         pp_error(p, "PP_EXPRESSION", directive, "#%.*s with no expression", (int)directive->len,
                  directive->text);
         e.failed = true;
-    } else {
+    } else if (!failed) {
         v = ex_cond(&e);
         if (!e.failed && e.i < e.n) {
             ex_fail(&e, &e.t[e.i], "unexpected");
         }
     }
-    tv_free(p, &raw);
-    tv_free(p, &pre);
     tv_free(p, &expanded);
     return !e.failed && v != 0;
 }
@@ -2097,6 +2166,15 @@ static void skip_group(pp *p) {
 static void push_cond(pp *p, const pp_tok *at, bool taken) {
     if (p->nconds >= FX_LIMIT_IF_DEPTH) {
         fx_limit(p->ctx, p->src->name, at->line, at->col, "nested #if", FX_LIMIT_IF_DEPTH);
+    }
+    if (p->nconds == p->conds_cap) {
+        int cap = p->conds_cap ? p->conds_cap * 2 : 16;
+        pp_cond *grown = fx_alloc(p->ctx, (size_t)cap * sizeof(*grown));
+        if (p->nconds) {
+            memcpy(grown, p->conds, (size_t)p->nconds * sizeof(*grown));
+        }
+        p->conds = grown;
+        p->conds_cap = cap;
     }
     p->conds[p->nconds++] = (pp_cond){.taken = taken, .file = p->src->name, .line = at->line,
                                       .col = at->col};
@@ -2485,7 +2563,7 @@ bool fx_pp_run(fx_ctx *ctx, const fx_pp_desc *desc, fx_pp_result *out) {
     pp *p = fx_alloc(ctx, sizeof(*p));
     p->ctx = ctx;
     p->desc = desc;
-    p->macro_mask = 1023;
+    p->macro_mask = 255;
     p->macros = fx_alloc(ctx, (p->macro_mask + 1) * sizeof(*p->macros));
     p->ifdef_mask = 255;
     p->ifdef_seen = fx_alloc(ctx, (p->ifdef_mask + 1) * sizeof(*p->ifdef_seen));
@@ -2531,6 +2609,7 @@ bool fx_pp_run(fx_ctx *ctx, const fx_pp_desc *desc, fx_pp_result *out) {
         main_file = load_file(p, path, real_path(p, path), NULL);
     }
     if (main_file) {
+        out_reserve(p, main_file->len + main_file->len / 8 + 1024);
         push_src(p, main_file, 0, 0);
         for (;;) {
             pp_tok t;

@@ -14,6 +14,7 @@ libfxgl_la_SOURCES = \
 	src/interpose/egl.c \
 	src/interpose/context.c \
 	src/interpose/input.c \
+	src/interpose/effects.c \
 	src/interpose/frame.c
 # GLX/EGL headers only: the library never links libGL/libEGL, it finds
 # them at run time (real.c).
@@ -59,7 +60,10 @@ IP_APP_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/interpose $(X11_CFLAGS)
 # built with test_preload.
 ip_host_programs = tests/interpose/ip_glx_app$(EXEEXT) tests/interpose/ip_glx_dlopen$(EXEEXT) \
 	tests/interpose/ip_egl_app$(EXEEXT)
-EXTRA_PROGRAMS = $(ip_host_programs)
+if HAVE_SDL2
+ip_host_programs += tests/interpose/ip_sdl_app$(EXEEXT)
+endif
+EXTRA_PROGRAMS = $(ip_host_programs) tests/interpose/ip_sdl_app
 CLEANFILES += $(ip_host_programs)
 
 tests_interpose_ip_glx_app_SOURCES = tests/interpose/ip_glx_app.c tests/interpose/ip_app.h
@@ -80,6 +84,10 @@ tests_interpose_ip_shim_la_SOURCES = tests/interpose/ip_shim.c
 tests_interpose_ip_shim_la_CPPFLAGS = $(AM_CPPFLAGS) $(X11_CFLAGS) $(GLX_CFLAGS)
 tests_interpose_ip_shim_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
 tests_interpose_ip_shim_la_LIBADD = -ldl
+
+tests_interpose_ip_sdl_app_SOURCES = tests/interpose/ip_sdl_app.c
+tests_interpose_ip_sdl_app_CPPFLAGS = $(AM_CPPFLAGS) $(SDL2_CFLAGS)
+tests_interpose_ip_sdl_app_LDADD = $(SDL2_LIBS)
 
 check_PROGRAMS += tests/interpose/test_preload
 tests_interpose_test_preload_SOURCES = tests/interpose/test_preload.c
@@ -106,5 +114,36 @@ tests_interpose_test_input_CPPFLAGS = $(TEST_CPPFLAGS) $(X11_CFLAGS) $(GLX_CFLAG
 tests_interpose_test_input_LDADD = libfxgl_preset.la $(TEST_LDADD) $(XTST_LIBS) $(X11_LIBS) \
 	$(AX_PTHREAD_LIBS) -ldl
 
+EXTRA_DIST += tests/interpose/data/Invert.fx tests/interpose/data/Broken.fx \
+	tests/interpose/data/invert.ini tests/interpose/data/broken.ini \
+	tests/interpose/data/missing.ini
+
 TESTS += tests/interpose/test_fxgl_cmd.sh
 EXTRA_DIST += tests/interpose/test_fxgl_cmd.sh
+
+# --- the 32-bit library: make lib32 ---
+#
+# lib32/libfxgl.so, built from the same sources with $(LIB32_CC) (gcc -m32;
+# Debian: gcc-multilib, and libinih-dev:i386 for the presets' inih). Not a
+# second configure: the library needs only libc, libdl, libpthread, libm and
+# libinih, and config.h holds nothing arch-specific. The fxgl command (and
+# fxgl-uninstalled) preloads lib32/libfxgl.so next to the 64-bit one when it
+# exists: ld.so skips the one of the other class in each process.
+LIB32_CC = $(CC) -m32
+lib32_sources = $(libfxgl_la_SOURCES) $(libfxgl_gl_la_SOURCES) $(libfxgl_fx_la_SOURCES) \
+	$(libfxgl_preset_la_SOURCES)
+
+# libfxgl.la first: it brings the generated glad sources.
+lib32/libfxgl.so: libfxgl.la $(srcdir)/src/interpose/exports.map config.h
+	$(AM_V_GEN)$(MKDIR_P) lib32 && srcs=glad/src/gl.c && \
+	for f in $(lib32_sources); do \
+		case $$f in *.c) srcs="$$srcs $(srcdir)/$$f" ;; esac; \
+	done && \
+	$(LIB32_CC) $(AX_FXGL_CFLAGS) $(WARN_CFLAGS) -O2 -g -fPIC -shared -fvisibility=hidden \
+		$(DEFAULT_INCLUDES) $(AM_CPPFLAGS) $(X11_CFLAGS) $(GLX_CFLAGS) $(EGL_CFLAGS) $(INIH_CFLAGS) \
+		-Wl,--version-script=$(srcdir)/src/interpose/exports.map -Wl,-z,defs \
+		-o $@.tmp $$srcs -linih -lm -ldl -pthread && mv $@.tmp $@
+
+lib32: lib32/libfxgl.so
+.PHONY: lib32
+CLEANFILES += lib32/libfxgl.so

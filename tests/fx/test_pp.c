@@ -135,6 +135,14 @@ START_TEST(test_empty_and_zero_args) {
 }
 END_TEST
 
+START_TEST(test_fuzz_empty_arguments) {
+    // Fuzzer finding: arguments of an invocation with no tokens at all were
+    // addressed through a null pointer (clang's UBSan).
+    ck_assert(run("#define S(x) #x\n#define I(x) x\nS() I() I(I())\n"));
+    expect_text("#line 3 \"t.fx\"\n\"\"\n");
+}
+END_TEST
+
 START_TEST(test_stringize_and_paste) {
     ck_assert(run("#define S(x) #x\n"
                   "#define C(a, b) a##b\n"
@@ -290,6 +298,17 @@ START_TEST(test_skipped_text_is_lenient) {
     ck_assert(run("#if 0\nit's \"unterminated\n#error \"no\"\n#bogus\n/* #endif */\n#endif\nok\n"));
     expect_text("#line 7 \"t.fx\"\nok\n");
     ck_assert_uint_eq(fx.diags.count, 0);
+}
+END_TEST
+
+START_TEST(test_defined_from_macro) {
+    // `defined` that a macro expands to is evaluated with its operand
+    // unexpanded, as the reference evaluates it while expanding.
+    ck_assert(!run("#define FOO 1\n#define D defined(FOO) && !defined BAR\n#if D\nyes\n#endif\n"
+                   "#if defined(FOO\n#endif\n"));
+    ck_assert_uint_eq(fx.diags.count, 1);
+    expect_error(0, "PP_EXPRESSION", 6, 13, "expected ')' after the operand of 'defined'");
+    expect_contains("yes\n");
 }
 END_TEST
 
@@ -654,6 +673,7 @@ static Suite *pp_suite(void) {
     tcase_add_test(tc, test_object_macros);
     tcase_add_test(tc, test_function_macros);
     tcase_add_test(tc, test_empty_and_zero_args);
+    tcase_add_test(tc, test_fuzz_empty_arguments);
     tcase_add_test(tc, test_stringize_and_paste);
     tcase_add_test(tc, test_paste_makes_macro_name);
     tcase_add_test(tc, test_lenient_paste);
@@ -671,6 +691,7 @@ static Suite *pp_suite(void) {
     tcase_add_test(tc, test_if_arithmetic);
     tcase_add_test(tc, test_if_chains);
     tcase_add_test(tc, test_skipped_text_is_lenient);
+    tcase_add_test(tc, test_defined_from_macro);
     tcase_add_test(tc, test_exists);
     tcase_add_test(tc, test_ifdef_names);
     tcase_add_test(tc, test_include_relative_and_markers);
