@@ -1295,6 +1295,20 @@ START_TEST(timing_and_debug_groups) {
         ck_assert(a > 0.0 && b > 0.0);
         ck_assert(a + b <= ti.gpu_ms * 1.0001);
     }
+    // A fresh runtime, two frames: nothing read back yet; collected after glFinish.
+    fxgl_runtime_destroy(f.rt);
+    f.rt = fxgl_runtime_create(gl, info, NULL);
+    fxgl_runtime_add_effect(f.rt, &t.fx, NULL);
+    fix_frame(&f);
+    fix_frame(&f);
+    ck_assert(fxgl_runtime_technique(f.rt, 0, &ti));
+    ck_assert(ti.gpu_ms == 0.0);
+    gl->Finish();
+    fxgl_runtime_collect_timings(f.rt);
+    ck_assert(fxgl_runtime_technique(f.rt, 0, &ti));
+    if (info->has_timer_query) {
+        ck_assert_msg(ti.gpu_ms > 0.0, "nothing collected");
+    }
     fix_finish(&f);
 }
 END_TEST
