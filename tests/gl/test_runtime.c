@@ -1665,6 +1665,52 @@ START_TEST(every_format) {
 }
 END_TEST
 
+// A resize (another size, another framebuffer): the per-size objects are
+// rebuilt, stencil attachments follow, and the frame is still right.
+START_TEST(resize) {
+    for (int es = 0; es < 2; es++) {
+        fix f;
+        fix_init(&f, es, false);
+        GladGLContext *gl = f.gl;
+        static tfx t;
+        tfx_init(&t, "Resize.fx", es);
+        int smp = color_sampler(&t);
+        int tech = tfx_technique(&t, "Invert");
+        fxgl_pass *p = tfx_pass(&t, tech, ps_color(&t, smp, "vec4(1.0 - c.rgb, 1.0)"));
+        p->stencil_enable = true; // the runtime's stencil must follow the size
+        fxgl_runtime_add_effect(f.rt, tfx_finish(&t), NULL);
+        fix_frame(&f);
+        expect(&f, px_invert, 1, "before the resize");
+        // 8x4, filled with 0.25 grey.
+        GLuint tex, fbo;
+        gl->GenTextures(1, &tex);
+        gl->BindTexture(GL_TEXTURE_2D, tex);
+        gl->TexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, 8, 4);
+        gl->GenFramebuffers(1, &fbo);
+        gl->BindFramebuffer(GL_FRAMEBUFFER, fbo);
+        gl->FramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tex, 0);
+        GLfloat grey[4] = {0.25f, 0.25f, 0.25f, 1.0f};
+        gl->ClearBufferfv(GL_COLOR, 0, grey);
+        fxgl_frame_desc d = {.width = 8, .height = 4, .framebuffer = fbo};
+        ck_assert(fxgl_runtime_frame(f.rt, &d));
+        ck_assert_int_eq(gl->GetError(), GL_NO_ERROR);
+        uint8_t px[8 * 4 * 4];
+        gl->BindFramebuffer(GL_READ_FRAMEBUFFER, fbo);
+        gl->ReadPixels(0, 0, 8, 4, GL_RGBA, GL_UNSIGNED_BYTE, px);
+        for (int i = 0; i < 8 * 4; i++) {
+            ck_assert_int_le(abs(px[i * 4] - 191), 1);
+            ck_assert_int_eq(px[i * 4 + 3], 255);
+        }
+        gl->DeleteFramebuffers(1, &fbo);
+        gl->DeleteTextures(1, &tex);
+        fix_upload(&f, &f.in);
+        fix_frame(&f); // and back
+        expect(&f, px_invert, 1, "after resizing back");
+        fix_finish(&f);
+    }
+}
+END_TEST
+
 int main(void) {
     char reason[256];
     fxgl_test_egl *probe = fxgl_test_egl_create(&(fxgl_test_egl_desc){.api = FXGL_API_GL},
@@ -1702,6 +1748,7 @@ int main(void) {
     tcase_add_test(tc, fallbacks_without_views_copies_compute);
     tcase_add_test(tc, add_effect_from_a_worker_thread);
     tcase_add_test(tc, every_format);
+    tcase_add_test(tc, resize);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
