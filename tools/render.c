@@ -529,6 +529,7 @@ int main(int argc, char **argv) {
         last = *fxgl_runtime_stats_get(rt);
     }
     gl->Finish();
+    fxgl_runtime_collect_timings(rt);
     GLenum err = gl->GetError();
     fxgl_image out;
     gl->BindFramebuffer(GL_READ_FRAMEBUFFER, fbo);
