@@ -8,6 +8,7 @@ libfxgl_gl_la_SOURCES = \
 	src/gl/state.c \
 	src/gl/gl_runtime.h \
 	src/gl/runtime.c \
+	src/gl/replace.c \
 	src/gl/cache.c \
 	src/gl/load.c \
 	src/gl/frame.c \

@@ -324,6 +324,13 @@ size_t fxgl_preset_order(const fxgl_preset *preset, const char *const *fallback,
 bool fxgl_preset_apply(const fxgl_preset *preset, fxgl_preset_effect *effects,
                        size_t effect_count);
 
+// Reads one uniform's value (and toggle key) from file's section, as fxgl_preset_apply
+// does, with its warnings. Returns false, leaving u as it was, when the section has no
+// value for it or it is special or nosave. Performance mode uses this to turn preset
+// values into compile-time constants before any effect exists in the runtime.
+bool fxgl_preset_read_uniform(const fxgl_preset *preset, const char *file,
+                              fxgl_preset_uniform *u);
+
 // Records the effects' state in the document like the reference's save: Techniques,
 // TechniqueSorting (when it existed or differs from Techniques), technique toggle keys,
 // and for each effect with an enabled or key-bound technique its uniforms and uniform keys.

@@ -368,6 +368,20 @@ static void apply_uniform(const fxgl_preset *preset, const char *file, fxgl_pres
     }
 }
 
+bool fxgl_preset_read_uniform(const fxgl_preset *preset, const char *file,
+                              fxgl_preset_uniform *u)
+{
+    if (preset == NULL || u == NULL || !saves(u)) {
+        return false;
+    }
+    const char *section = file != NULL ? file : "";
+    if (!fxgl_ini_has(preset->ini, section, u->name)) {
+        return false;
+    }
+    apply_uniform(preset, section, u);
+    return true;
+}
+
 static bool effect_has_technique(const fxgl_preset_effect *effect, const char *name,
                                  size_t name_len)
 {

@@ -1,0 +1,27 @@
+# src/effects/local.mk - compiling effects as configuration and preset ask, live reload
+# (no GL); its tests live in tests/preset (included by Makefile.am).
+
+noinst_LTLIBRARIES += libfxgl_effects.la
+libfxgl_effects_la_SOURCES = \
+	src/effects/fxgl_effects.h \
+	src/effects/effects.c \
+	src/effects/reload.c \
+	src/effects/transition.c
+libfxgl_effects_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/effects
+libfxgl_effects_la_LIBADD = libfxgl_fx.la libfxgl_preset.la -lpthread
+
+EFFECTS_TEST_CPPFLAGS = $(TEST_CPPFLAGS) -I$(top_srcdir)/src/effects $(EGL_CFLAGS) \
+	-DPRESET_DATA_DIR='"$(abs_top_srcdir)/tests/preset/data"' \
+	-DFXGL_SHADER_DIR='"$(abs_top_srcdir)/data/shaders"'
+
+check_PROGRAMS += tests/preset/test_perfmode
+tests_preset_test_perfmode_SOURCES = tests/preset/test_perfmode.c
+tests_preset_test_perfmode_CPPFLAGS = $(EFFECTS_TEST_CPPFLAGS)
+tests_preset_test_perfmode_LDADD = libfxgl_effects.la $(TEST_LDADD)
+
+check_PROGRAMS += tests/preset/test_reload
+tests_preset_test_reload_SOURCES = tests/preset/test_reload.c
+tests_preset_test_reload_CPPFLAGS = $(EFFECTS_TEST_CPPFLAGS)
+tests_preset_test_reload_LDADD = libfxgl_effects.la $(TEST_LDADD) $(EGL_LIBS) -lpthread
+
+EXTRA_DIST += src/effects/local.mk
