@@ -10,6 +10,10 @@ libfxgl_effects_la_SOURCES = \
 libfxgl_effects_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/effects
 libfxgl_effects_la_LIBADD = libfxgl_fx.la libfxgl_preset.la -lpthread
 
+# `fxc preset` (tools/fxc_preset.c) compiles through this module.
+fxc_SOURCES += tools/fxc_preset.c
+fxc_LDADD += libfxgl_effects.la libfxgl_preset.la
+
 EFFECTS_TEST_CPPFLAGS = $(TEST_CPPFLAGS) -I$(top_srcdir)/src/effects $(EGL_CFLAGS) \
 	-DPRESET_DATA_DIR='"$(abs_top_srcdir)/tests/preset/data"' \
 	-DFXGL_SHADER_DIR='"$(abs_top_srcdir)/data/shaders"'
@@ -25,3 +29,6 @@ tests_preset_test_reload_CPPFLAGS = $(EFFECTS_TEST_CPPFLAGS)
 tests_preset_test_reload_LDADD = libfxgl_effects.la $(TEST_LDADD) $(EGL_LIBS) -lpthread
 
 EXTRA_DIST += src/effects/local.mk
+
+TESTS += tests/preset/test_fxc_preset.sh
+EXTRA_DIST += tests/preset/test_fxc_preset.sh
