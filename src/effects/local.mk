@@ -32,3 +32,11 @@ EXTRA_DIST += src/effects/local.mk
 
 TESTS += tests/preset/test_fxc_preset.sh
 EXTRA_DIST += tests/preset/test_fxc_preset.sh
+
+# GPU time with and without performance mode (bench/perfmode.sh runs it with figures;
+# as a check program it runs a short pass so that it keeps working).
+check_PROGRAMS += bench/perfmode
+bench_perfmode_SOURCES = bench/perfmode.c
+bench_perfmode_CPPFLAGS = $(EFFECTS_TEST_CPPFLAGS)
+bench_perfmode_LDADD = libfxgl_effects.la $(TEST_LDADD) $(EGL_LIBS)
+EXTRA_DIST += bench/perfmode.sh
