@@ -312,10 +312,19 @@ static bool uniform_value(void *user, const char *uniform, fxgl_value *value)
 
 fxgl_effect *fxgl_effects_compile(fxgl_effects *fx, const char *path, fxgl_diags *diags)
 {
+    return fxgl_effects_compile_for(fx, path, &fx->desc.env, fx->desc.target, diags);
+}
+
+fxgl_effect *fxgl_effects_compile_for(fxgl_effects *fx, const char *path,
+                                      const fxgl_environment *environment,
+                                      fxgl_glsl_target target, fxgl_diags *diags)
+{
     const char *file = fxgl_effects_file_part(path);
+    fxgl_environment env = *environment;
+    env.performance_mode = fx->desc.performance_mode;
     fxgl_define pre[FXGL_PREDEFINED_MAX];
     char storage[FXGL_PREDEFINED_STORAGE];
-    size_t n = fxgl_predefined_macros(&fx->desc.env, pre, storage, sizeof(storage));
+    size_t n = fxgl_predefined_macros(&env, pre, storage, sizeof(storage));
     const char *reserved[FXGL_PREDEFINED_MAX];
     for (size_t i = 0; i < n; i++) {
         reserved[i] = pre[i].name;
@@ -342,7 +351,7 @@ fxgl_effect *fxgl_effects_compile(fxgl_effects *fx, const char *path, fxgl_diags
         .include_path_count = fx->desc.include_path_count,
         .defines = defines,
         .define_count = n + user.count,
-        .target = fx->desc.target,
+        .target = target,
         .performance_mode = fx->desc.performance_mode,
         .uniform_value = fx->desc.performance_mode ? uniform_value : NULL,
         .user = &ctx,

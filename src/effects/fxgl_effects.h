@@ -89,6 +89,13 @@ bool fxgl_effects_defines(const fxgl_effects *fx, const char *file,
 // Thread-safe: several threads may compile at once and the preset may change meanwhile.
 fxgl_effect *fxgl_effects_compile(fxgl_effects *fx, const char *path, fxgl_diags *diags);
 
+// The same for a context of its own: env and target replace the ones given at create time
+// (one object serves every context of a process; performance_mode still comes from the
+// object).
+fxgl_effect *fxgl_effects_compile_for(fxgl_effects *fx, const char *path,
+                                      const fxgl_environment *env, fxgl_glsl_target target,
+                                      fxgl_diags *diags);
+
 // The file name part of a path ("a/b/LUT.fx" -> "LUT.fx").
 const char *fxgl_effects_file_part(const char *path);
 
