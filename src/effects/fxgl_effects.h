@@ -166,6 +166,14 @@ typedef struct fxgl_preset_transition {
 bool fxgl_preset_transition_value(const fxgl_preset_transition *t, double now,
                                   fxgl_preset_value *out);
 
+// Starts a switch for count uniforms of one effect: from[i] holds the value running now,
+// to[i] the new preset's (fxgl_preset_apply on uniforms reset to their initial values).
+// out[i] gets the transition of uniform i; special and nosave uniforms (which presets do
+// not touch) get one that keeps their value.
+void fxgl_preset_transition_begin(const fxgl_preset_uniform *from,
+                                  const fxgl_preset_uniform *to, size_t count, double now,
+                                  double duration, fxgl_preset_transition *out);
+
 #ifdef __cplusplus
 }
 #endif

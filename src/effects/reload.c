@@ -19,6 +19,8 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/inotify.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -321,6 +323,9 @@ static void *worker(void *arg)
 {
     fxgl_reloader *r = arg;
     char buf[8192] __attribute__((aligned(__alignof__(struct inotify_event))));
+    // Below the render thread: on a machine with few cores a compile must not take the
+    // time a frame needs. (Linux nice values are per thread; failing is harmless.)
+    (void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 10);
     for (;;) {
         // How long until the next burst has settled (-1: nothing pending).
         int timeout = -1;

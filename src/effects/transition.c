@@ -24,3 +24,26 @@ bool fxgl_preset_transition_value(const fxgl_preset_transition *t, double now,
     }
     return running;
 }
+
+void fxgl_preset_transition_begin(const fxgl_preset_uniform *from,
+                                  const fxgl_preset_uniform *to, size_t count, double now,
+                                  double duration, fxgl_preset_transition *out)
+{
+    for (size_t i = 0; i < count; i++) {
+        const fxgl_preset_uniform *u = &to[i];
+        size_t rows = u->rows ? u->rows : 1, cols = u->cols ? u->cols : 1;
+        fxgl_preset_transition *t = &out[i];
+        *t = (fxgl_preset_transition){
+            .start = now,
+            .duration = duration,
+            .count = rows * cols < FXGL_PRESET_MAX_COMPONENTS ? rows * cols
+                                                              : FXGL_PRESET_MAX_COMPONENTS,
+            .type = u->type,
+        };
+        bool keep = u->special || u->nosave;
+        for (size_t k = 0; k < t->count; k++) {
+            t->from[k] = from[i].value[k];
+            t->to[k] = keep ? from[i].value[k] : u->value[k];
+        }
+    }
+}
