@@ -6,7 +6,8 @@
  * load does the new record take the old one's index; technique order, enabled flags and
  * the user's uniform values carry over by name, so an edit does not reset what the user
  * set. Textures keep their contents across the swap when the declaration is unchanged
- * (they are shared by name, like textures shared between effects).
+ * (they are shared by name, like textures shared between effects); textures with a
+ * `source=` image are read again.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,8 +15,9 @@
 
 #include "gl_runtime.h"
 
-// A texture of the new version whose name the runtime already has with another shape,
-// used by this effect alone: sharing it by name would keep the old shape, so the old
+// A texture of the new version whose name the runtime already has with another shape, or
+// one filled from a `source=` image (the reload may be for a changed image), used by this
+// effect alone: sharing it by name would keep the old shape or the old pixels, so the old
 // version must let go of it before the new one loads.
 static bool needs_fresh_textures(fxgl_runtime *rt, const gl_effect *old, const fxgl_effect *fx) {
     for (size_t i = 0; i < fx->texture_count; i++) {
@@ -32,7 +34,7 @@ static bool needs_fresh_textures(fxgl_runtime *rt, const gl_effect *old, const f
                         t->depth == ft->depth && t->levels == ft->levels &&
                         t->format == ft->format;
             bool only_old = t->refs == 1 && old->loaded;
-            if (!same && only_old) {
+            if ((!same || ft->source) && only_old) {
                 return true;
             }
         }

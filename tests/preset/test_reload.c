@@ -24,7 +24,7 @@
 
 #define W 320
 #define H 180
-#define MAX_FRAMES 4000
+#define MAX_FRAMES 20000
 
 static char root[] = "/tmp/fxgl-reload-XXXXXX";
 
@@ -92,6 +92,7 @@ typedef struct loop {
     fxgl_effects *effects;
     fxgl_reloader *reloader;
     fxgl_effect *current;        // the version the runtime runs
+    char path[512];              // its file
     GLuint color, fbo;
     double frame_ms[MAX_FRAMES];
     int frames;
@@ -129,7 +130,7 @@ static void frame(loop *l)
             l->replace_ms = (now() - tr) * 1000.0;
             l->compile_ms = res.compile_ms;
             if (ok) {
-                fxgl_reloader_watch(l->reloader, 0, at("Reload.fx"), res.effect);
+                fxgl_reloader_watch(l->reloader, 0, l->path, res.effect);
                 fxgl_effect_destroy(l->current);
                 l->current = res.effect;
                 res.effect = NULL;
@@ -161,7 +162,7 @@ static void pixel(loop *l, uint8_t out[4])
 static bool render_until(loop *l, int r, int g, int b, double timeout)
 {
     double end = now() + timeout;
-    while (now() < end) {
+    while (now() < end && l->frames < MAX_FRAMES - 1) {
         frame(l);
         uint8_t p[4];
         pixel(l, p);
@@ -230,7 +231,8 @@ static bool loop_init(loop *l)
     ck_assert(fxgl_effects_set_preset(l->effects, at("preset.ini")));
     fxgl_diags diags;
     fxgl_diags_init(&diags);
-    l->current = fxgl_effects_compile(l->effects, at("Reload.fx"), &diags);
+    snprintf(l->path, sizeof(l->path), "%s", at("Reload.fx"));
+    l->current = fxgl_effects_compile(l->effects, l->path, &diags);
     fxgl_diags_print(&diags, stderr);
     fxgl_diags_finish(&diags);
     ck_assert(l->current != NULL);
@@ -509,6 +511,89 @@ START_TEST(preset_switch_transition)
 }
 END_TEST
 
+// --- a `source=` image edited while frames render ---
+
+static const char image_effect_text[] =
+    "texture TintTex < source = \"tint.png\"; > { Width = 4; Height = 4; Format = RGBA8; };\n"
+    "sampler Tint { Texture = TintTex; };\n"
+    "void VS(in uint id : SV_VertexID, out float4 pos : SV_Position, out float2 uv : TEXCOORD)\n"
+    "{\n"
+    "    uv = float2(id == 2 ? 2.0 : 0.0, id == 1 ? 2.0 : 0.0);\n"
+    "    pos = float4(uv * float2(2.0, -2.0) + float2(-1.0, 1.0), 0.0, 1.0);\n"
+    "}\n"
+    "float4 PS(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target\n"
+    "{\n"
+    "    return tex2D(Tint, float2(0.5, 0.5));\n"
+    "}\n"
+    "technique Image { pass { VertexShader = VS; PixelShader = PS; } }\n";
+
+static void put_png(const char *name, uint8_t r, uint8_t g, uint8_t b)
+{
+    fxgl_image img;
+    ck_assert(fxgl_image_alloc(&img, 4, 4));
+    for (int i = 0; i < 16; i++) {
+        img.pixels[i * 4 + 0] = r;
+        img.pixels[i * 4 + 1] = g;
+        img.pixels[i * 4 + 2] = b;
+        img.pixels[i * 4 + 3] = 255;
+    }
+    char tmp[600];
+    snprintf(tmp, sizeof(tmp), "%s/.%s.tmp.png", root, name);
+    ck_assert(fxgl_image_save_png(&img, tmp));
+    ck_assert(rename(tmp, at(name)) == 0);
+    fxgl_image_free(&img);
+}
+
+START_TEST(texture_source_edit)
+{
+    static loop l;
+    memset(&l, 0, sizeof(l));
+    strcpy(root, "/tmp/fxgl-reload-XXXXXX");
+    char reason[256];
+    l.egl = fxgl_test_egl_create(&(fxgl_test_egl_desc){.api = FXGL_API_GL}, reason,
+                                 sizeof(reason));
+    ck_assert_msg(l.egl != NULL, "%s", reason);
+    l.gl = fxgl_test_egl_gl(l.egl);
+    GladGLContext *gl = l.gl;
+    gl->GenTextures(1, &l.color);
+    gl->BindTexture(GL_TEXTURE_2D, l.color);
+    gl->TexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, W, H);
+    gl->GenFramebuffers(1, &l.fbo);
+    gl->BindFramebuffer(GL_FRAMEBUFFER, l.fbo);
+    gl->FramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, l.color, 0);
+    const fxgl_gl_info *info = fxgl_test_egl_info(l.egl);
+    l.rt = fxgl_runtime_create(gl, info, &(fxgl_runtime_desc){.log = on_log});
+    ck_assert(l.rt != NULL);
+    ck_assert(mkdtemp(root) != NULL);
+    put_png("tint.png", 255, 0, 0);
+    put_file("Image.fx", image_effect_text);
+    l.effects = fxgl_effects_create(&(fxgl_effects_desc){
+        .env = {.width = W, .height = H, .api_major = info->major, .api_minor = info->minor},
+        .target = FXGL_GLSL_GL450,
+    });
+    snprintf(l.path, sizeof(l.path), "%s", at("Image.fx"));
+    fxgl_diags diags;
+    fxgl_diags_init(&diags);
+    l.current = fxgl_effects_compile(l.effects, l.path, &diags);
+    fxgl_diags_print(&diags, stderr);
+    fxgl_diags_finish(&diags);
+    ck_assert(l.current != NULL);
+    ck_assert_int_eq(fxgl_runtime_add_effect(l.rt, l.current, "Image.fx"), 0);
+    l.reloader = fxgl_reloader_create(&(fxgl_reloader_desc){.effects = l.effects,
+                                                            .settle_ms = 20});
+    ck_assert(l.reloader != NULL);
+    ck_assert(fxgl_reloader_watch(l.reloader, 0, l.path, l.current));
+    ck_assert(render_until(&l, 255, 0, 0, 10.0));
+    put_png("tint.png", 0, 0, 255); // only the image changes
+    ck_assert_msg(render_until(&l, 0, 0, 255, 20.0), "the new image never appeared");
+    ck_assert_int_eq(l.swaps, 1);
+    put_png("tint.png", 0, 255, 0); // and again, after a swap (the new version is watched)
+    ck_assert_msg(render_until(&l, 0, 255, 0, 20.0), "the second image never appeared");
+    ck_assert_int_eq(l.swaps, 2);
+    loop_finish(&l);
+}
+END_TEST
+
 int main(void)
 {
     fxgl_test_pin_drivers();
@@ -525,6 +610,7 @@ int main(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, edit_while_rendering);
     tcase_add_test(tc, preset_switch_transition);
+    tcase_add_test(tc, texture_source_edit);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_set_fork_status(sr, CK_NOFORK);
