@@ -33,8 +33,8 @@ tests_preset_test_reload_LDADD = libfxgl_effects.la libfxgl_preset.la $(TEST_LDA
 
 EXTRA_DIST += src/effects/local.mk
 
-TESTS += tests/preset/test_fxc_preset.sh
-EXTRA_DIST += tests/preset/test_fxc_preset.sh
+TESTS += tests/preset/test_fxc_preset.sh tests/preset/test_render_perfmode.sh
+EXTRA_DIST += tests/preset/test_fxc_preset.sh tests/preset/test_render_perfmode.sh
 
 # GPU time with and without performance mode (bench/perfmode.sh runs it with figures;
 # as a check program it runs a short pass so that it keeps working).
