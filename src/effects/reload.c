@@ -288,6 +288,21 @@ static void preset_changed(fxgl_reloader *r, const char *path)
 
 static void handle_event(fxgl_reloader *r, const struct inotify_event *ev)
 {
+    if (ev->mask & IN_Q_OVERFLOW) {
+        // Events were lost: any file may have changed, so everything is rebuilt.
+        pthread_mutex_lock(&r->lock);
+        uint64_t t = now_ms();
+        for (size_t i = 0; i < r->item_count; i++) {
+            r->items[i].dirty = true;
+            r->items[i].changed_at = t;
+        }
+        if (r->preset_path != NULL) {
+            r->preset_dirty = true;
+            r->preset_changed_at = t;
+        }
+        pthread_mutex_unlock(&r->lock);
+        return;
+    }
     if (ev->len == 0) {
         return;
     }

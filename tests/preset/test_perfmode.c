@@ -389,6 +389,34 @@ START_TEST(transition_blends_floats_only)
 }
 END_TEST
 
+START_TEST(desc_from_config)
+{
+    fxgl_config_path paths[2] = {{.path = "/a/shaders", .recursive = true},
+                                 {.path = "/b", .recursive = false}};
+    fxgl_preset_define defs[1] = {{"FROM_CONFIG", "7"}};
+    fxgl_config config = {
+        .effect_paths = paths,
+        .effect_path_count = 2,
+        .defines = {.items = defs, .count = 1},
+        .performance_mode = true,
+        .skip_disabled_effects = true,
+    };
+    fxgl_effects_desc desc = {0};
+    static char storage[4][4096];
+    const char *list[4];
+    fxgl_effects_desc_from_config(&desc, &config, storage, list, 4);
+    ck_assert_uint_eq(desc.include_path_count, 2);
+    ck_assert_str_eq(desc.include_paths[0], "/a/shaders/**");
+    ck_assert_str_eq(desc.include_paths[1], "/b");
+    ck_assert_uint_eq(desc.define_count, 1);
+    ck_assert_str_eq(desc.defines[0].name, "FROM_CONFIG");
+    ck_assert(desc.performance_mode && desc.skip_disabled);
+    // Room for one path only: the first one.
+    fxgl_effects_desc_from_config(&desc, &config, storage, list, 1);
+    ck_assert_uint_eq(desc.include_path_count, 1);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("perfmode");
@@ -401,6 +429,7 @@ int main(void)
     tcase_add_test(tc, saving_refused_in_performance_mode);
     tcase_add_test(tc, bad_values_warn_and_keep_defaults);
     tcase_add_test(tc, transition_blends_floats_only);
+    tcase_add_test(tc, desc_from_config);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
