@@ -9,6 +9,7 @@
  * (they are shared by name, like textures shared between effects); textures with a
  * `source=` image are read again.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,6 +140,8 @@ bool fxgl_runtime_replace_effect(fxgl_runtime *rt, size_t index, const fxgl_effe
             if (reason) {
                 snprintf(reason, reason_size, "%s", e->reason);
             }
+            gl_log(rt, FXGL_GL_LOG_WARN, "%s: the new version did not load; %s", e->file,
+                   fresh ? "the old one is loaded again" : "the old one keeps running");
             gl_effect_unload(rt, e);
             gl_effect_free(e);
             free(order);
@@ -154,8 +157,8 @@ bool fxgl_runtime_replace_effect(fxgl_runtime *rt, size_t index, const fxgl_effe
     }
 
     // The new techniques take the old ones' places in the order; new names go after the
-    // position of the effect's last technique.
-    size_t n = 0, last = 0;
+    // position of the effect's last technique (at the end when it had none).
+    size_t n = 0, last = SIZE_MAX;
     bool *placed = calloc(e->technique_count + 1, sizeof(*placed));
     for (size_t i = 0; i < rt->order_count; i++) {
         gl_technique *t = rt->order[i];
@@ -170,6 +173,9 @@ bool fxgl_runtime_replace_effect(fxgl_runtime *rt, size_t index, const fxgl_effe
                 placed[now->index] = true;
             }
         }
+        last = n;
+    }
+    if (last == SIZE_MAX) {
         last = n;
     }
     for (size_t i = 0; i < e->technique_count; i++) {

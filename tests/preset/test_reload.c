@@ -594,6 +594,158 @@ START_TEST(texture_source_edit)
 }
 END_TEST
 
+// --- fxgl_runtime_replace_effect: order, enabled flags and values carried over ---
+
+static const char carry_v1[] =
+    "uniform float Level = 0.0;\n"
+    "void VS(in uint id : SV_VertexID, out float4 pos : SV_Position, out float2 uv : TEXCOORD)\n"
+    "{\n"
+    "    uv = float2(id == 2 ? 2.0 : 0.0, id == 1 ? 2.0 : 0.0);\n"
+    "    pos = float4(uv * float2(2.0, -2.0) + float2(-1.0, 1.0), 0.0, 1.0);\n"
+    "}\n"
+    "float4 Red(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target\n"
+    "{ return float4(Level, 0.0, 0.0, 1.0); }\n"
+    "technique One { pass { VertexShader = VS; PixelShader = Red; } }\n"
+    "technique Two { pass { VertexShader = VS; PixelShader = Red; } }\n";
+
+// Version 2 drops One, keeps Two (now writing Level into green) and adds Three.
+static const char carry_v2[] =
+    "uniform float Level = 0.0;\n"
+    "void VS(in uint id : SV_VertexID, out float4 pos : SV_Position, out float2 uv : TEXCOORD)\n"
+    "{\n"
+    "    uv = float2(id == 2 ? 2.0 : 0.0, id == 1 ? 2.0 : 0.0);\n"
+    "    pos = float4(uv * float2(2.0, -2.0) + float2(-1.0, 1.0), 0.0, 1.0);\n"
+    "}\n"
+    "float4 Green(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target\n"
+    "{ return float4(0.0, Level, 0.0, 1.0); }\n"
+    "technique Three { pass { VertexShader = VS; PixelShader = Green; } }\n"
+    "technique Two { pass { VertexShader = VS; PixelShader = Green; } }\n";
+
+static const char carry_other[] =
+    "void VS(in uint id : SV_VertexID, out float4 pos : SV_Position, out float2 uv : TEXCOORD)\n"
+    "{\n"
+    "    uv = float2(id == 2 ? 2.0 : 0.0, id == 1 ? 2.0 : 0.0);\n"
+    "    pos = float4(uv * float2(2.0, -2.0) + float2(-1.0, 1.0), 0.0, 1.0);\n"
+    "}\n"
+    "float4 Blue(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target\n"
+    "{ return float4(0.0, 0.0, 1.0, 1.0); }\n"
+    "technique Other { pass { VertexShader = VS; PixelShader = Blue; } }\n";
+
+static fxgl_effect *compile_text(loop *l, const char *name, const char *text)
+{
+    put_file(name, text);
+    fxgl_diags diags;
+    fxgl_diags_init(&diags);
+    fxgl_effect *e = fxgl_effects_compile(l->effects, at(name), &diags);
+    fxgl_diags_print(&diags, stderr);
+    fxgl_diags_finish(&diags);
+    ck_assert(e != NULL);
+    return e;
+}
+
+static void order_names(fxgl_runtime *rt, char *out, size_t size)
+{
+    out[0] = '\0';
+    for (size_t i = 0; i < fxgl_runtime_technique_count(rt); i++) {
+        fxgl_technique_info ti;
+        ck_assert(fxgl_runtime_technique(rt, i, &ti));
+        size_t len = strlen(out);
+        snprintf(out + len, size - len, "%s%s%s", i ? "," : "", ti.name,
+                 ti.enabled ? "" : "(off)");
+    }
+}
+
+START_TEST(replace_keeps_order_flags_values)
+{
+    static loop l;
+    memset(&l, 0, sizeof(l));
+    strcpy(root, "/tmp/fxgl-reload-XXXXXX");
+    char reason[256];
+    l.egl = fxgl_test_egl_create(&(fxgl_test_egl_desc){.api = FXGL_API_GL}, reason,
+                                 sizeof(reason));
+    ck_assert_msg(l.egl != NULL, "%s", reason);
+    l.gl = fxgl_test_egl_gl(l.egl);
+    GladGLContext *gl = l.gl;
+    gl->GenTextures(1, &l.color);
+    gl->BindTexture(GL_TEXTURE_2D, l.color);
+    gl->TexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, W, H);
+    gl->GenFramebuffers(1, &l.fbo);
+    gl->BindFramebuffer(GL_FRAMEBUFFER, l.fbo);
+    gl->FramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, l.color, 0);
+    const fxgl_gl_info *info = fxgl_test_egl_info(l.egl);
+    l.rt = fxgl_runtime_create(gl, info, &(fxgl_runtime_desc){.log = on_log});
+    ck_assert(l.rt != NULL);
+    ck_assert(mkdtemp(root) != NULL);
+    l.effects = fxgl_effects_create(&(fxgl_effects_desc){
+        .env = {.width = W, .height = H, .api_major = info->major, .api_minor = info->minor},
+        .target = FXGL_GLSL_GL450,
+    });
+    fxgl_effect *v1 = compile_text(&l, "Carry.fx", carry_v1);
+    fxgl_effect *other = compile_text(&l, "Other.fx", carry_other);
+    ck_assert_int_eq(fxgl_runtime_add_effect(l.rt, v1, "Carry.fx"), 0);
+    ck_assert_int_eq(fxgl_runtime_add_effect(l.rt, other, "Other.fx"), 1);
+    // Order: Other first, then Two, then One; Other and One off; Level = 0.5.
+    fxgl_technique_ref order[3] = {{1, 0}, {0, 1}, {0, 0}};
+    ck_assert(fxgl_runtime_set_order(l.rt, order, 3));
+    ck_assert(fxgl_runtime_set_enabled(l.rt, 1, 0, false));
+    ck_assert(fxgl_runtime_set_enabled(l.rt, 0, 0, false));
+    fxgl_value half = {.scalar = FXGL_SCALAR_FLOAT, .count = 1, .f = {0.5f}};
+    ck_assert(fxgl_runtime_set_uniform(l.rt, 0, v1->uniforms[0].name, &half));
+    frame(&l);
+    char names[256];
+    order_names(l.rt, names, sizeof(names));
+    ck_assert_str_eq(names, "Other(off),Two,One(off)");
+    uint8_t p[4];
+    pixel(&l, p);
+    ck_assert_msg(abs(p[0] - 128) <= 1 && p[1] == 0 && p[2] == 0, "v1: %d %d %d", p[0], p[1],
+                  p[2]);
+
+    // Version 2: Two keeps its place and its flag, One is gone, the new Three follows the
+    // effect's last technique; Level stays 0.5 (now shown in green).
+    fxgl_effect *v2 = compile_text(&l, "Carry.fx", carry_v2);
+    ck_assert(fxgl_runtime_replace_effect(l.rt, 0, v2, reason, sizeof(reason)));
+    fxgl_effect_destroy(v1); // no longer used
+    order_names(l.rt, names, sizeof(names));
+    ck_assert_str_eq(names, "Other(off),Two,Three");
+    ck_assert_uint_eq(fxgl_runtime_effect_count(l.rt), 2);
+    frame(&l);
+    pixel(&l, p);
+    ck_assert_msg(p[0] == 0 && abs(p[1] - 128) <= 1 && p[2] == 0, "v2: %d %d %d", p[0], p[1],
+                  p[2]);
+
+    // A version whose GL objects cannot be built (a shader the driver rejects, written by
+    // hand) is refused and v2 keeps running.
+    fxgl_effect broken = *v2;
+    fxgl_shader shaders[8];
+    ck_assert_uint_le(v2->shader_count, 8);
+    memcpy(shaders, v2->shaders, v2->shader_count * sizeof(*shaders));
+    for (size_t i = 0; i < v2->shader_count; i++) {
+        if (shaders[i].stage == FXGL_STAGE_PIXEL) {
+            shaders[i].glsl = "#version 450\nthis is not GLSL\n";
+        }
+    }
+    broken.shaders = shaders;
+    ck_assert(!fxgl_runtime_replace_effect(l.rt, 0, &broken, reason, sizeof(reason)));
+    ck_assert_msg(strstr(reason, "entry point") != NULL, "reason: %s", reason);
+    frame(&l);
+    pixel(&l, p);
+    ck_assert(p[0] == 0 && abs(p[1] - 128) <= 1 && p[2] == 0);
+    order_names(l.rt, names, sizeof(names));
+    ck_assert_str_eq(names, "Other(off),Two,Three");
+
+    fxgl_runtime_destroy(l.rt);
+    fxgl_effect_destroy(v2);
+    fxgl_effect_destroy(other);
+    fxgl_effects_destroy(l.effects);
+    gl->DeleteFramebuffers(1, &l.fbo);
+    gl->DeleteTextures(1, &l.color);
+    fxgl_test_egl_destroy(l.egl);
+    char cmd[600];
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+    ck_assert(system(cmd) == 0);
+}
+END_TEST
+
 int main(void)
 {
     fxgl_test_pin_drivers();
@@ -611,6 +763,7 @@ int main(void)
     tcase_add_test(tc, edit_while_rendering);
     tcase_add_test(tc, preset_switch_transition);
     tcase_add_test(tc, texture_source_edit);
+    tcase_add_test(tc, replace_keeps_order_flags_values);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_set_fork_status(sr, CK_NOFORK);
