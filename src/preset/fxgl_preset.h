@@ -319,7 +319,8 @@ size_t fxgl_preset_order(const fxgl_preset *preset, const char *const *fallback,
 // Applies the preset to the effects: enables techniques listed in `Techniques` (or forced
 // on), reads technique and uniform toggle keys, and overwrites uniform values it has (the
 // caller resets them to their initial values first, as the reference does). Skips special
-// and nosave uniforms. Bad values are reported and leave the value as it was. Returns false
+// and nosave uniforms. Bad values are reported and leave the value as it was; keys of an
+// effect's section that name none of its variables are reported (and kept). Returns false
 // when `Techniques` names something no effect has (the preset is incomplete).
 bool fxgl_preset_apply(const fxgl_preset *preset, fxgl_preset_effect *effects,
                        size_t effect_count);

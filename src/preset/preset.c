@@ -451,6 +451,33 @@ static char *key_name_for(const char *name, const char *file)
     return key;
 }
 
+// Keys of a loaded effect's section that name no variable of it (a typo, or a variable
+// the effect no longer has) are reported; they stay in the document and are saved again.
+static void warn_unused_keys(const fxgl_preset *preset, const fxgl_preset_effect *effect)
+{
+    const char *file = effect->file != NULL ? effect->file : "";
+    size_t keys = fxgl_ini_key_count(preset->ini, file);
+    for (size_t k = 0; k < keys; k++) {
+        const char *key = fxgl_ini_key_name(preset->ini, file, k);
+        if (key == NULL || strcmp(key, "PreprocessorDefinitions") == 0) {
+            continue;
+        }
+        bool known = false;
+        for (size_t u = 0; u < effect->uniform_count && !known; u++) {
+            const char *name = effect->uniforms[u].name;
+            known = name != NULL && (strcmp(key, name) == 0 ||
+                                     (strncmp(key, "Key", 3) == 0 &&
+                                      strcmp(key + 3, name) == 0));
+        }
+        if (!known) {
+            preset_diagf(&preset->sink, FXGL_PRESET_WARNING, diag_name(preset),
+                         fxgl_ini_line(preset->ini, file, key),
+                         "'%s' in [%s] is no variable of the effect: ignored, kept on save",
+                         key, file);
+        }
+    }
+}
+
 bool fxgl_preset_apply(const fxgl_preset *preset, fxgl_preset_effect *effects,
                        size_t effect_count)
 {
@@ -484,6 +511,7 @@ bool fxgl_preset_apply(const fxgl_preset *preset, fxgl_preset_effect *effects,
                 apply_uniform(preset, file, &effect->uniforms[u]);
             }
         }
+        warn_unused_keys(preset, effect);
     }
     return check_technique_list(preset, effects, effect_count);
 }

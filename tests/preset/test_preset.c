@@ -224,6 +224,40 @@ START_TEST(test_values_bad_input_keeps_defaults)
 }
 END_TEST
 
+START_TEST(test_unknown_keys_warned_and_kept)
+{
+    diag_log log = {0};
+    fxgl_preset *p = from_text("Techniques=T@E.fx\n"
+                               "[E.fx]\n"
+                               "Strenght=0.5\n"
+                               "Strength=0.25\n"
+                               "KeyFlag=70,0,0,0\n"
+                               "PreprocessorDefinitions=A=1\n"
+                               "[Unloaded.fx]\n"
+                               "Whatever=1\n",
+                               &log);
+    fxgl_preset_technique t[1] = {{.name = "T"}};
+    fxgl_preset_uniform u[2] = {{.name = "Strength"}, {.name = "Flag", .type = FXGL_PRESET_BOOL}};
+    fxgl_preset_effect e = {"E.fx", u, 2, t, 1};
+    ck_assert(fxgl_preset_apply(p, &e, 1));
+    ck_assert(u[0].value[0].f == 0.25f);
+    ck_assert_uint_eq(u[1].toggle_key.vk, 70);
+    // Only the typo is reported; the key binding, the definitions and the section of an
+    // effect that is not loaded are known or not ours to judge.
+    ck_assert_uint_eq(log.count, 1);
+    ck_assert_ptr_nonnull(strstr(log.text, "(3): warning: 'Strenght' in [E.fx] is no variable "
+                                           "of the effect: ignored, kept on save"));
+    fxgl_preset_technique_ref order[1];
+    size_t n = fxgl_preset_order(p, NULL, 0, &e, 1, order);
+    ck_assert(fxgl_preset_capture(p, &e, 1, order, n));
+    char *out = fxgl_ini_write(fxgl_preset_ini(p), NULL);
+    ck_assert_ptr_nonnull(strstr(out, "Strenght=0.5\n"));
+    ck_assert_ptr_nonnull(strstr(out, "[Unloaded.fx]\nWhatever=1\n"));
+    free(out);
+    fxgl_preset_destroy(p);
+}
+END_TEST
+
 START_TEST(test_capture_skips_nosave_and_keeps_unknown)
 {
     diag_log log = {0};
@@ -456,6 +490,7 @@ static Suite *preset_suite(void)
     tcase_add_test(tc, test_messy_preset_saved_normalised);
     tcase_add_test(tc, test_enabling_rules_legacy_and_forced);
     tcase_add_test(tc, test_values_bad_input_keeps_defaults);
+    tcase_add_test(tc, test_unknown_keys_warned_and_kept);
     tcase_add_test(tc, test_capture_skips_nosave_and_keeps_unknown);
     tcase_add_test(tc, test_capture_keeps_unloaded_entries);
     tcase_add_test(tc, test_save_refusals_and_success);
