@@ -140,6 +140,17 @@ void fxgl_runtime_destroy(fxgl_runtime *rt);
 int fxgl_runtime_add_effect(fxgl_runtime *rt, const fxgl_effect *effect,
                             const char *file);
 
+// Replaces effect index by a new version of it (a recompile after an edit), in whole.
+// Call on the frame thread between frames, with the runtime's context current. The new
+// version's GL objects are built first; only if that works does it take the old one's
+// place, keeping its index, file name, technique order and enabled flags (by technique
+// name) and the values of uniforms that kept their name and type. Returns true when it
+// was swapped in: the old fxgl_effect is no longer used and may be destroyed. False (with
+// reason) leaves the old version running: effect is not used and may be destroyed.
+// (src/gl/replace.c)
+bool fxgl_runtime_replace_effect(fxgl_runtime *rt, size_t index, const fxgl_effect *effect,
+                                 char *reason, size_t reason_size);
+
 typedef enum fxgl_status {
     FXGL_STATUS_PENDING,         // recorded, GL objects not created yet
     FXGL_STATUS_READY,           // runs when enabled
