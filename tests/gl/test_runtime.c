@@ -1227,6 +1227,63 @@ START_TEST(compiled_effect) {
 }
 END_TEST
 
+// A pixel shader returning float3 leaves alpha undefined in GL (Mesa writes
+// 0): the runtime masks the channel, so the program's alpha survives. The
+// application's alpha here varies per pixel, so a constant cannot pass.
+static uint8_t alpha_pattern(int x, int y) {
+    return (uint8_t)(x * 13 + y * 3 + 7);
+}
+
+static double px_rgb_invert_keep_alpha(int x, int y, int c, const fix *f) {
+    (void)f;
+    return c == 3 ? alpha_pattern(x, y) / 255.0 : 1.0 - pattern(x, y, c) / 255.0;
+}
+
+START_TEST(float3_output_keeps_alpha) {
+    static const char src[] =
+        "texture2D BackBufferTex : COLOR;\n"
+        "sampler2D BackBuffer { Texture = BackBufferTex; };\n"
+        "void VS(uint id : SV_VertexID, out float4 pos : SV_Position, out float2 uv : TEXCOORD)\n"
+        "{\n"
+        "    uv = float2(id == 2 ? 2.0 : 0.0, id == 1 ? 2.0 : 0.0);\n"
+        "    pos = float4(uv * float2(2.0, -2.0) + float2(-1.0, 1.0), 0.0, 1.0);\n"
+        "}\n"
+        "float3 PS(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target\n"
+        "{\n"
+        "    return 1.0 - tex2D(BackBuffer, uv).rgb;\n"
+        "}\n"
+        "technique Rgb { pass { VertexShader = VS; PixelShader = PS; } }\n";
+    for (int es = 0; es < 2; es++) {
+        fix f;
+        fix_init(&f, es, false);
+        for (int y = 0; y < H; y++) {
+            for (int x = 0; x < W; x++) {
+                f.in.pixels[((size_t)y * W + (size_t)x) * 4 + 3] = alpha_pattern(x, y);
+            }
+        }
+        fix_upload(&f, &f.in);
+        fxgl_compile_desc cd = {
+            .path = "Rgb.fx", .source = src, .source_len = sizeof(src) - 1,
+            .target = es ? FXGL_GLSL_ES320 : FXGL_GLSL_GL450,
+        };
+        fxgl_diags diags;
+        fxgl_diags_init(&diags);
+        fxgl_effect *fx = fxgl_effect_compile(&cd, &diags);
+        if (!fx) {
+            fxgl_diags_print(&diags, stderr);
+        }
+        ck_assert_msg(fx, "Rgb.fx does not compile");
+        fxgl_diags_finish(&diags);
+        ck_assert_int_eq(fxgl_runtime_add_effect(f.rt, fx, "Rgb.fx"), 0);
+        fix_frame(&f);
+        check_ready(&f, 0);
+        expect(&f, px_rgb_invert_keep_alpha, 1, "float3 output keeps alpha");
+        fix_finish(&f);
+        fxgl_effect_destroy(fx);
+    }
+}
+END_TEST
+
 // GPU timer queries (read back without waiting, averaged) and KHR_debug
 // groups named after the technique and its passes.
 typedef struct groups_seen {
@@ -1749,6 +1806,7 @@ int main(void) {
     tcase_add_test(tc, add_effect_from_a_worker_thread);
     tcase_add_test(tc, every_format);
     tcase_add_test(tc, resize);
+    tcase_add_test(tc, float3_output_keeps_alpha);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
