@@ -142,7 +142,7 @@ EXTRA_DIST += tests/interpose/data/Invert.fx tests/interpose/data/Broken.fx \
 	tests/interpose/data/missing.ini tests/interpose/data/invert_key.ini
 
 TESTS += tests/interpose/test_fxgl_cmd.sh tests/interpose/test_asan_glmark2.sh
-EXTRA_DIST += tests/interpose/test_asan_glmark2.sh
+EXTRA_DIST += tests/interpose/test_asan_glmark2.sh bench/interpose_overhead.sh
 EXTRA_DIST += tests/interpose/test_fxgl_cmd.sh
 
 # --- the 32-bit library: make lib32 ---
