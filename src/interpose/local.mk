@@ -164,7 +164,7 @@ lib32/libfxgl.so: libfxgl.la $(srcdir)/src/interpose/exports.map config.h
 		case $$f in *.c) srcs="$$srcs $(srcdir)/$$f" ;; esac; \
 	done && \
 	$(LIB32_CC) $(AX_FXGL_CFLAGS) $(WARN_CFLAGS) -O2 -g -fPIC -shared -fvisibility=hidden \
-		$(DEFAULT_INCLUDES) $(AM_CPPFLAGS) $(X11_CFLAGS) $(GLX_CFLAGS) $(EGL_CFLAGS) $(INIH_CFLAGS) \
+		$(DEFAULT_INCLUDES) $(AM_CPPFLAGS) $(X11_CFLAGS) $(GLX_CFLAGS) $(EGL_CFLAGS) $(INIH_CFLAGS) $(STB_CFLAGS) \
 		-Wl,--version-script=$(srcdir)/src/interpose/exports.map -Wl,-z,defs \
 		-o $@.tmp $$srcs -linih -lm -ldl -pthread && mv $@.tmp $@
 
