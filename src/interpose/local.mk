@@ -142,7 +142,7 @@ EXTRA_DIST += tests/interpose/data/Invert.fx tests/interpose/data/Broken.fx \
 	tests/interpose/data/missing.ini tests/interpose/data/invert_key.ini
 
 TESTS += tests/interpose/test_fxgl_cmd.sh tests/interpose/test_asan_glmark2.sh
-EXTRA_DIST += tests/interpose/test_asan_glmark2.sh
+EXTRA_DIST += tests/interpose/test_asan_glmark2.sh bench/interpose_overhead.sh
 EXTRA_DIST += tests/interpose/test_fxgl_cmd.sh
 
 # --- the 32-bit library: make lib32 ---
@@ -164,7 +164,7 @@ lib32/libfxgl.so: libfxgl.la $(srcdir)/src/interpose/exports.map config.h
 		case $$f in *.c) srcs="$$srcs $(srcdir)/$$f" ;; esac; \
 	done && \
 	$(LIB32_CC) $(AX_FXGL_CFLAGS) $(WARN_CFLAGS) -O2 -g -fPIC -shared -fvisibility=hidden \
-		$(DEFAULT_INCLUDES) $(AM_CPPFLAGS) $(X11_CFLAGS) $(GLX_CFLAGS) $(EGL_CFLAGS) $(INIH_CFLAGS) \
+		$(DEFAULT_INCLUDES) $(AM_CPPFLAGS) $(X11_CFLAGS) $(GLX_CFLAGS) $(EGL_CFLAGS) $(INIH_CFLAGS) $(STB_CFLAGS) \
 		-Wl,--version-script=$(srcdir)/src/interpose/exports.map -Wl,-z,defs \
 		-o $@.tmp $$srcs -linih -lm -ldl -pthread && mv $@.tmp $@
 
