@@ -12,7 +12,14 @@ libfxgl_gl_la_SOURCES = \
 	src/gl/load.c \
 	src/gl/frame.c \
 	src/gl/special.c \
-	src/gl/image.c
+	src/gl/image.c \
+	src/gl/gl_inspect.h \
+	src/gl/inspect.c \
+	src/gl/dump.c \
+	src/gl/visualise.c \
+	src/gl/overlay.c \
+	src/gl/font.c \
+	src/gl/screenshot.c
 libfxgl_gl_la_CPPFLAGS = $(AM_CPPFLAGS) $(STB_CFLAGS)
 libfxgl_gl_la_LIBADD = libfxgl_glad.la libfxgl_fx.la -lpthread -lm
 
@@ -25,6 +32,11 @@ check_PROGRAMS += tests/gl/test_runtime
 tests_gl_test_runtime_SOURCES = tests/gl/test_runtime.c tests/gl/tfx.h
 tests_gl_test_runtime_CPPFLAGS = $(TEST_CPPFLAGS) $(EGL_CFLAGS)
 tests_gl_test_runtime_LDADD = $(TEST_LDADD) -lm
+
+check_PROGRAMS += tests/gl/test_inspect
+tests_gl_test_inspect_SOURCES = tests/gl/test_inspect.c tests/gl/tfx.h
+tests_gl_test_inspect_CPPFLAGS = $(TEST_CPPFLAGS) $(EGL_CFLAGS)
+tests_gl_test_inspect_LDADD = $(TEST_LDADD) -lm
 
 EXTRA_DIST += src/gl/local.mk tests/gl/data
 
