@@ -307,6 +307,16 @@ void fxgl_inspect_screenshot_wait(fxgl_inspect *in);
 // Path of the last screenshot written (with effects), "" before the first.
 const char *fxgl_inspect_last_screenshot(fxgl_inspect *in);
 
+// 60-frame averages of what the layer itself costs (docs/inspect.md).
+typedef struct fxgl_inspect_stats {
+    double frame_ms;             // interval between frames (frame times)
+    double runtime_cpu_ms;       // fxgl_runtime_frame's wall time
+    double layer_cpu_ms;         // this layer's own CPU time per frame, overlay included
+    double overlay_cpu_ms;       // the overlay's draw (text refreshes included)
+    double overlay_gpu_ms;       // the overlay's draw on the GPU (0 without timer queries)
+} fxgl_inspect_stats;
+void fxgl_inspect_stats_get(const fxgl_inspect *in, fxgl_inspect_stats *stats);
+
 typedef enum fxgl_command_result {
     FXGL_COMMAND_DONE,           // applied (reply says what changed)
     FXGL_COMMAND_ERROR,          // malformed or unknown: nothing changed (reply says why)

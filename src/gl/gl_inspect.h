@@ -114,7 +114,7 @@ struct fxgl_inspect {
     int text_rows, text_cols;    // used part
     double text_time;            // when the text was last refreshed
     bool text_dirty;
-    GLuint timer_query[2];       // the overlay's own GPU time (ring of 2)
+    GLuint timer_query[2][2];    // the overlay's own GPU time: {start, end}, ring of 2
     bool timer_pending[2];
     gl_avg overlay_gpu_ms;
     gl_avg overlay_cpu_ms;

@@ -556,3 +556,13 @@ fxgl_command_result fxgl_inspect_command(fxgl_inspect *in, const char *line, cha
     }
     return FXGL_COMMAND_ERROR;
 }
+
+void fxgl_inspect_stats_get(const fxgl_inspect *in, fxgl_inspect_stats *stats) {
+    *stats = (fxgl_inspect_stats){
+        .frame_ms = gl_avg_value(&in->frame_ms),
+        .runtime_cpu_ms = gl_avg_value(&in->runtime_cpu_ms),
+        .layer_cpu_ms = gl_avg_value(&in->inspect_cpu_ms),
+        .overlay_cpu_ms = gl_avg_value(&in->overlay_cpu_ms),
+        .overlay_gpu_ms = gl_avg_value(&in->overlay_gpu_ms),
+    };
+}

@@ -47,3 +47,11 @@ check_PROGRAMS += bench/state_cost
 bench_state_cost_SOURCES = bench/state_cost.c
 bench_state_cost_CPPFLAGS = $(TEST_CPPFLAGS) $(EGL_CFLAGS)
 bench_state_cost_LDADD = $(TEST_LDADD) $(EGL_LIBS)
+
+# What the statistics overlay costs per frame (docs/inspect.md); a short
+# pass in `make check`, figures with bench/inspect.sh.
+check_PROGRAMS += bench/inspect_cost
+bench_inspect_cost_SOURCES = bench/inspect_cost.c
+bench_inspect_cost_CPPFLAGS = $(TEST_CPPFLAGS) $(EGL_CFLAGS) -I$(top_srcdir)/tests/gl
+bench_inspect_cost_LDADD = $(TEST_LDADD) $(EGL_LIBS)
+EXTRA_DIST += bench/inspect.sh

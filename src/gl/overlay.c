@@ -162,7 +162,7 @@ static bool ov_init(fxgl_inspect *in) {
     gl->TexStorage2D(GL_TEXTURE_2D, 1, GL_R8UI, GL_IN_TEXT_COLS, GL_IN_TEXT_ROWS);
     gl_label(in->rt, GL_TEXTURE, in->text_tex, "fxgl overlay text");
     if (in->rt->has_timer) {
-        gl->GenQueries(2, in->timer_query);
+        gl->GenQueries(4, &in->timer_query[0][0]);
     }
     in->text_dirty = true;
     return true;
@@ -174,15 +174,15 @@ static void read_timer(fxgl_inspect *in, int slot) {
     if (!in->timer_pending[slot]) {
         return;
     }
-    GLuint q = in->timer_query[slot];
     GLuint available = 0;
-    rt->query_uiv(q, GL_QUERY_RESULT_AVAILABLE, &available);
+    rt->query_uiv(in->timer_query[slot][1], GL_QUERY_RESULT_AVAILABLE, &available);
     if (!available) {
         return;
     }
-    GLuint64 ns = 0;
-    rt->query_u64(q, GL_QUERY_RESULT, &ns);
-    gl_avg_add(&in->overlay_gpu_ms, (double)ns * 1e-6);
+    GLuint64 t0 = 0, t1 = 0;
+    rt->query_u64(in->timer_query[slot][0], GL_QUERY_RESULT, &t0);
+    rt->query_u64(in->timer_query[slot][1], GL_QUERY_RESULT, &t1);
+    gl_avg_add(&in->overlay_gpu_ms, t1 > t0 ? (double)(t1 - t0) * 1e-6 : 0.0);
     in->timer_pending[slot] = false;
 }
 
@@ -210,10 +210,9 @@ void gl_ov_draw(fxgl_inspect *in, const fxgl_frame_desc *f) {
                           GL_RED_INTEGER, GL_UNSIGNED_BYTE, in->text);
     }
     if (timer) {
-        // TIME_ELAPSED: GL 3.3 core; on GLES the runtime only has timers
-        // through EXT_disjoint_timer_query, whose TIME_ELAPSED_EXT has the
-        // same value and goes through ES 3.0's glBeginQuery.
-        gl->BeginQuery(GL_TIME_ELAPSED, in->timer_query[slot]);
+        // Timestamps, as the runtime takes them: unlike TIME_ELAPSED they
+        // cannot clash with a query the application keeps open over its swap.
+        in->rt->query_counter(in->timer_query[slot][0], GL_TIMESTAMP);
     }
     int scale = f->height / 720 > 1 ? f->height / 720 : 1;
     int w = (in->text_cols * GL_IN_GLYPH_W + 4) * scale;
@@ -237,7 +236,7 @@ void gl_ov_draw(fxgl_inspect *in, const fxgl_frame_desc *f) {
     gl->DrawArrays(GL_TRIANGLES, 0, 3);
     gl->Disable(GL_BLEND);
     if (timer) {
-        gl->EndQuery(GL_TIME_ELAPSED);
+        in->rt->query_counter(in->timer_query[slot][1], GL_TIMESTAMP);
         in->timer_pending[slot] = true;
     }
     gl_avg_add(&in->overlay_cpu_ms, (gl_now() - t0) * 1000.0);
@@ -250,7 +249,7 @@ void gl_ov_release(fxgl_inspect *in) {
         gl->DeleteTextures(1, &in->font_tex);
         gl->DeleteTextures(1, &in->text_tex);
         if (in->rt->has_timer) {
-            gl->DeleteQueries(2, in->timer_query);
+            gl->DeleteQueries(4, &in->timer_query[0][0]);
         }
         in->ov_program = 0;
     }
