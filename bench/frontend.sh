@@ -90,7 +90,7 @@ awk 'BEGIN {
     for (i = 0; i < 6000; i++) {
         printf "#elif __APPLICATION__ == 0x%08X // game %d\n", i * 2654435761 % 4294967296, i;
         for (j = 0; j < 5; j++)
-            printf "    #define DB_SETTING_%d %d.%03d // setting %d of game %d\n", j, j, i % 1000, j, i;
+            printf "    #define DB_SETTING_%d %d.%03d // setting %d of game %d, tuned for its depth buffer\n", j, j, i % 1000, j, i;
     }
     printf "#else\n";
     for (j = 0; j < 5; j++) printf "    #define DB_SETTING_%d 0.5\n", j;

@@ -410,7 +410,20 @@ static void directive(fx_lexer *lx, const char *hash) {
         }
         size_t nlen = (size_t)(close - name);
         // Markers repeat the same name after every include; keep one copy.
-        if (strlen(lx->file) != nlen || memcmp(lx->file, name, nlen) != 0) {
+        // The preprocessor escapes '\\' and '"' in the name: undo that.
+        if (memchr(name, '\\', nlen)) {
+            char *plain = fx_alloc(lx->ctx, nlen + 1);
+            size_t k = 0;
+            for (size_t i = 0; i < nlen; i++) {
+                if (name[i] == '\\' && i + 1 < nlen) {
+                    i++;
+                }
+                plain[k++] = name[i];
+            }
+            if (strlen(lx->file) != k || memcmp(lx->file, plain, k) != 0) {
+                lx->file = plain;
+            }
+        } else if (strlen(lx->file) != nlen || memcmp(lx->file, name, nlen) != 0) {
             lx->file = fx_strndup(lx->ctx, name, nlen);
         }
     }

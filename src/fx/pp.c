@@ -968,6 +968,21 @@ static void set_text(pp *p, pp_file *f, const char *text, size_t len) {
     f->len = len;
 }
 
+// set_text for a buffer already in the arena with 3 bytes to spare.
+static void set_text_in_place(pp_file *f, char *text, size_t len) {
+    if (len >= 3 && (unsigned char)text[0] == 0xEF && (unsigned char)text[1] == 0xBB &&
+        (unsigned char)text[2] == 0xBF) {
+        text += 3;
+        len -= 3;
+    }
+    f->text = text;
+    if (len && text[len - 1] != '\n') {
+        text[len++] = '\n';
+    }
+    text[len] = '\0';
+    f->len = len;
+}
+
 // Reads the file at path into a new cache entry; NULL (and a message at t)
 // when it cannot be read.
 static pp_file *load_file(pp *p, const char *path, const char *real, const pp_tok *t) {
@@ -993,10 +1008,12 @@ static pp_file *load_file(pp *p, const char *path, const char *real, const pp_to
         fx_limit(p->ctx, path, 0, 0, "bytes in a source file", (long)FX_LIMIT_FILE_SIZE);
     }
     size_t size = (size_t)st.st_size;
-    char *buf = malloc(size + 1);
+    // Read straight into the arena, with room for the newline and NUL that
+    // set_text adds; a fatal error below leaves fp to nobody, so close first.
+    char *buf = fx_arena_alloc(p->ctx->arena, size + 3);
     if (!buf) {
         fclose(fp);
-        fx_limit(p->ctx, path, 0, 0, "bytes in a source file", (long)FX_LIMIT_FILE_SIZE);
+        fx_alloc(p->ctx, size + 3); // reports out of memory, fatal
     }
     size_t got = fread(buf, 1, size, fp);
     fclose(fp);
@@ -1004,8 +1021,7 @@ static pp_file *load_file(pp *p, const char *path, const char *real, const pp_to
     f->name = fx_strdup(p->ctx, path);
     f->real = real;
     f->dir = dir_of(p, f->name);
-    set_text(p, f, buf, got);
-    free(buf);
+    set_text_in_place(f, buf, got);
     f->next = p->files;
     p->files = f;
     add_string(p, &p->included, &p->nincluded, &p->included_cap, f->name);

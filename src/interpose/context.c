@@ -129,10 +129,15 @@ void ip_context_created(ip_wsi wsi, void *dpy, void *ctx, void *share) {
     pthread_mutex_unlock(&table_lock);
 }
 
-void ip_context_destroyed(ip_wsi wsi, void *dpy, void *ctx) {
+void ip_context_destroyed(ip_wsi wsi, void *dpy, void *ctx, bool current) {
     pthread_mutex_lock(&table_lock);
     context_rec *c = find_context(wsi, dpy, ctx);
     if (c) {
+        // The effect runtime's container objects (VAO, FBOs) live on the
+        // context that created it: it goes with that context.
+        if (c->grp->runtime) {
+            ip_runtime_context_gone(c->grp->runtime, ctx, current);
+        }
         remove_context(c);
     }
     pthread_mutex_unlock(&table_lock);
@@ -142,6 +147,9 @@ void ip_context_display_gone(ip_wsi wsi, void *dpy) {
     pthread_mutex_lock(&table_lock);
     for (int i = 0; i < IP_MAX_CONTEXTS; i++) {
         if (contexts[i].ctx && contexts[i].wsi == wsi && contexts[i].dpy == dpy) {
+            if (contexts[i].grp->runtime) {
+                ip_runtime_context_gone(contexts[i].grp->runtime, contexts[i].ctx, false);
+            }
             remove_context(&contexts[i]);
         }
     }

@@ -131,6 +131,7 @@ static void before_swap(EGLDisplay dpy, EGLSurface surface) {
         .wsi = IP_WSI_EGL,
         .runtime = ip_slot_runtime(slot),
         .drawable = state,
+        .context = ctx,
     });
     ip_slot_release(slot);
 }
@@ -246,7 +247,8 @@ IP_EXPORT(eglCreateContext, hook_eglCreateContext);
 
 static EGLBoolean hook_eglDestroyContext(EGLDisplay dpy, EGLContext ctx) {
     const struct egl_real *r = egl();
-    ip_context_destroyed(IP_WSI_EGL, dpy, ctx);
+    bool current = r->get_current_context && r->get_current_context() == ctx;
+    ip_context_destroyed(IP_WSI_EGL, dpy, ctx, current);
     return r->destroy_context ? r->destroy_context(dpy, ctx) : EGL_FALSE;
 }
 IP_EXPORT(eglDestroyContext, hook_eglDestroyContext);

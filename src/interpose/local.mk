@@ -14,6 +14,7 @@ libfxgl_la_SOURCES = \
 	src/interpose/egl.c \
 	src/interpose/context.c \
 	src/interpose/input.c \
+	src/interpose/effects.c \
 	src/interpose/frame.c \
 	src/interpose/control.c
 # GLX/EGL headers only: the library never links libGL/libEGL, it finds
@@ -134,5 +135,36 @@ tests_interpose_test_control_LDADD = libfxgl_preset.la $(TEST_LDADD) $(AX_PTHREA
 EXTRA_tests_interpose_test_control_DEPENDENCIES = fxgl-ctl$(EXEEXT) \
 	tests/interpose/fxgl-uninstalled
 
+EXTRA_DIST += tests/interpose/data/Invert.fx tests/interpose/data/Broken.fx \
+	tests/interpose/data/invert.ini tests/interpose/data/broken.ini \
+	tests/interpose/data/missing.ini
+
 TESTS += tests/interpose/test_fxgl_cmd.sh
 EXTRA_DIST += tests/interpose/test_fxgl_cmd.sh
+
+# --- the 32-bit library: make lib32 ---
+#
+# lib32/libfxgl.so, built from the same sources with $(LIB32_CC) (gcc -m32;
+# Debian: gcc-multilib, and libinih-dev:i386 for the presets' inih). Not a
+# second configure: the library needs only libc, libdl, libpthread, libm and
+# libinih, and config.h holds nothing arch-specific. The fxgl command (and
+# fxgl-uninstalled) preloads lib32/libfxgl.so next to the 64-bit one when it
+# exists: ld.so skips the one of the other class in each process.
+LIB32_CC = $(CC) -m32
+lib32_sources = $(libfxgl_la_SOURCES) $(libfxgl_gl_la_SOURCES) $(libfxgl_fx_la_SOURCES) \
+	$(libfxgl_preset_la_SOURCES)
+
+# libfxgl.la first: it brings the generated glad sources.
+lib32/libfxgl.so: libfxgl.la $(srcdir)/src/interpose/exports.map config.h
+	$(AM_V_GEN)$(MKDIR_P) lib32 && srcs=glad/src/gl.c && \
+	for f in $(lib32_sources); do \
+		case $$f in *.c) srcs="$$srcs $(srcdir)/$$f" ;; esac; \
+	done && \
+	$(LIB32_CC) $(AX_FXGL_CFLAGS) $(WARN_CFLAGS) -O2 -g -fPIC -shared -fvisibility=hidden \
+		$(DEFAULT_INCLUDES) $(AM_CPPFLAGS) $(X11_CFLAGS) $(GLX_CFLAGS) $(EGL_CFLAGS) $(INIH_CFLAGS) \
+		-Wl,--version-script=$(srcdir)/src/interpose/exports.map -Wl,-z,defs \
+		-o $@.tmp $$srcs -linih -lm -ldl -pthread && mv $@.tmp $@
+
+lib32: lib32/libfxgl.so
+.PHONY: lib32
+CLEANFILES += lib32/libfxgl.so

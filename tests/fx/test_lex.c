@@ -303,6 +303,15 @@ START_TEST(test_positions_and_line_markers) {
 }
 END_TEST
 
+START_TEST(test_line_marker_escapes) {
+    // The preprocessor writes '\' and '"' in names escaped.
+    start("#line 3 \"C:\\\\fx\\\\a \\\"b\\\".fx\"\nx");
+    fx_token t = next();
+    ck_assert_str_eq(t.loc.file, "C:\\fx\\a \"b\".fx");
+    ck_assert_int_eq(t.loc.line, 3);
+}
+END_TEST
+
 START_TEST(test_pragmas_skipped_and_kept) {
     start("#pragma warning(disable : 3571)\nx\n  #pragma reshade skipoptimization  \ny");
     fx_token t = next();
@@ -387,6 +396,7 @@ static Suite *lex_suite(void) {
     tcase_add_test(tc, test_operators);
     tcase_add_test(tc, test_attribute_brackets);
     tcase_add_test(tc, test_positions_and_line_markers);
+    tcase_add_test(tc, test_line_marker_escapes);
     tcase_add_test(tc, test_pragmas_skipped_and_kept);
     tcase_add_test(tc, test_unknown_directive);
     tcase_add_test(tc, test_comments);

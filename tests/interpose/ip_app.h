@@ -9,6 +9,8 @@
  * drew, computed here. The 8x8 top-left corner must be fxgl's test mark
  * (magenta) when FXGL_TEST_EXPECT_MARK=1, and the frame itself otherwise,
  * so a run without fxgl and a run with it agree everywhere else.
+ * FXGL_TEST_EXPECT_INVERT=1: the test preset's Invert.fx runs, so every
+ * pixel but the mark must be 255 minus the frame's.
  *
  * Exit status: 0 (or --exit N) when every check held, 1 on a failure, 77
  * when something the program needs is missing.
@@ -127,6 +129,11 @@ static inline void ip_app_check_window(Display *dpy, Window win, int frame, int 
         return;
     }
     ip_app_rgb l = ip_app_left(frame), r = ip_app_right();
+    const char *inv = getenv("FXGL_TEST_EXPECT_INVERT");
+    if (inv && strcmp(inv, "1") == 0) {
+        l = (ip_app_rgb){255 - l.r, 255 - l.g, 255 - l.b};
+        r = (ip_app_rgb){255 - r.r, 255 - r.g, 255 - r.b};
+    }
     int bad = 0, marked = 0;
     for (int y = 0; y < h; y++) {
         for (int x = 0; x < w; x++) {

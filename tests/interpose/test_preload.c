@@ -267,6 +267,64 @@ START_TEST(rtld_next_chain) {
 }
 END_TEST
 
+// --- the effect runtime, with the test preset (tests/interpose/data) ---
+
+static char preset_env[1300], paths_env[1300];
+
+static const char *preset(const char *name) {
+    snprintf(preset_env, sizeof(preset_env), "FXGL_PRESET=%s/interpose/data/%s",
+             FXGL_TEST_SRCDIR, name);
+    return preset_env;
+}
+
+static const char *effect_paths(void) {
+    snprintf(paths_env, sizeof(paths_env), "FXGL_EFFECT_PATHS=%s/interpose/data",
+             FXGL_TEST_SRCDIR);
+    return paths_env;
+}
+
+#define INVERTED "FXGL_TEST_EXPECT_INVERT=1"
+
+START_TEST(effect_inverted_glx) {
+    // Invert.fx on every presented pixel; the app's trap state (user FBO
+    // bound, scissor, viewport, clear colour) still intact after the swap.
+    expect_app("ip_glx_app", ENV(NO_MARK, INVERTED, preset("invert.ini"), effect_paths(),
+                                 "FXGL_TEST_MARK="), ARGS("--mode", "one"), 0);
+    // With the test mark too: the mark is drawn after the effect.
+    expect_app("ip_glx_app", ENV(MARK, INVERTED, preset("invert.ini"), effect_paths()),
+               ARGS("--mode", "one"), 0);
+    // A window that grows every 3 frames, and the Wine lookup path.
+    expect_app("ip_glx_dlopen", ENV(MARK, INVERTED, preset("invert.ini"), effect_paths()),
+               ARGS("--path", "wine", "--mode", "resize"), 0);
+    // Two windows, two unshared contexts (one core profile): two runtimes.
+    expect_app("ip_glx_app", ENV(MARK, INVERTED, preset("invert.ini"), effect_paths()),
+               ARGS("--mode", "two"), 0);
+}
+END_TEST
+
+START_TEST(effect_inverted_egl) {
+    expect_app("ip_egl_app", ENV(MARK, INVERTED, preset("invert.ini"), effect_paths()),
+               ARGS("--mode", "swap"), 0);
+    expect_app("ip_egl_app", ENV(MARK, INVERTED, preset("invert.ini"), effect_paths()),
+               ARGS("--mode", "damage"), 0);
+}
+END_TEST
+
+START_TEST(effect_failures_pass_through) {
+    // An effect that does not compile is skipped; the other one runs.
+    expect_app("ip_glx_app", ENV(MARK, INVERTED, preset("broken.ini"), effect_paths()),
+               ARGS("--mode", "one"), 0);
+    // Nothing loadable: every frame passes through untouched.
+    expect_app("ip_glx_app", ENV(MARK, preset("missing.ini"), effect_paths()),
+               ARGS("--mode", "one"), 0);
+    // No preset: nothing compiled, nothing run.
+    expect_app("ip_glx_app", ENV(MARK, effect_paths()), ARGS("--mode", "one"), 0);
+    // FXGL_DISABLE wins over a preset.
+    expect_app("ip_glx_app", ENV(NO_MARK, "FXGL_DISABLE=1", preset("invert.ini"),
+                                 effect_paths()), ARGS("--mode", "one"), 0);
+}
+END_TEST
+
 // --- programs nobody here wrote ---
 
 typedef struct grab {
@@ -275,6 +333,7 @@ typedef struct grab {
     int samples;                 // images with content
     int unmarked_after_mark;     // images with content but no mark, after a marked one
     bool hud;                    // MangoHud's HUD (green background, bottom right) seen
+    bool corner_white;           // the top-left corner was white (an inverted black clear)
 } grab;
 
 static bool corner_magenta(XImage *img) {
@@ -341,6 +400,7 @@ static grab watch(Display *dpy, pid_t pid, bool want_mark, long timeout_ms) {
                 g.presented |= content;
                 g.marked |= marked;
                 g.hud |= hud_visible(img, wa.width, wa.height);
+                g.corner_white |= content && (XGetPixel(img, 2, 2) & 0xffffff) == 0xffffffUL;
                 XDestroyImage(img);
             }
             break;
@@ -446,6 +506,39 @@ START_TEST(glxgears_marked) {
     ck_assert_msg(g.marked, "no mark on glxgears");
     g = run_external("/usr/bin/glxgears", false, ENV("FXGL_TEST_MARK=1"), false);
     ck_assert_msg(g.presented && !g.marked, "glxgears without fxgl: presented %d marked %d",
+                  g.presented, g.marked);
+}
+END_TEST
+
+START_TEST(glxgears_inverted) {
+    if (!have("/usr/bin/glxgears")) {
+        printf("SKIP glxgears_inverted: glxgears absent (apt-get install mesa-utils)\n");
+        return;
+    }
+    // glxgears clears to black: with Invert.fx the corner reads white.
+    grab g = run_external("/usr/bin/glxgears", true,
+                          ENV(preset("invert.ini"), effect_paths()), false);
+    ck_assert_msg(g.presented && g.corner_white, "glxgears with Invert.fx: presented %d, "
+                  "corner white %d", g.presented, g.corner_white);
+    g = run_external("/usr/bin/glxgears", true, ENV(effect_paths()), false);
+    ck_assert_msg(g.presented && !g.corner_white, "glxgears without a preset: corner white");
+}
+END_TEST
+
+START_TEST(glxgears32_marked) {
+    // A 32-bit glxgears through the same command: `make lib32` builds
+    // lib32/libfxgl.so, which fxgl-uninstalled preloads beside the 64-bit one.
+    const char *gears32 = "/usr/bin/glxgears.i386-linux-gnu";
+    char lib32[1200];
+    snprintf(lib32, sizeof(lib32), "%s/lib32/libfxgl.so", builddir);
+    if (!have(gears32) || access(lib32, R_OK) != 0) {
+        printf("SKIP glxgears32_marked: needs %s (dpkg --add-architecture i386; "
+               "apt-get install mesa-utils-bin:i386 libgl1-mesa-dri:i386) and %s (make lib32)\n",
+               gears32, lib32);
+        return;
+    }
+    grab g = run_external(gears32, true, ENV("FXGL_TEST_MARK=1"), true);
+    ck_assert_msg(g.presented && g.marked, "32-bit glxgears: presented %d marked %d",
                   g.presented, g.marked);
 }
 END_TEST
@@ -728,6 +821,11 @@ int main(void) {
     add(s, "egl_damage_gl", egl_damage_gl);
     add(s, "glxgears_marked", glxgears_marked);
     add(s, "es2gears_marked", es2gears_marked);
+    add(s, "glxgears32_marked", glxgears32_marked);
+    add(s, "effect_inverted_glx", effect_inverted_glx);
+    add(s, "effect_inverted_egl", effect_inverted_egl);
+    add(s, "effect_failures_pass_through", effect_failures_pass_through);
+    add(s, "glxgears_inverted", glxgears_inverted);
     add(s, "mangohud_both_orders", mangohud_both_orders);
     add(s, "glmark2_validate", glmark2_validate);
     add(s, "glmark2_marked", glmark2_marked);
