@@ -18,6 +18,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -286,7 +287,7 @@ static const struct {
     const char *command;
     int vk;                      // default binding, 0: none
 } key_actions[IP_CTL_ACTIONS] = {
-    {"toggle", "toggle", 0x24},              // Home: effects on/off
+    {"toggle", "toggle", 0},                 // unbound: a preset's KeyEffects does it
     {"reload", "reload", 0},
     {"next", "preset next", 0x22},           // PageDown
     {"prev", "preset prev", 0x21},           // PageUp
@@ -412,4 +413,167 @@ bool ip_control_signal_take(void) {
     }
     dump_requested = 0;
     return true;
+}
+
+// --- the inspection layer of one effect runtime, driven by the above ---
+//
+// One control socket per process, opened by the first runtime that wants
+// it and polled by every runtime's frame (a command goes to the runtime
+// whose frame reads it; programs with one presenting context have one).
+// A process-wide lock serialises the frames that poll it and the dump at
+// exit.
+
+struct ip_inspect {
+    fxgl_inspect *in;
+    ip_inspect *next;            // registry, for the dump at exit
+};
+
+static pthread_mutex_t control_lock = PTHREAD_MUTEX_INITIALIZER;
+static ip_control *control;      // under control_lock
+static bool control_tried;
+static ip_keymap keymap;
+static ip_inspect *registry;
+static const char *dump_at_exit; // FXGL_DUMP: a file written at exit (and when a runtime goes)
+
+static void dump_to(fxgl_inspect *in, const char *path) {
+    char reason[300];
+    if (fxgl_inspect_dump_file(in, path, reason, sizeof(reason))) {
+        fxgl_log(FXGL_LOG_INFO, "dump written to %s", path);
+    } else {
+        fxgl_log(FXGL_LOG_WARN, "dump: %s", reason);
+    }
+}
+
+static void at_exit(void) {
+    pthread_mutex_lock(&control_lock);
+    for (ip_inspect *i = registry; i; i = i->next) {
+        dump_to(i->in, dump_at_exit); // CPU records only: no GL at exit
+    }
+    ip_control_destroy(control);
+    control = NULL;
+    pthread_mutex_unlock(&control_lock);
+}
+
+static void inspect_log(void *user, fxgl_gl_log_level level, const char *message) {
+    (void)user;
+    fxgl_log((fxgl_log_level)level, "%s", message);
+}
+
+// Under control_lock, once per process, at the first runtime (never in a constructor).
+static void control_init(void) {
+    control_tried = true;
+    char reason[512];
+    if (!ip_control_keys_parse(&keymap, getenv("FXGL_KEYS"), reason, sizeof(reason))) {
+        fxgl_log(FXGL_LOG_WARN, "%s; default keys", reason);
+        ip_control_keys_parse(&keymap, NULL, reason, sizeof(reason));
+    }
+    const char *off = getenv("FXGL_CONTROL");
+    if (!off || strcmp(off, "0") != 0) {
+        control = ip_control_create(getenv("XDG_RUNTIME_DIR"), reason, sizeof(reason));
+        if (control) {
+            fxgl_log(FXGL_LOG_INFO, "control socket %s (fxgl ctl)", ip_control_path(control));
+        } else {
+            fxgl_log(FXGL_LOG_WARN, "control: %s", reason);
+        }
+    }
+    ip_control_signal_install();
+    dump_at_exit = getenv("FXGL_DUMP");
+    if (dump_at_exit && dump_at_exit[0]) {
+        atexit(at_exit);
+    } else {
+        dump_at_exit = NULL;
+    }
+}
+
+ip_inspect *ip_inspect_create(fxgl_runtime *fx) {
+    ip_inspect *i = calloc(1, sizeof(*i));
+    if (!i) {
+        return NULL;
+    }
+    const ip_config *cfg = ip_config_get();
+    const char *overlay = getenv("FXGL_OVERLAY");
+    fxgl_inspect_desc desc = {
+        .log = inspect_log,
+        .program = cfg->process[0] ? cfg->process : NULL,
+        .screenshot_dir = getenv("FXGL_SCREENSHOT_DIR"),
+        .visualise = getenv("FXGL_VISUALISE"),
+        .overlay = overlay && strcmp(overlay, "1") == 0,
+    };
+    i->in = fxgl_inspect_create(fx, &desc);
+    if (!i->in) {
+        free(i);
+        return NULL;
+    }
+    if (cfg->preset[0]) {
+        fxgl_inspect_set_preset(i->in, cfg->preset);
+    }
+    pthread_mutex_lock(&control_lock);
+    if (!control_tried) {
+        control_init();
+    }
+    i->next = registry;
+    registry = i;
+    pthread_mutex_unlock(&control_lock);
+    return i;
+}
+
+void ip_inspect_destroy(ip_inspect *i) {
+    if (!i) {
+        return;
+    }
+    pthread_mutex_lock(&control_lock);
+    for (ip_inspect **p = &registry; *p; p = &(*p)->next) {
+        if (*p == i) {
+            *p = i->next;
+            break;
+        }
+    }
+    if (dump_at_exit) {
+        dump_to(i->in, dump_at_exit);
+    }
+    pthread_mutex_unlock(&control_lock);
+    fxgl_inspect_destroy(i->in);
+    free(i);
+}
+
+static void run_command(void *user, const char *line, char *reply, size_t size) {
+    ip_inspect *i = user;
+    fxgl_command_result r = fxgl_inspect_command(i->in, line, reply, size);
+    switch (r) {
+    case FXGL_COMMAND_DONE:
+    case FXGL_COMMAND_ERROR:
+        break;
+    case FXGL_COMMAND_RELOAD:
+    case FXGL_COMMAND_PRESET_NEXT:
+    case FXGL_COMMAND_PRESET_PREV:
+    case FXGL_COMMAND_PERFORMANCE:
+        // FIXME(issue 10): effects.c loads one preset once; reloading,
+        // switching presets and performance mode need its support.
+        snprintf(reply, size, "error: '%s' is not available in this build yet; nothing changed",
+                 line);
+        break;
+    }
+    fxgl_log(strncmp(reply, "error", 5) == 0 ? FXGL_LOG_WARN : FXGL_LOG_INFO, "control: %s: %s",
+             line, reply);
+}
+
+bool ip_inspect_frame(ip_inspect *i, fxgl_runtime *fx, const fxgl_frame_desc *desc) {
+    if (!i) {
+        return fxgl_runtime_frame(fx, desc);
+    }
+    pthread_mutex_lock(&control_lock);
+    ip_control_poll(control, run_command, i);
+    const char *cmds[IP_CTL_ACTIONS];
+    size_t n = ip_control_keys(&keymap, desc->input, cmds, IP_CTL_ACTIONS);
+    for (size_t k = 0; k < n; k++) {
+        char reply[512];
+        run_command(i, cmds[k], reply, sizeof(reply));
+    }
+    if (ip_control_signal_take()) {
+        char reply[512];
+        run_command(i, "dump", reply, sizeof(reply));
+    }
+    bool ok = fxgl_inspect_frame(i->in, desc);
+    pthread_mutex_unlock(&control_lock);
+    return ok;
 }

@@ -280,13 +280,26 @@ typedef struct ip_keymap {
     int vk[IP_CTL_ACTIONS];      // Windows virtual-key code per action, 0: unbound
 } ip_keymap;
 // FXGL_KEYS ("dump=F9,overlay=F10,next=PageDown,...") over the defaults
-// (toggle Home, next PageDown, prev PageUp, overlay F10, dump F9,
-// screenshot Print). False with reason, map untouched, on a bad binding.
+// (next PageDown, prev PageUp, overlay F10, dump F9, screenshot Print;
+// toggle, reload and performance unbound). False with reason, map untouched, on a bad binding.
 FXGL_INTERNAL bool ip_control_keys_parse(ip_keymap *map, const char *spec, char *reason,
                                          size_t size);
 // The commands of the keys pressed this frame (only with focus).
 FXGL_INTERNAL size_t ip_control_keys(const ip_keymap *map, const struct fxgl_input *in,
                                      const char **commands, size_t max);
+// The inspection layer (src/gl, fxgl_inspect) of one effect runtime, with
+// the process's control socket, FXGL_KEYS, SIGUSR1, FXGL_VISUALISE,
+// FXGL_OVERLAY=1, FXGL_SCREENSHOT_DIR and FXGL_DUMP (a file written when a
+// runtime goes and at exit). Created on the runtime's context; NULL: none.
+typedef struct ip_inspect ip_inspect;
+struct fxgl_frame_desc;
+FXGL_INTERNAL ip_inspect *ip_inspect_create(struct fxgl_runtime *fx);
+// On the runtime's context, before the runtime is destroyed. Accepts NULL.
+FXGL_INTERNAL void ip_inspect_destroy(ip_inspect *in);
+// Polls control (socket, keys, signal), then runs the frame through the
+// layer; with in NULL just fxgl_runtime_frame.
+FXGL_INTERNAL bool ip_inspect_frame(ip_inspect *in, struct fxgl_runtime *fx,
+                                    const struct fxgl_frame_desc *desc);
 // SIGUSR1 asks for a dump, where the program left SIGUSR1 at its default.
 FXGL_INTERNAL bool ip_control_signal_install(void);
 // True once per SIGUSR1 received (the frame hook then dumps).
