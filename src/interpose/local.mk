@@ -135,6 +135,19 @@ tests_interpose_test_control_LDADD = libfxgl_preset.la $(TEST_LDADD) $(AX_PTHREA
 EXTRA_tests_interpose_test_control_DEPENDENCIES = fxgl-ctl$(EXEEXT) \
 	tests/interpose/fxgl-uninstalled
 
+# The same through the preloaded library on a real program: glxgears under
+# Xvfb with Invert.fx, driven by `fxgl ctl` (skips without glxgears).
+check_PROGRAMS += tests/interpose/test_inspect_app
+tests_interpose_test_inspect_app_SOURCES = tests/interpose/test_inspect_app.c
+tests_interpose_test_inspect_app_CPPFLAGS = $(TEST_CPPFLAGS) $(X11_CFLAGS) \
+	-DFXGL_SCRIPT_PATH='"$(abs_top_builddir)/tests/interpose/fxgl-uninstalled"'
+tests_interpose_test_inspect_app_LDADD = $(TEST_LDADD) $(X11_LIBS)
+EXTRA_tests_interpose_test_inspect_app_DEPENDENCIES = fxgl-ctl$(EXEEXT) \
+	tests/interpose/fxgl-uninstalled libfxgl.la
+if SANITIZERS
+tests_interpose_test_inspect_app_CPPFLAGS += -DFXGL_TEST_SANITIZERS=1
+endif
+
 EXTRA_DIST += tests/interpose/data/Invert.fx tests/interpose/data/Broken.fx \
 	tests/interpose/data/invert.ini tests/interpose/data/broken.ini \
 	tests/interpose/data/missing.ini
