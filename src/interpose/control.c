@@ -557,14 +557,11 @@ static void run_command(void *user, const char *line, char *reply, size_t size) 
              line, reply);
 }
 
-bool ip_inspect_frame(ip_inspect *i, fxgl_runtime *fx, const fxgl_frame_desc *desc) {
-    if (!i) {
-        return fxgl_runtime_frame(fx, desc);
-    }
-    pthread_mutex_lock(&control_lock);
+// Under control_lock: the socket, the keys, SIGUSR1.
+static void poll_all(ip_inspect *i, const fxgl_input *input) {
     ip_control_poll(control, run_command, i);
     const char *cmds[IP_CTL_ACTIONS];
-    size_t n = ip_control_keys(&keymap, desc->input, cmds, IP_CTL_ACTIONS);
+    size_t n = ip_control_keys(&keymap, input, cmds, IP_CTL_ACTIONS);
     for (size_t k = 0; k < n; k++) {
         char reply[512];
         run_command(i, cmds[k], reply, sizeof(reply));
@@ -573,7 +570,24 @@ bool ip_inspect_frame(ip_inspect *i, fxgl_runtime *fx, const fxgl_frame_desc *de
         char reply[512];
         run_command(i, "dump", reply, sizeof(reply));
     }
+}
+
+bool ip_inspect_frame(ip_inspect *i, fxgl_runtime *fx, const fxgl_frame_desc *desc) {
+    if (!i) {
+        return fxgl_runtime_frame(fx, desc);
+    }
+    pthread_mutex_lock(&control_lock);
+    poll_all(i, desc->input);
     bool ok = fxgl_inspect_frame(i->in, desc);
     pthread_mutex_unlock(&control_lock);
     return ok;
+}
+
+void ip_inspect_idle(ip_inspect *i, const fxgl_input *input) {
+    if (!i) {
+        return;
+    }
+    pthread_mutex_lock(&control_lock);
+    poll_all(i, input);
+    pthread_mutex_unlock(&control_lock);
 }

@@ -278,6 +278,7 @@ static void run_effects(ip_runtime *rt, const ip_frame_desc *frame) {
                                                  frame->drawable.width,
                                                  frame->drawable.height, &input);
     if (have_input && !ip_effects_input(rt->effects, rt->fx, &input)) {
+        ip_inspect_idle(rt->inspect, &input); // issue 10: control still answers
         return; // KeyEffects: everything off
     }
     fxgl_frame_desc desc = {

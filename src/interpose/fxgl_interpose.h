@@ -300,6 +300,9 @@ FXGL_INTERNAL void ip_inspect_destroy(ip_inspect *in);
 // layer; with in NULL just fxgl_runtime_frame.
 FXGL_INTERNAL bool ip_inspect_frame(ip_inspect *in, struct fxgl_runtime *fx,
                                     const struct fxgl_frame_desc *desc);
+// The same polling on a frame that runs no effects (KeyEffects off), so
+// control still answers. Accepts NULL.
+FXGL_INTERNAL void ip_inspect_idle(ip_inspect *in, const struct fxgl_input *input);
 // SIGUSR1 asks for a dump, where the program left SIGUSR1 at its default.
 FXGL_INTERNAL bool ip_control_signal_install(void);
 // True once per SIGUSR1 received (the frame hook then dumps).
