@@ -181,6 +181,19 @@ size_t fxgl_inspect_dump(fxgl_inspect *in, char *buf, size_t size) {
             ge->status == FXGL_STATUS_FAILED ? ": " : "",
             ge->status == FXGL_STATUS_FAILED ? ge->reason : "");
         put_semantics(&o, in, ge);
+        // Its textures, by the names `visualise` takes.
+        for (size_t k = 0; k < ge->fx->texture_count; k++) {
+            const fxgl_texture *t = &ge->fx->textures[k];
+            if (t->semantic) {
+                put(&o, "  texture %s: semantic %s\n", t->name, t->semantic);
+            } else {
+                put(&o, "  texture %s: %dx%d%s%.0d, %d level%s, %s%s\n", t->name, t->width,
+                    t->height, t->dim == FXGL_TEXTURE_3D ? "x" : "",
+                    t->dim == FXGL_TEXTURE_3D ? t->depth : 0, t->levels,
+                    t->levels == 1 ? "" : "s", fxgl_format_name(t->format),
+                    t->render_target ? ", render target" : "");
+            }
+        }
         for (size_t i = 0; i < rt->order_count; i++) {
             const gl_technique *t = rt->order[i];
             if (t->effect != ge) {

@@ -56,6 +56,10 @@ bool fxgl_inspect_overlay_is_on(const fxgl_inspect *in) {
 static void line(fxgl_inspect *in, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void line(fxgl_inspect *in, const char *fmt, ...) {
     if (in->text_rows == GL_IN_TEXT_ROWS) {
+        // Full: the last row says so (the dump has everything).
+        static const char more[] = "... more in the dump";
+        memset(in->text[GL_IN_TEXT_ROWS - 1], 0, GL_IN_TEXT_COLS);
+        memcpy(in->text[GL_IN_TEXT_ROWS - 1], more, sizeof(more) - 1);
         return;
     }
     char buf[GL_IN_TEXT_COLS + 1];

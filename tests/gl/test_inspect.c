@@ -285,7 +285,6 @@ START_TEST(dump_content) {
         char *t = dump(&f);
         HAS(t, "fxgl dump: frame 4, 16x16, preset 'My.ini', effects on\n");
         HAS(t, f.es ? "context: OpenGL ES 3." : "context: OpenGL 4.");
-        HAS(t, "effect 0 Inv.fx: loaded\n");
         HAS(t, "  technique Invert: ran, gpu ");
         HAS(t, "ms, 4 frames\n    pass 0: gpu ");
         HAS(t, "  technique Two: skipped: disabled\n");
@@ -293,9 +292,13 @@ START_TEST(dump_content) {
         HAS(t, "  technique Bad: skipped: effect failed to load: ");
         HAS(t, "no_such_function"); // the driver's diagnostic, as the runtime kept it
         HAS(t, "effect 2 Sem.fx: loaded\n  missing semantic NORMALS: nothing provides it, "
-               "'Sem::NormalsTex' reads zero\n  technique UseNormals: ran");
+               "'Sem::NormalsTex' reads zero\n  texture Sem::NormalsTex: semantic NORMALS\n"
+               "  texture Sem::Out: 4x4, 1 level, RGBA8, render target\n"
+               "  technique UseNormals: ran");
+        HAS(t, "effect 0 Inv.fx: loaded\n  texture ReShade::BackBufferTex: semantic COLOR\n");
         HAS(t, "  technique Once: skipped: timeout (its 20 ms ran out after 3 frames)\n");
-        HAS(t, "effect 4 Late.fx: pending load\n  technique Later: skipped: pending load");
+        HAS(t, "effect 4 Late.fx: pending load\n  texture Late::Out: 4x4, 1 level, RGBA8, "
+               "render target\n  technique Later: skipped: pending load");
         HAS(t, "effect - Missing.fx: compile error\n"
                "  diagnostic: Missing.fx(3,7): error: undeclared identifier 'foo'\n"
                "  diagnostic: Missing.fx(4,1): note: here\n");
