@@ -426,7 +426,18 @@ bool ip_control_signal_take(void) {
 struct ip_inspect {
     fxgl_inspect *in;
     ip_inspect *next;            // registry, for the dump at exit
+    bool reload;                 // `reload` asked: the frame hook rebuilds the effects
 };
+
+// Effects that failed to compile in the load being made (effects.c notes
+// them; the next ip_inspect_create hands them to its dump).
+#define IP_NOTES 32
+static struct {
+    char file[128];
+    char diagnostic[512];
+} notes[IP_NOTES];
+static int note_count;
+static bool carry_overlay;       // the overlay survives a reload
 
 static pthread_mutex_t control_lock = PTHREAD_MUTEX_INITIALIZER;
 static ip_control *control;      // under control_lock
@@ -511,6 +522,14 @@ ip_inspect *ip_inspect_create(fxgl_runtime *fx) {
     if (!control_tried) {
         control_init();
     }
+    for (int k = 0; k < note_count; k++) {
+        fxgl_inspect_add_failed(i->in, notes[k].file, notes[k].diagnostic);
+    }
+    note_count = 0;
+    if (carry_overlay) {
+        fxgl_inspect_overlay(i->in, true);
+        carry_overlay = false;
+    }
     i->next = registry;
     registry = i;
     pthread_mutex_unlock(&control_lock);
@@ -531,6 +550,7 @@ void ip_inspect_destroy(ip_inspect *i) {
     if (dump_at_exit) {
         dump_to(i->in, dump_at_exit);
     }
+    carry_overlay = i->reload && fxgl_inspect_overlay_is_on(i->in);
     pthread_mutex_unlock(&control_lock);
     fxgl_inspect_destroy(i->in);
     free(i);
@@ -544,10 +564,14 @@ static void run_command(void *user, const char *line, char *reply, size_t size) 
     case FXGL_COMMAND_ERROR:
         break;
     case FXGL_COMMAND_RELOAD:
+        i->reload = true;
+        snprintf(reply, size, "reloading: the effects recompile from their files at the next "
+                 "frame");
+        break;
     case FXGL_COMMAND_PRESET_NEXT:
     case FXGL_COMMAND_PRESET_PREV:
     case FXGL_COMMAND_PERFORMANCE:
-        // FIXME(issue 10): effects.c loads one preset once; reloading,
+        // FIXME(issue 10): effects.c reads one preset once per process;
         // switching presets and performance mode need its support.
         snprintf(reply, size, "error: '%s' is not available in this build yet; nothing changed",
                  line);
@@ -589,5 +613,22 @@ void ip_inspect_idle(ip_inspect *i, const fxgl_input *input) {
     }
     pthread_mutex_lock(&control_lock);
     poll_all(i, input);
+    pthread_mutex_unlock(&control_lock);
+}
+
+bool ip_inspect_take_reload(ip_inspect *i) {
+    if (!i || !i->reload) {
+        return false;
+    }
+    return true; // stays set: ip_inspect_destroy carries the overlay over
+}
+
+void ip_inspect_note_failed(const char *file, const char *diagnostic) {
+    pthread_mutex_lock(&control_lock);
+    if (note_count < IP_NOTES) {
+        snprintf(notes[note_count].file, sizeof(notes[0].file), "%s", file);
+        snprintf(notes[note_count].diagnostic, sizeof(notes[0].diagnostic), "%s", diagnostic);
+        note_count++;
+    }
     pthread_mutex_unlock(&control_lock);
 }

@@ -298,6 +298,9 @@ static void run_effects(ip_runtime *rt, const ip_frame_desc *frame) {
         rt->statuses_logged = true;
         log_statuses(rt->fx);
     }
+    if (ip_inspect_take_reload(rt->inspect)) {
+        drop_effects(rt, true); // issue 10: `reload`; rebuilt at the next frame
+    }
 }
 
 void ip_frame(const ip_frame_desc *frame) {

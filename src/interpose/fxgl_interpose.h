@@ -300,6 +300,13 @@ FXGL_INTERNAL void ip_inspect_destroy(ip_inspect *in);
 // layer; with in NULL just fxgl_runtime_frame.
 FXGL_INTERNAL bool ip_inspect_frame(ip_inspect *in, struct fxgl_runtime *fx,
                                     const struct fxgl_frame_desc *desc);
+// True after a `reload` command: the frame hook then destroys the runtime
+// and its effects (on their context), which are rebuilt from the files at
+// the next frame.
+FXGL_INTERNAL bool ip_inspect_take_reload(ip_inspect *in);
+// effects.c: an effect that failed to compile, for the dump of the runtime
+// being loaded.
+FXGL_INTERNAL void ip_inspect_note_failed(const char *file, const char *diagnostic);
 // The same polling on a frame that runs no effects (KeyEffects off), so
 // control still answers. Accepts NULL.
 FXGL_INTERNAL void ip_inspect_idle(ip_inspect *in, const struct fxgl_input *input);

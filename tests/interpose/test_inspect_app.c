@@ -8,8 +8,9 @@
  * effect is read from the window right after fxgl-ctl got its reply (the
  * reply is sent from the frame that applied it, so the next presented frame
  * shows it); the test allows the frame after that too. Also checked: the
- * dump file, a malformed command, a screenshot file, SIGUSR1's dump in the
- * log.
+ * dump file (with the preset's Broken.fx listed as a compile error), a
+ * malformed command, a screenshot file, `reload` after editing the effect,
+ * SIGUSR1's dump in the log.
  */
 #include <X11/Xlib.h>
 #include <X11/Xutil.h>
@@ -37,7 +38,8 @@ static long now_ms(void) {
     return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
 }
 
-// The top-left corner of the first big mapped window: 1 white, 0 black, -1 none yet.
+// The top-left corner of the first big mapped window: 1 white, 0 black, 2 red,
+// -1 none yet.
 static int corner(void) {
     Window root_ret, parent, *kids = NULL;
     unsigned int nkids = 0;
@@ -54,7 +56,7 @@ static int corner(void) {
         XImage *img = XGetImage(dpy, kids[i], 0, 0, 8, 8, AllPlanes, ZPixmap);
         if (img) {
             unsigned long p = XGetPixel(img, 2, 2) & 0xffffff;
-            result = p == 0xffffffUL ? 1 : p == 0 ? 0 : -1;
+            result = p == 0xffffffUL ? 1 : p == 0 ? 0 : p == 0xff0000UL ? 2 : -1;
             XDestroyImage(img);
         }
     }
@@ -134,6 +136,8 @@ START_TEST(glxgears_controlled) {
     snprintf(cmd, sizeof(cmd), "dump %s", dump);
     ck_assert_int_eq(ctl(out, sizeof(out), cmd), 0);
     ck_assert_msg(file_has(dump, "effect 0 Invert.fx: loaded\n"), "dump: %s", dump);
+    ck_assert(file_has(dump, "effect - Broken.fx: compile error\n  diagnostic: "));
+    ck_assert(file_has(dump, "undeclared_value"));
     ck_assert(file_has(dump, "  technique Invert: ran, gpu "));
     ck_assert(file_has(dump, "fxgl dump: frame "));
 
@@ -145,7 +149,7 @@ START_TEST(glxgears_controlled) {
         struct dirent *e;
         while (d && (e = readdir(d))) {
             size_t n = strlen(e->d_name);
-            found |= strncmp(e->d_name, "glxgears_invert_", 16) == 0 && n > 4 &&
+            found |= strncmp(e->d_name, "glxgears_broken_", 16) == 0 && n > 4 &&
                      strcmp(e->d_name + n - 4, ".png") == 0;
             if (found) {
                 snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
@@ -157,7 +161,7 @@ START_TEST(glxgears_controlled) {
         }
         usleep(20000);
     }
-    ck_assert_msg(found, "no glxgears_invert_*.png in %s", dir);
+    ck_assert_msg(found, "no glxgears_broken_*.png in %s", dir);
     usleep(100000); // renamed into place complete: the name only appears then
     fxgl_image shot;
     ck_assert(fxgl_image_load_png(&shot, path));
@@ -166,6 +170,27 @@ START_TEST(glxgears_controlled) {
     ck_assert_msg(px[0] == 255 && px[1] == 255 && px[2] == 255, "screenshot corner %d %d %d",
                   px[0], px[1], px[2]);
     fxgl_image_free(&shot);
+
+    // reload: the edited file is compiled again (Invert.fx now paints red).
+    char fx[600];
+    snprintf(fx, sizeof(fx), "%s/fx/Invert.fx", dir);
+    FILE *f = fopen(fx, "w");
+    ck_assert(f);
+    fputs("void VS(in uint id : SV_VertexID, out float4 p : SV_Position) {\n"
+          "    float2 t = float2(id == 2 ? 2.0 : 0.0, id == 1 ? 2.0 : 0.0);\n"
+          "    p = float4(t * float2(2.0, -2.0) + float2(-1.0, 1.0), 0.0, 1.0);\n}\n"
+          "float4 PS(float4 p : SV_Position) : SV_Target { return float4(1.0, 0.0, 0.0, 1.0); }\n"
+          "technique Invert { pass { VertexShader = VS; PixelShader = PS; } }\n", f);
+    fclose(f);
+    ck_assert_int_eq(ctl(out, sizeof(out), "reload"), 0);
+    ck_assert_str_eq(out, "reloading: the effects recompile from their files at the next "
+                          "frame\n");
+    grabs = wait_corner(2, 10000);
+    printf("reload: the edited effect shows in window grab %d after the reply\n", grabs);
+    ck_assert_msg(grabs > 0, "the reloaded effect never showed");
+    ck_assert_int_eq(ctl(out, sizeof(out), cmd), 0); // the new runtime's dump
+    ck_assert(file_has(dump, "effect - Broken.fx: compile error\n"));
+    ck_assert(file_has(dump, "  technique Invert: ran"));
 
     // SIGUSR1: a dump in the log.
     char log[600];
@@ -207,11 +232,20 @@ int main(void) {
         printf("SKIP: cannot open %s\n", xvfb.display_name);
         return FXGL_TEST_SKIP;
     }
+    char cmd[900];
+    snprintf(cmd, sizeof(cmd), "mkdir '%s/fx' && cp '%s/interpose/data/Invert.fx' "
+             "'%s/interpose/data/Broken.fx' '%s/fx/'", dir, FXGL_TEST_SRCDIR, FXGL_TEST_SRCDIR,
+             dir);
+    if (system(cmd) != 0) {
+        printf("cannot copy the test effects\n");
+        return 1;
+    }
     app = fork();
     if (app == 0) {
         char env[6][700];
-        snprintf(env[0], sizeof(env[0]), "%s/interpose/data/invert.ini", FXGL_TEST_SRCDIR);
-        snprintf(env[1], sizeof(env[1]), "%s/interpose/data", FXGL_TEST_SRCDIR);
+        // Invert.fx and Broken.fx copied, so the test can edit one and reload.
+        snprintf(env[0], sizeof(env[0]), "%s/interpose/data/broken.ini", FXGL_TEST_SRCDIR);
+        snprintf(env[1], sizeof(env[1]), "%s/fx", dir);
         snprintf(env[2], sizeof(env[2]), "%s/log.txt", dir);
         setenv("FXGL_PRESET", env[0], 1);
         setenv("FXGL_EFFECT_PATHS", env[1], 1);
@@ -237,7 +271,6 @@ int main(void) {
     waitpid(app, NULL, 0);
     XCloseDisplay(dpy);
     fxgl_test_xvfb_stop(&xvfb);
-    char cmd[300];
     snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
     if (system(cmd) != 0) {
         return 1;
