@@ -113,6 +113,10 @@ size_t fx_arena_peak(const fx_arena *arena) {
     return arena->handed;
 }
 
+size_t fx_arena_limit(const fx_arena *arena) {
+    return arena->limit;
+}
+
 size_t fx_arena_used(const fx_arena *arena) {
     return arena->reserved;
 }

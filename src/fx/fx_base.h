@@ -48,6 +48,7 @@ FX_INTERNAL void fx_arena_destroy(fx_arena *arena);
 FX_INTERNAL void *fx_arena_alloc(fx_arena *arena, size_t size);
 FX_INTERNAL size_t fx_arena_peak(const fx_arena *arena);   // bytes handed out, at most
 FX_INTERNAL size_t fx_arena_used(const fx_arena *arena);   // bytes reserved from the system
+FX_INTERNAL size_t fx_arena_limit(const fx_arena *arena);  // most bytes it may reserve
 
 // A test build can make the Nth system allocation of any arena fail (0: never).
 FX_INTERNAL void fx_arena_fail_after(unsigned long n);

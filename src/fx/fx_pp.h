@@ -54,10 +54,13 @@ typedef struct fx_pp_result {
                                  // defined then or were predefined (the reference's
                                  // editable-definition candidates, before its name filter)
     size_t ifdef_count;
+    size_t work_peak;            // bytes the preprocessor's own arena peaked at (it is
+                                 // freed before fx_pp_run returns; see pp.c)
 } fx_pp_result;
 
 // Preprocesses desc's main file. Returns false when errors were reported
-// (out is still filled with what was produced). Limits, out-of-memory and
+// (out is still filled with what was produced). The work is done in an arena
+// of its own; only the results are copied into ctx's arena. Limits, out-of-memory and
 // the error cap are fatal through ctx->fatal like every stage.
 FX_INTERNAL bool fx_pp_run(fx_ctx *ctx, const fx_pp_desc *desc, fx_pp_result *out);
 

@@ -414,8 +414,16 @@ static const char *full_type_name(gen *g, fx_type t) {
     return t.array_len > 0 ? fx_sprintf(g->ctx, "%s[%d]", n, t.array_len) : n;
 }
 
-// "T name" or "T name[N]".
+static bool is_min16(uint8_t b) {
+    return b == FX_TYPE_MIN16FLOAT || b == FX_TYPE_MIN16INT || b == FX_TYPE_MIN16UINT;
+}
+
+// "T name" or "T name[N]"; min16 types are mediump in GLSL ES (the
+// precision HLSL asks for; desktop GL ignores the qualifier anyway).
 static void declarator(gen *g, buf *o, fx_type t, const char *name) {
+    if (g->es && is_min16(t.base)) {
+        bput(o, "mediump ");
+    }
     bprintf(o, "%s %s", type_name(g, t), name);
     if (t.array_len > 0) {
         bprintf(o, "[%d]", t.array_len);

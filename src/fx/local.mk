@@ -26,7 +26,7 @@ libfxgl_fx_la_SOURCES = \
 	src/fx/compile.c \
 	src/fx/predefined.c
 libfxgl_fx_la_LIBADD = -lm
-EXTRA_DIST += tools/conformance.sh
+EXTRA_DIST += tools/conformance.sh bench/frontend.sh
 
 # fxc: the offline compiler driver (check, preprocess, dump, conform).
 bin_PROGRAMS += fxc
@@ -85,25 +85,13 @@ EXTRA_DIST += tests/fx/test_fxc.sh
 #   tests/fuzz/fuzz_frontend -max_total_time=600 CORPUS_DIR $(srcdir)/tests/fuzz/seeds
 FUZZ_CC = clang
 FUZZ_CFLAGS = -g -O1 -std=c11 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
-FUZZ_SRCS = \
-	$(top_srcdir)/tests/fuzz/fuzz_frontend.c \
-	$(top_srcdir)/src/fx/arena.c \
-	$(top_srcdir)/src/fx/diag.c \
-	$(top_srcdir)/src/fx/lex.c \
-	$(top_srcdir)/src/fx/parse.c \
-	$(top_srcdir)/src/fx/type.c \
-	$(top_srcdir)/src/fx/intrinsics.c \
-	$(top_srcdir)/src/fx/check.c \
-	$(top_srcdir)/src/fx/module.c \
-	$(top_srcdir)/src/fx/json.c \
-	$(top_srcdir)/src/fx/pp.c \
-	$(top_srcdir)/src/fx/compile.c \
-	$(top_srcdir)/src/fx/predefined.c
 fuzz: tests/fuzz/fuzz_frontend
-tests/fuzz/fuzz_frontend: $(FUZZ_SRCS) $(libfxgl_fx_la_SOURCES)
+tests/fuzz/fuzz_frontend: $(top_srcdir)/tests/fuzz/fuzz_frontend.c $(libfxgl_fx_la_SOURCES)
 	@$(MKDIR_P) tests/fuzz
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -include $(top_builddir)/config.h -I$(top_builddir) -I$(top_srcdir)/src/fx \
-		-DFUZZ_SEED_DIR='"$(abs_top_srcdir)/tests/fuzz/seeds"' -o $@ $(FUZZ_SRCS) -lm
+		-DFUZZ_SEED_DIR='"$(abs_top_srcdir)/tests/fuzz/seeds"' -o $@ \
+		$(top_srcdir)/tests/fuzz/fuzz_frontend.c \
+		$$(for f in $(libfxgl_fx_la_SOURCES); do case $$f in *.c) echo $(top_srcdir)/$$f;; esac; done) -lm
 CLEANFILES += tests/fuzz/fuzz_frontend
 EXTRA_DIST += tests/fuzz/fuzz_frontend.c tests/fuzz/seeds
 .PHONY: fuzz
@@ -131,3 +119,6 @@ tests_fx_test_glsl_conform_SOURCES = tests/fx/test_glsl_conform.c tests/fx/glsl_
 	tests/fx/glsl_util.h
 tests_fx_test_glsl_conform_CPPFLAGS = $(TEST_CPPFLAGS) $(EGL_CFLAGS) $(GLSLANG_CFLAGS)
 tests_fx_test_glsl_conform_LDADD = libfxgl_fx.la $(TEST_LDADD) $(GLSLANG_LIBS) -lm
+
+TESTS += tests/fx/test_fxc_glsl.sh
+EXTRA_DIST += tests/fx/test_fxc_glsl.sh tests/fx/data/glsl/es_1d.fx

@@ -228,6 +228,7 @@ typedef struct pp {
     size_t nifdefs, ifdefs_cap;
     name_entry **ifdef_seen;
     uint32_t ifdef_mask;
+    struct dir_listing *listings; // directories read so far (include lookup)
 } pp;
 
 // --- small helpers ---
@@ -740,16 +741,6 @@ static void note_ifdef(pp *p, const pp_tok *name) {
 
 // --- files and include lookup ---
 
-static bool is_regular(const char *path) {
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-static bool path_exists(const char *path) {
-    struct stat st;
-    return stat(path, &st) == 0;
-}
-
 static const char *join_path(pp *p, const char *dir, const char *name) {
     if (!dir || !dir[0] || name[0] == '/') {
         return fx_strdup(p->ctx, name);
@@ -758,60 +749,141 @@ static const char *join_path(pp *p, const char *dir, const char *name) {
     return fx_sprintf(p->ctx, "%s%s%s", dir, dir[dl - 1] == '/' ? "" : "/", name);
 }
 
-// Finds path ignoring case, component by component; NULL when no match.
-// Tries each component exactly first, so case-correct paths cost a stat.
-static const char *resolve_nocase(pp *p, const char *path) {
-    if (path_exists(path)) {
-        return path;
+// One directory's entries, read once per run: include and `exists` lookups
+// then cost no system calls, however many search directories `**` gave and
+// however many names are missing (game-profile headers test dozens).
+typedef struct dir_listing {
+    struct dir_listing *next;
+    const char *path;
+    const char **names;
+    uint8_t *types;              // DT_* of each entry (DT_UNKNOWN: ask stat)
+    size_t count;
+    bool readable;
+} dir_listing;
+
+static dir_listing *list_dir(pp *p, const char *path) {
+    for (dir_listing *l = p->listings; l; l = l->next) {
+        if (strcmp(l->path, path) == 0) {
+            return l;
+        }
     }
-    size_t n = strlen(path);
-    char *res = fx_alloc(p->ctx, n + 2);
-    size_t rl = 0;
-    const char *c = path;
-    if (*c == '/') {
-        res[rl++] = '/';
+    dir_listing *l = fx_alloc(p->ctx, sizeof(*l));
+    l->path = fx_strdup(p->ctx, path);
+    l->next = p->listings;
+    p->listings = l;
+    DIR *d = opendir(path[0] ? path : ".");
+    if (!d) {
+        return l;
+    }
+    l->readable = true;
+    size_t cap = 0;
+    struct dirent *ent;
+    while ((ent = readdir(d))) {
+        if (strcmp(ent->d_name, ".") == 0 || strcmp(ent->d_name, "..") == 0) {
+            continue;
+        }
+        if (l->count == cap) {
+            if (cap >= 65536) {
+                break; // a directory this large is no include directory
+            }
+            size_t ncap = cap ? cap * 2 : 32;
+            const char **names = fx_alloc(p->ctx, ncap * sizeof(*names));
+            uint8_t *types = fx_alloc(p->ctx, ncap);
+            if (l->count) {
+                memcpy(names, l->names, l->count * sizeof(*names));
+                memcpy(types, l->types, l->count);
+            }
+            l->names = names;
+            l->types = types;
+            cap = ncap;
+        }
+        l->types[l->count] = ent->d_type;
+        l->names[l->count++] = fx_strdup(p->ctx, ent->d_name);
+    }
+    closedir(d);
+    return l;
+}
+
+// The entry of dir named like name (len bytes): exactly if there is one,
+// else ignoring case (the first in directory order). -1 when none.
+static long find_entry(const dir_listing *l, const char *name, size_t len) {
+    long nocase = -1;
+    for (size_t i = 0; i < l->count; i++) {
+        const char *e = l->names[i];
+        if (strncasecmp(e, name, len) == 0 && e[len] == '\0') {
+            if (strncmp(e, name, len) == 0) {
+                return (long)i;
+            }
+            if (nocase < 0) {
+                nocase = (long)i;
+            }
+        }
+    }
+    return nocase;
+}
+
+// Resolves name (with '/' separators) below dir the way Windows would:
+// each component matched ignoring case. want_file: only a regular file
+// (else a directory will do too). NULL when nothing matches.
+static const char *resolve_in(pp *p, const char *dir, const char *name, bool want_file) {
+    size_t n = strlen(dir) + strlen(name) + 2;
+    char *path = fx_alloc(p->ctx, n);
+    size_t len = 0;
+    if (name[0] == '/') {
+        path[len++] = '/';
+    } else if (dir[0]) {
+        len = strlen(dir);
+        memcpy(path, dir, len);
+    }
+    path[len] = '\0';
+    const char *c = name;
+    int type = DT_DIR;
+    while (*c) {
         while (*c == '/') {
             c++;
         }
-    }
-    while (*c) {
-        const char *e = strchr(c, '/');
-        size_t cl = e ? (size_t)(e - c) : strlen(c);
-        if (rl && res[rl - 1] != '/') {
-            res[rl++] = '/';
+        const char *e = c;
+        while (*e && *e != '/') {
+            e++;
         }
-        memcpy(res + rl, c, cl);
-        res[rl + cl] = '\0';
-        if (!path_exists(res[0] ? res : ".")) {
-            // Scan the directory for a case-insensitive match.
-            char save = res[rl];
-            res[rl] = '\0';
-            DIR *d = opendir(rl ? res : ".");
-            res[rl] = save;
-            bool found = false;
-            if (d) {
-                struct dirent *ent;
-                while ((ent = readdir(d))) {
-                    if (strlen(ent->d_name) == cl && strncasecmp(ent->d_name, c, cl) == 0) {
-                        memcpy(res + rl, ent->d_name, cl);
-                        found = true;
-                        break;
-                    }
-                }
-                closedir(d);
-            }
-            if (!found) {
+        size_t cl = (size_t)(e - c);
+        if (cl == 0) {
+            break;
+        }
+        dir_listing *l = list_dir(p, path);
+        const char *entry;
+        if ((cl == 1 && c[0] == '.') || (cl == 2 && c[0] == '.' && c[1] == '.')) {
+            if (!l->readable) {
                 return NULL;
             }
+            entry = cl == 1 ? "." : "..";
+            type = DT_DIR;
+        } else {
+            long i = find_entry(l, c, cl);
+            if (i < 0) {
+                return NULL;
+            }
+            entry = l->names[i];
+            type = l->types[i];
         }
-        rl += cl;
-        res[rl] = '\0';
-        c += cl;
-        while (*c == '/') {
-            c++;
+        if (len && path[len - 1] != '/') {
+            path[len++] = '/';
         }
+        memcpy(path + len, entry, strlen(entry) + 1);
+        len += strlen(entry);
+        c = e;
     }
-    return res;
+    if (type == DT_UNKNOWN || type == DT_LNK) {
+        struct stat st;
+        if (stat(path, &st) != 0) {
+            return NULL;
+        }
+        type = S_ISREG(st.st_mode) ? DT_REG : S_ISDIR(st.st_mode) ? DT_DIR : DT_UNKNOWN;
+    }
+    if (want_file ? type != DT_REG : type != DT_REG && type != DT_DIR) {
+        return NULL;
+    }
+    return path;
 }
 
 static void add_dir(pp *p, const char *dir) {
@@ -836,29 +908,28 @@ static void add_subdirs(pp *p, const char *dir, int depth, size_t *budget) {
     if (depth > PP_MAX_SEARCH_DEPTH) {
         return;
     }
-    DIR *d = opendir(dir);
-    if (!d) {
-        return;
-    }
-    const char *names[256];
+    dir_listing *l = list_dir(p, dir);
+    const char **subs = fx_alloc(p->ctx, (l->count + 1) * sizeof(*subs));
     size_t count = 0;
-    struct dirent *ent;
-    while ((ent = readdir(d)) && count < 256) {
-        if (ent->d_name[0] == '.') {
+    for (size_t i = 0; i < l->count; i++) {
+        if (l->names[i][0] == '.') {
             continue;
         }
-        const char *sub = join_path(p, dir, ent->d_name);
-        struct stat st;
-        if (stat(sub, &st) == 0 && S_ISDIR(st.st_mode)) {
-            names[count++] = sub;
+        const char *sub = join_path(p, dir, l->names[i]);
+        int type = l->types[i];
+        if (type == DT_UNKNOWN || type == DT_LNK) {
+            struct stat st;
+            type = stat(sub, &st) == 0 && S_ISDIR(st.st_mode) ? DT_DIR : DT_UNKNOWN;
+        }
+        if (type == DT_DIR) {
+            subs[count++] = sub;
         }
     }
-    closedir(d);
-    qsort(names, count, sizeof(names[0]), compare_str);
+    qsort(subs, count, sizeof(subs[0]), compare_str);
     for (size_t i = 0; i < count && *budget; i++) {
         (*budget)--;
-        add_dir(p, names[i]);
-        add_subdirs(p, names[i], depth + 1, budget);
+        add_dir(p, subs[i]);
+        add_subdirs(p, subs[i], depth + 1, budget);
     }
 }
 
@@ -905,35 +976,18 @@ static char *normalize_name(pp *p, const pp_tok *str) {
     return name;
 }
 
-// The including file's directory, then the search directories.
+// The including file's directory, then the search directories; the first
+// that has the name (ignoring case) wins.
 static const char *find_file(pp *p, const char *name, bool any_type) {
     const char *dir = p->src ? p->src->file->dir : "";
-    const char *cand = join_path(p, dir, name);
-    if (any_type ? path_exists(cand) : is_regular(cand)) {
-        return cand;
+    const char *found = resolve_in(p, dir, name, !any_type);
+    if (found || name[0] == '/') {
+        return found;
     }
-    if (name[0] == '/') {
-        const char *r = resolve_nocase(p, cand);
-        return r && (any_type || is_regular(r)) ? r : NULL;
+    for (size_t i = 0; i < p->ndirs && !found; i++) {
+        found = resolve_in(p, p->dirs[i], name, !any_type);
     }
-    for (size_t i = 0; i < p->ndirs; i++) {
-        cand = join_path(p, p->dirs[i], name);
-        if (any_type ? path_exists(cand) : is_regular(cand)) {
-            return cand;
-        }
-    }
-    // Nothing matched exactly: try again ignoring case.
-    cand = resolve_nocase(p, join_path(p, dir, name));
-    if (cand && (any_type || is_regular(cand))) {
-        return cand;
-    }
-    for (size_t i = 0; i < p->ndirs; i++) {
-        cand = resolve_nocase(p, join_path(p, p->dirs[i], name));
-        if (cand && (any_type || is_regular(cand))) {
-            return cand;
-        }
-    }
-    return NULL;
+    return found;
 }
 
 static const char *dir_of(pp *p, const char *path) {
@@ -1699,7 +1753,8 @@ static void define_macro(pp *p, const pp_tok *line, uint32_t n, bool predefined,
             return;
         }
         if (!predefined) {
-            pp_error(p, "PP_REDEFINED", name, "redefinition of macro '%s' (previous definition at %s(%d))",
+            pp_error(p, "PP_REDEFINED", name,
+                     "redefinition of macro '%s' (previous definition at %s(%d))",
                      m->name, old->file, old->line);
             return;
         }
@@ -1880,7 +1935,8 @@ static int64_t ex_apply(expr *e, const pp_tok *at, const char *op, int64_t a, in
         if (sb == 0) {
             if (!e->failed && !e->unevaluated) {
                 e->failed = true;
-                pp_error(e->p, "PP_DIVIDE_BY_ZERO", at, "division by zero in preprocessor expression");
+                pp_error(e->p, "PP_DIVIDE_BY_ZERO", at,
+                         "division by zero in preprocessor expression");
             }
             return 0;
         }
@@ -2073,7 +2129,6 @@ static void skip_group(pp *p) {
                 c++;
             }
             if (c < end && *c == '#') {
-                const char *hash = c;
                 c++;
                 while (c < end && (*c == ' ' || *c == '\t')) {
                     c++;
@@ -2083,14 +2138,14 @@ static void skip_group(pp *p) {
                     c++;
                 }
                 size_t wl = (size_t)(c - w);
-                if ((wl == 2 && memcmp(w, "if", 2) == 0) || (wl == 5 && memcmp(w, "ifdef", 5) == 0) ||
+                if ((wl == 2 && memcmp(w, "if", 2) == 0) ||
+                    (wl == 5 && memcmp(w, "ifdef", 5) == 0) ||
                     (wl == 6 && memcmp(w, "ifndef", 6) == 0)) {
                     depth++;
                 } else if (wl == 5 && memcmp(w, "endif", 5) == 0) {
                     if (depth == 0) {
                         s->cur = ls;
                         s->bol = true;
-                        (void)hash;
                         return;
                     }
                     depth--;
@@ -2248,7 +2303,8 @@ static void do_include(pp *p, const pp_tok *hash) {
     } else {
         expand_list(p, raw.v, raw.n, &v);
     }
-    if (v.n == 0 || v.v[0].kind != T_STRING || v.v[0].len < 2 || v.v[0].text[v.v[0].len - 1] != '"') {
+    if (v.n == 0 || v.v[0].kind != T_STRING || v.v[0].len < 2 ||
+        v.v[0].text[v.v[0].len - 1] != '"') {
         const pp_tok *at = raw.n ? &raw.v[0] : hash;
         pp_error(p, "PP_INCLUDE", at, "#include expects a file name in quotes");
         return;
@@ -2335,7 +2391,8 @@ static void do_line(pp *p, const pp_tok *hash) {
         ok = e.v[1].kind == T_STRING;
     }
     if (!ok || n < 1) {
-        pp_error(p, "PP_LINE", v.n ? &v.v[0] : hash, "#line expects a line number and an optional file name in quotes");
+        pp_error(p, "PP_LINE", v.n ? &v.v[0] : hash,
+                 "#line expects a line number and an optional file name in quotes");
         return;
     }
     if (e.n == 2) {
@@ -2558,8 +2615,7 @@ static void define_predefined(pp *p, const fx_pp_define *d) {
 
 // --- entry point ---
 
-bool fx_pp_run(fx_ctx *ctx, const fx_pp_desc *desc, fx_pp_result *out) {
-    memset(out, 0, sizeof(*out));
+static bool pp_run(fx_ctx *ctx, const fx_pp_desc *desc, fx_pp_result *out) {
     pp *p = fx_alloc(ctx, sizeof(*p));
     p->ctx = ctx;
     p->desc = desc;
@@ -2635,6 +2691,64 @@ bool fx_pp_run(fx_ctx *ctx, const fx_pp_desc *desc, fx_pp_result *out) {
     out->ifdef_names = p->ifdefs;
     out->ifdef_count = p->nifdefs;
     return main_file && ctx->errors == errors_before;
+}
+
+static const char **copy_list(fx_ctx *ctx, const char **list, size_t count) {
+    if (!count) {
+        return NULL;
+    }
+    const char **copy = fx_alloc(ctx, count * sizeof(*copy));
+    for (size_t i = 0; i < count; i++) {
+        copy[i] = fx_strdup(ctx, list[i]);
+    }
+    return copy;
+}
+
+// The preprocessor's working memory (file texts, macros, expansion buffers)
+// is dead once the text is out, so it lives in an arena of its own that goes
+// before the parser starts: the compilation's peak is then the larger of
+// the two phases, not their sum. Fatal errors inside are caught here to
+// free that arena and passed on to the caller's jump.
+bool fx_pp_run(fx_ctx *ctx, const fx_pp_desc *desc, fx_pp_result *out) {
+    memset(out, 0, sizeof(*out));
+    fx_arena *work = fx_arena_create(fx_arena_limit(ctx->arena));
+    // The contexts are on the heap: they change between setjmp and longjmp.
+    fx_ctx *w = work ? fx_arena_alloc(work, 2 * sizeof(fx_ctx)) : NULL;
+    if (!w) {
+        fx_arena_destroy(work);
+        fxgl_diags_add(ctx->diags, FXGL_DIAG_ERROR, "OUT_OF_MEMORY", "", 0, 0, NULL,
+                       "out of memory");
+        ctx->errors++;
+        fx_fatal(ctx);
+    }
+    fx_ctx *c = w + 1; // copies the results into the caller's arena
+    jmp_buf jb;
+    *w = *ctx;
+    w->arena = work;
+    w->fatal = &jb;
+    *c = *ctx;
+    c->fatal = &jb;
+    if (setjmp(jb)) {
+        ctx->errors = w->errors > c->errors ? w->errors : c->errors;
+        fx_arena_destroy(work);
+        fx_fatal(ctx);
+    }
+    fx_pp_result r = {0};
+    bool ok = pp_run(w, desc, &r);
+    c->errors = w->errors;
+    out->text = fx_alloc(c, r.len + 1);
+    memcpy(out->text, r.text, r.len + 1);
+    out->len = r.len;
+    out->included_files = copy_list(c, r.included_files, r.included_count);
+    out->included_count = r.included_count;
+    out->pragmas = copy_list(c, r.pragmas, r.pragma_count);
+    out->pragma_count = r.pragma_count;
+    out->ifdef_names = copy_list(c, r.ifdef_names, r.ifdef_count);
+    out->ifdef_count = r.ifdef_count;
+    out->work_peak = fx_arena_peak(work);
+    ctx->errors = c->errors;
+    fx_arena_destroy(work);
+    return ok;
 }
 
 uint32_t fx_pp_application_hash(const char *exe_path) {

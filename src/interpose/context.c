@@ -54,6 +54,7 @@ typedef struct drawable_rec {
     uint64_t last_use;           // value of the swap clock at the last swap
     unsigned generation;
     bool pbuffer;
+    uintptr_t native_window;
 } drawable_rec;
 
 // The process's tables of contexts and drawables: shared by every thread
@@ -243,6 +244,7 @@ ip_drawable_state ip_drawable_swap(ip_wsi wsi, void *dpy, uintptr_t id, int widt
         .generation = d->generation,
         .resized = resized,
         .pbuffer = d->pbuffer,
+        .native_window = d->native_window,
     };
     pthread_mutex_unlock(&table_lock);
     if (resized) {
@@ -260,6 +262,17 @@ void ip_drawable_set_pbuffer(ip_wsi wsi, void *dpy, uintptr_t id) {
         d->last_use = ++swap_clock;
     }
     d->pbuffer = true;
+    pthread_mutex_unlock(&table_lock);
+}
+
+void ip_drawable_set_native(ip_wsi wsi, void *dpy, uintptr_t id, uintptr_t window) {
+    pthread_mutex_lock(&table_lock);
+    drawable_rec *d = find_drawable(wsi, dpy, id);
+    if (!d) {
+        d = new_drawable(wsi, dpy, id);
+        d->last_use = ++swap_clock;
+    }
+    d->native_window = window;
     pthread_mutex_unlock(&table_lock);
 }
 

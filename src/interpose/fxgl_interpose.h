@@ -20,6 +20,11 @@
 
 #define FXGL_INTERNAL __attribute__((visibility("hidden")))
 
+// The code an ASan runtime preloaded before us runs while it initialises
+// (its interceptors look their real functions up with dlsym(RTLD_NEXT)):
+// before its shadow memory exists, instrumented loads would fault.
+#define IP_NO_ASAN __attribute__((no_sanitize_address))
+
 // --- log.c ---
 
 typedef enum fxgl_log_level {
@@ -211,6 +216,7 @@ typedef struct ip_drawable_state {
     unsigned generation;         // bumped on every size change (resources are rebuilt)
     bool resized;                // the size changed since the previous swap
     bool pbuffer;                // a pbuffer (GLX: created through our hook)
+    uintptr_t native_window;     // EGL on X11: the X window behind the surface, else 0
 } ip_drawable_state;
 
 // A context was created; share is the context it shares objects with (or NULL).
@@ -230,6 +236,9 @@ FXGL_INTERNAL ip_runtime *ip_slot_runtime(ip_slot *slot);
 FXGL_INTERNAL ip_drawable_state ip_drawable_swap(ip_wsi wsi, void *dpy, uintptr_t id, int width,
                                                  int height);
 FXGL_INTERNAL void ip_drawable_set_pbuffer(ip_wsi wsi, void *dpy, uintptr_t id);
+// Records the X window behind an EGL window surface (for input).
+FXGL_INTERNAL void ip_drawable_set_native(ip_wsi wsi, void *dpy, uintptr_t id,
+                                          uintptr_t window);
 FXGL_INTERNAL void ip_drawable_forget(ip_wsi wsi, void *dpy, uintptr_t id);
 
 // --- frame.c ---

@@ -76,15 +76,15 @@ CLEANFILES += $(ip_host_programs)
 
 tests_interpose_ip_glx_app_SOURCES = tests/interpose/ip_glx_app.c tests/interpose/ip_app.h
 tests_interpose_ip_glx_app_CPPFLAGS = $(IP_APP_CPPFLAGS) $(GLX_CFLAGS)
-tests_interpose_ip_glx_app_LDADD = libfxgl_gl.la $(GLX_LIBS) $(X11_LIBS)
+tests_interpose_ip_glx_app_LDADD = libfxgl_gl.la $(GLX_LIBS) $(XTST_LIBS) $(X11_LIBS)
 
 tests_interpose_ip_glx_dlopen_SOURCES = tests/interpose/ip_glx_app.c tests/interpose/ip_app.h
 tests_interpose_ip_glx_dlopen_CPPFLAGS = $(IP_APP_CPPFLAGS) $(GLX_CFLAGS) -DIP_APP_DLOPEN
-tests_interpose_ip_glx_dlopen_LDADD = libfxgl_gl.la $(X11_LIBS) -ldl
+tests_interpose_ip_glx_dlopen_LDADD = libfxgl_gl.la $(XTST_LIBS) $(X11_LIBS) -ldl
 
 tests_interpose_ip_egl_app_SOURCES = tests/interpose/ip_egl_app.c tests/interpose/ip_app.h
 tests_interpose_ip_egl_app_CPPFLAGS = $(IP_APP_CPPFLAGS) $(EGL_CFLAGS)
-tests_interpose_ip_egl_app_LDADD = libfxgl_gl.la $(EGL_LIBS) $(X11_LIBS) -ldl
+tests_interpose_ip_egl_app_LDADD = libfxgl_gl.la $(EGL_LIBS) $(XTST_LIBS) $(X11_LIBS) -ldl
 
 # A second interposer for the chaining tests (a module, loaded only by LD_PRELOAD).
 check_LTLIBRARIES += tests/interpose/ip_shim.la
@@ -97,6 +97,21 @@ tests_interpose_ip_sdl_app_SOURCES = tests/interpose/ip_sdl_app.c
 tests_interpose_ip_sdl_app_CPPFLAGS = $(AM_CPPFLAGS) $(SDL2_CFLAGS)
 tests_interpose_ip_sdl_app_LDADD = $(SDL2_LIBS)
 
+# The Windows GL program of the Wine test (mingw-w64; the test skips without it).
+EXTRA_DIST += tests/interpose/ip_wgl_app.c
+if HAVE_MINGW
+check_DATA = tests/interpose/ip_wgl_app.exe
+CLEANFILES += tests/interpose/ip_wgl_app.exe
+tests/interpose/ip_wgl_app.exe: $(top_srcdir)/tests/interpose/ip_wgl_app.c
+	$(AM_V_GEN)$(MKDIR_P) tests/interpose && \
+	$(MINGW_CC) -O2 -o $@ $(top_srcdir)/tests/interpose/ip_wgl_app.c -lopengl32 -lgdi32
+endif
+# The Wine prefix the test creates on its first run (about 40 s), then reuses.
+clean-local: clean-wineprefix
+clean-wineprefix:
+	rm -rf tests/interpose/wineprefix
+.PHONY: clean-wineprefix
+
 check_PROGRAMS += tests/interpose/test_preload
 tests_interpose_test_preload_SOURCES = tests/interpose/test_preload.c
 tests_interpose_test_preload_CPPFLAGS = $(TEST_CPPFLAGS) $(X11_CFLAGS)
@@ -105,6 +120,14 @@ EXTRA_tests_interpose_test_preload_DEPENDENCIES = $(ip_host_programs)
 if SANITIZERS
 tests_interpose_test_preload_CPPFLAGS += -DFXGL_TEST_SANITIZERS=1
 endif
+
+# The same driver with only the Wine case (see test_preload.c's main).
+check_PROGRAMS += tests/interpose/test_preload_wine
+tests_interpose_test_preload_wine_SOURCES = tests/interpose/test_preload.c
+tests_interpose_test_preload_wine_CPPFLAGS = $(tests_interpose_test_preload_CPPFLAGS) \
+	-DIP_WINE_ONLY
+tests_interpose_test_preload_wine_LDADD = $(tests_interpose_test_preload_LDADD)
+EXTRA_tests_interpose_test_preload_wine_DEPENDENCIES = $(ip_host_programs)
 
 # The library's sources built straight into a unit test, without the hook
 # names (IP_TEST_NO_EXPORTS), so config and table logic run under ASan too.
@@ -150,9 +173,10 @@ endif
 
 EXTRA_DIST += tests/interpose/data/Invert.fx tests/interpose/data/Broken.fx \
 	tests/interpose/data/invert.ini tests/interpose/data/broken.ini \
-	tests/interpose/data/missing.ini
+	tests/interpose/data/missing.ini tests/interpose/data/invert_key.ini
 
-TESTS += tests/interpose/test_fxgl_cmd.sh
+TESTS += tests/interpose/test_fxgl_cmd.sh tests/interpose/test_asan_glmark2.sh
+EXTRA_DIST += tests/interpose/test_asan_glmark2.sh
 EXTRA_DIST += tests/interpose/test_fxgl_cmd.sh
 
 # --- the 32-bit library: make lib32 ---

@@ -154,8 +154,9 @@ effect_status effect_render(const effect_run *run, const fxgl_image *input, fxgl
     gl->BindFramebuffer(GL_FRAMEBUFFER, fbo);
     gl->FramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tex, 0);
 
-    const char *tex_paths[] = {FXGL_DATA_TEXTURES};
-    fxgl_runtime_desc rdesc = {.texture_search_paths = tex_paths, .texture_search_path_count = 1,
+    const char *tex_paths[] = {run->texture_dir ? run->texture_dir : FXGL_DATA_TEXTURES,
+                               FXGL_DATA_TEXTURES};
+    fxgl_runtime_desc rdesc = {.texture_search_paths = tex_paths, .texture_search_path_count = 2,
                                .no_depth_copy = run->depth != NULL};
     fxgl_runtime *rt = fxgl_runtime_create(gl, info, &rdesc);
     int index = rt ? fxgl_runtime_add_effect(rt, effect, run->effect) : -1;

@@ -20,6 +20,8 @@ typedef struct effect_run {
                                  // (timer query around the runtime's frame, first frame
                                  // excluded when frames > 1), NAN when unmeasured; this
                                  // includes the runtime's copies in and out
+    const char *texture_dir;     // searched for `source=` images before the generated
+                                 // textures (data/textures of the build tree); NULL: none
     bool gles;                   // a GLES 3.0 context and GLSL ES 3.00; else GL 4.5 core
     double *technique_ms;        // if set: the runtime's own GPU time of the effect's
                                  // technique (its moving average), 0 without timer queries

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "effects_ref.h"
 #include "effects_render.h"
@@ -65,12 +66,21 @@ static void r_deband(const ref_image *in, ref_image *out, const ref_image *aux) 
 static void r_lut(const ref_image *in, ref_image *out, const ref_image *aux) {
     ref_lut(in, aux, 32, out, 1.0f);
 }
+static void r_lut_inverted(const ref_image *in, ref_image *out, const ref_image *aux) {
+    ref_lut(in, aux, 32, out, 0.75f);
+}
 static void r_bloom(const ref_image *in, ref_image *out, const ref_image *aux) {
     (void)aux;
     ref_bloom(in, out, 0.6f, 0.8f, 0.7f);
 }
 static void r_depth(const ref_image *in, ref_image *out, const ref_image *aux) {
     ref_depthview(in, aux, out, 0, 1000.0f, false, false);
+}
+static void r_depth_flipped(const ref_image *in, ref_image *out, const ref_image *aux) {
+    ref_depthview(in, aux, out, 0, 2.0f, true, true);
+}
+static void r_depth_raw(const ref_image *in, ref_image *out, const ref_image *aux) {
+    ref_depthview(in, aux, out, 1, 1000.0f, false, false);
 }
 
 static const effect_case cases[] = {
@@ -89,11 +99,23 @@ static const effect_case cases[] = {
     {"bloom", {.effect = "fxgl_Bloom.fx", .values = "Threshold=0.6\nIntensity=0.8\nSpread=0.7\n", .frames = 2},
      r_bloom, 2, 0.0},
     {"depth", {.effect = "fxgl_DepthView.fx", .values = "Mode=0\n", .frames = 1}, r_depth, 2, 0.0},
+    {"depth-flipped", {.effect = "fxgl_DepthView.fx", .values = "Mode=0\n",
+                       .defines = "RESHADE_DEPTH_INPUT_IS_UPSIDE_DOWN=1,"
+                                  "RESHADE_DEPTH_INPUT_IS_REVERSED=1,"
+                                  "RESHADE_DEPTH_LINEARIZATION_FAR_PLANE=2.0",
+                       .frames = 1}, r_depth_flipped, 2, 0.0},
+    {"depth-raw", {.effect = "fxgl_DepthView.fx", .values = "Mode=1\n", .frames = 1}, r_depth_raw,
+     2, 0.0},
+    // An inverting strip written by the test itself, selected by the effect's
+    // FXGL_LUT_TEXTURE definition.
+    {"lut-inverted", {.effect = "fxgl_LUT.fx", .values = "Amount=0.75\n",
+                      .defines = "FXGL_LUT_TEXTURE=\"test_lut_inverted.png\"", .frames = 1},
+     r_lut_inverted, 1, 0.0},
 };
 
 // The neutral strip as tools/lutgen.c documents it, computed here rather
 // than read from the generated file.
-static bool neutral_lut(ref_image *lut, int n) {
+static bool neutral_lut(ref_image *lut, int n, bool inverted) {
     if (!ref_image_alloc(lut, n * n, n)) {
         return false;
     }
@@ -103,7 +125,8 @@ static bool neutral_lut(ref_image *lut, int n) {
             int idx[3] = {x % n, y, x / n};
             float *p = ref_at(lut, x, y);
             for (int i = 0; i < 3; i++) {
-                p[i] = (float)((idx[i] * 510 + (n - 1)) / (2 * (n - 1))) / 255.0f;
+                int level = (idx[i] * 510 + (n - 1)) / (2 * (n - 1));
+                p[i] = (float)(inverted ? 255 - level : level) / 255.0f;
             }
             p[3] = 1.0f;
         }
@@ -111,7 +134,7 @@ static bool neutral_lut(ref_image *lut, int n) {
     return true;
 }
 
-// A depth image: a ramp left to right with a near box in the middle.
+// A depth image: a ramp left to right, a near box in the middle, a near strip at the top.
 static bool depth_scene(fxgl_image *img, int w, int h) {
     if (!fxgl_image_alloc(img, w, h)) {
         return false;
@@ -119,8 +142,11 @@ static bool depth_scene(fxgl_image *img, int w, int h) {
     for (int y = 0; y < h; y++) {
         for (int x = 0; x < w; x++) {
             uint8_t *p = img->pixels + ((size_t)y * (size_t)w + (size_t)x) * 4;
+            // A near strip along the top makes the image asymmetric vertically,
+            // so that an upside-down read shows.
             bool box = x > w / 3 && x < 2 * w / 3 && y > h / 3 && y < 2 * h / 3;
-            p[0] = box ? 40 : (uint8_t)(200 + (x * 55) / w);
+            bool strip = y < h / 5;
+            p[0] = box ? 40 : strip ? 120 : (uint8_t)(200 + (x * 55) / w);
             p[1] = p[2] = 0;
             p[3] = 255;
         }
@@ -187,12 +213,23 @@ static int check_grain(const fxgl_image *scene, const ref_image *in, bool gles) 
 }
 
 int main(void) {
-    fxgl_image scene = {0}, depth = {0};
-    ref_image in = {0}, lut = {0}, depth_ref = {0};
+    fxgl_image scene = {0}, depth = {0}, inverted_png = {0};
+    ref_image in = {0}, lut = {0}, inverted = {0}, depth_ref = {0};
     if (!ref_scene(&scene, SCENE_W, SCENE_H) || !ref_image_from_rgba8(&in, &scene) ||
-        !neutral_lut(&lut, 32) || !depth_scene(&depth, SCENE_W, SCENE_H) ||
-        !ref_image_from_rgba8(&depth_ref, &depth)) {
+        !neutral_lut(&lut, 32, false) || !neutral_lut(&inverted, 32, true) ||
+        !ref_image_to_rgba8(&inverted, &inverted_png) ||
+        !depth_scene(&depth, SCENE_W, SCENE_H) || !ref_image_from_rgba8(&depth_ref, &depth)) {
         fprintf(stderr, "out of memory\n");
+        return 99;
+    }
+    char texture_dir[] = "/tmp/fxgl-effects-XXXXXX", inverted_path[64];
+    if (!mkdtemp(texture_dir)) {
+        perror("mkdtemp");
+        return 99;
+    }
+    snprintf(inverted_path, sizeof(inverted_path), "%s/test_lut_inverted.png", texture_dir);
+    if (!fxgl_image_save_png(&inverted_png, inverted_path)) {
+        fprintf(stderr, "cannot write %s\n", inverted_path);
         return 99;
     }
     int failures = 0;
@@ -207,7 +244,10 @@ int main(void) {
             const ref_image *aux = NULL;
             if (strcmp(c->name, "lut") == 0) {
                 aux = &lut;
-            } else if (strcmp(c->name, "depth") == 0) {
+            } else if (strcmp(c->name, "lut-inverted") == 0) {
+                run.texture_dir = texture_dir;
+                aux = &inverted;
+            } else if (strncmp(c->name, "depth", 5) == 0) {
                 run.depth = &depth;
                 aux = &depth_ref;
             }
@@ -241,8 +281,12 @@ int main(void) {
             failures += check_grain(&scene, &in, gles);
         }
     }
+    unlink(inverted_path);
+    rmdir(texture_dir);
     ref_image_free(&in);
     ref_image_free(&lut);
+    ref_image_free(&inverted);
+    fxgl_image_free(&inverted_png);
     ref_image_free(&depth_ref);
     fxgl_image_free(&scene);
     fxgl_image_free(&depth);

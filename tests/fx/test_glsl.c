@@ -346,6 +346,15 @@ static const effect_case effects[] = {
      "technique T2 { pass { VertexShader = VS; PixelShader = PS; } }\n"
      "technique C { pass { ComputeShader = CS<8, 8>; DispatchSizeX = 2; DispatchSizeY = 2; } }\n",
      (1u << 2) | (1u << 3)},
+    {"min16_precision",
+     "uniform min16float MF = 0.5; uniform min16int MI = 2;\n"
+     "struct M16 { min16float2 a; min16uint b; min16float2x2 m; };\n"
+     "min16float half_of(min16float x, out min16int y) { y = MI; return x * 0.5; }\n" VS_DECL
+     "float4 PS(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target {\n"
+     "    M16 s; s.a = uv; s.b = 3; s.m = min16float2x2(1, 2, 3, 4); min16int y; int z;\n"
+     "    min16float h = half_of(MF, y) + half_of(s.a.x, z); float f = h * s.m[1].x;\n"
+     "    return float4(f, y, s.b, z);\n"
+     "}\n" TECH("PS"), 0},
 };
 
 #define EFFECT_COUNT (sizeof(effects) / sizeof(effects[0]))

@@ -261,6 +261,15 @@ START_TEST(test_comment_backslash_does_not_join) {
 }
 END_TEST
 
+START_TEST(test_crlf_line_endings) {
+    // Effects written on Windows: \r\n everywhere, also after a continuation.
+    ck_assert(run("#define M(a) a + \\\r\n  1\r\n#if M(1) == 2\r\nyes M(x)\r\n#endif\r\n"
+                  "// c \\\r\nkept\r\n"));
+    expect_text("#line 4 \"t.fx\"\nyes x + 1\n\n\nkept\n");
+    ck_assert_uint_eq(fx.diags.count, 0);
+}
+END_TEST
+
 START_TEST(test_function_macro_before_directive) {
     // A function-like name followed by a directive line is not invoked.
     ck_assert(run("#define F(x) [x]\nF\n#define Y 1\n(Y)\n"));
@@ -314,9 +323,11 @@ END_TEST
 
 START_TEST(test_exists) {
     ck_assert(run_data("#if exists \"exists_me.txt\" && exists(\"Sub\") && !exists \"missing.txt\"\nyes\n#endif\n"
-                       "#if exists \"SUB/NESTED.FXH\"\nnocase\n#endif\n"));
+                       "#if exists \"SUB/NESTED.FXH\"\nnocase\n#endif\n"
+                       "#if exists \"./sub/../../PP/Exists_Me.txt\" && !exists \"sub/nested.fxh/x\"\ndots\n#endif\n"));
     expect_contains("yes\n");
     expect_contains("nocase\n");
+    expect_contains("dots\n");
 }
 END_TEST
 
@@ -477,6 +488,23 @@ START_TEST(test_macro_errors) {
                  "'##' cannot appear at either end of a macro expansion");
     expect_error(6, "PP_UNTERMINATED_CALL", 8, 1, "unterminated argument list invoking macro 'F'");
     ck_assert_uint_eq(fx.diags.count, 7);
+}
+END_TEST
+
+START_TEST(test_directive_errors) {
+    ck_assert(!run("#line x\n#line 0\n#undef\n#ifdef\n#endif\n#define defined 1\n#pragma\n"
+                   "#include \"nope.fxh\" extra\n#\n"));
+    const char *line_msg = "#line expects a line number and an optional file name in quotes";
+    expect_error(0, "PP_LINE", 1, 7, line_msg);
+    expect_error(1, "PP_LINE", 2, 7, line_msg);
+    expect_error(2, "PP_MACRO_NAME", 3, 2, "#undef expects a macro name");
+    expect_error(3, "PP_MACRO_NAME", 4, 2, "#ifdef expects a macro name");
+    expect_error(4, "PP_MACRO_NAME", 6, 9, "'defined' cannot be used as a macro name");
+    expect_diag(5, FXGL_DIAG_WARNING, "PP_UNKNOWN_PRAGMA", 7, 1, "unknown pragma ignored");
+    expect_diag(6, FXGL_DIAG_WARNING, "PP_EXTRA_TOKENS", 8, 21,
+                "extra tokens after the #include file name");
+    expect_error(7, "PP_INCLUDE_NOT_FOUND", 8, 10, "could not find include file 'nope.fxh'");
+    ck_assert_uint_eq(fx.diags.count, 8); // the lone '#' on line 9 is nothing
 }
 END_TEST
 
@@ -687,6 +715,7 @@ static Suite *pp_suite(void) {
     tcase_add_test(tc, test_builtin_macros);
     tcase_add_test(tc, test_macro_body_continuation);
     tcase_add_test(tc, test_comment_backslash_does_not_join);
+    tcase_add_test(tc, test_crlf_line_endings);
     tcase_add_test(tc, test_function_macro_before_directive);
     tcase_add_test(tc, test_if_arithmetic);
     tcase_add_test(tc, test_if_chains);
@@ -707,6 +736,7 @@ static Suite *pp_suite(void) {
     tcase_add_test(tc, test_conditional_errors);
     tcase_add_test(tc, test_expression_errors);
     tcase_add_test(tc, test_macro_errors);
+    tcase_add_test(tc, test_directive_errors);
     tcase_add_test(tc, test_lexical_errors);
     tcase_add_test(tc, test_macro_recursion_limit);
     tcase_add_test(tc, test_nested_argument_limit);

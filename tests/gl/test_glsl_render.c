@@ -344,6 +344,24 @@ static void e_compute_params(int x, int y, float o[4]) {
     o[3] = 1;
 }
 
+static void e_image_load(int x, int y, float o[4]) {
+    o[0] = (float)((W - 1 - x) + 10 * y); // the mirrored texel of Fill
+    o[1] = W;
+    o[2] = H;
+    o[3] = 1;
+}
+
+static void e_cross_reflect(int x, int y, float o[4]) {
+    (void)x;
+    (void)y;
+    const float a[3] = {1, 2, 3}, b[3] = {-2, 0.5f, 4};
+    o[0] = a[1] * b[2] - a[2] * b[1];
+    o[1] = a[2] * b[0] - a[0] * b[2];
+    o[2] = a[0] * b[1] - a[1] * b[0];
+    // reflect(i, n) = i - 2 * dot(n, i) * n with n = (0, 1, 0): the y flips.
+    o[3] = -a[1];
+}
+
 static void e_rg11(int x, int y, float o[4]) {
     (void)x;
     (void)y;
@@ -576,6 +594,10 @@ static const rcase cases[] = {
      // Not the reference's defect (i passed as ng).
      "uniform float3 N3 = float3(1, 2, 3); uniform float3 I3 = float3(0, 1, 0); uniform float3 G3 = float3(0, -1, 0);\n"
      PS_HEAD "return float4(faceforward(N3, I3, G3), 1); }\n", e_faceforward, {0}, 0, 0},
+    {"cross_reflect",
+     "uniform float3 A3 = float3(1, 2, 3); uniform float3 B3 = float3(-2, 0.5, 4);\n"
+     PS_HEAD "return float4(cross(A3, B3), reflect(A3, float3(0, 1, 0)).y); }\n",
+     e_cross_reflect, {0}, 1e-5f, 0},
     {"trig_log",
      "uniform float4 A = float4(1, -2, 250, 0.7);\n"
      PS_HEAD "return float4(atan2(A.x, A.y), log10(A.z), sin(A.w) * 10 + cos(A.w), rsqrt(2.0 * A.x) + rcp(4 * A.x)); }\n",
@@ -707,6 +729,18 @@ static const rcase cases[] = {
      "    pass { ComputeShader = CS<4, 4, 1>; DispatchSizeX = 1; DispatchSizeY = 1; }\n"
      "    pass { VertexShader = PostProcessVS; PixelShader = PS; } }\n",
      e_compute_params, {0}, 0, 0},
+    {"compute_image_load_size",
+     "texture TF { Width = 4; Height = 4; Format = R32F; }; storage<float> SF { Texture = TF; };\n"
+     "texture TR { Width = 4; Height = 4; Format = RGBA32F; }; storage SR { Texture = TR; };\n"
+     "sampler SRs { Texture = TR; " POINT " };\n"
+     "void Fill(uint3 id : SV_DispatchThreadID) { tex2Dstore(SF, int2(id.xy), id.x + 10.0 * id.y); }\n"
+     "void Copy(uint3 id : SV_DispatchThreadID) { int2 s = tex2Dsize(SF);\n"
+     "    tex2Dstore(SR, int2(id.xy), float4(tex2Dfetch(SF, int2(s.x - 1 - id.x, id.y)), s, 1)); }\n" VS_SRC
+     PS_HEAD "return tex2D(SRs, uv); }\n"
+     "technique T { pass { ComputeShader = Fill<4, 4, 1>; DispatchSizeX = 1; DispatchSizeY = 1; }\n"
+     "    pass { ComputeShader = Copy<2, 2, 1>; DispatchSizeX = 2; DispatchSizeY = 2; }\n"
+     "    pass { VertexShader = PostProcessVS; PixelShader = PS; } }\n",
+     e_image_load, {0}, 0, 0},
     {"storage_rg11b10f",
      // Not the reference's defect (an assertion): R11G11B10F storage works.
      "texture TR { Width = 4; Height = 4; Format = RG11B10F; }; storage SR { Texture = TR; };\n"

@@ -15,6 +15,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fxgl_fx.h"
@@ -30,7 +31,7 @@ typedef struct tfx {
     fxgl_uniform uni[TFX_MAX * 2];
     fxgl_annotation ann[TFX_MAX * 2][4];
     fxgl_technique tech[4];
-    fxgl_pass pass[4][8];
+    fxgl_pass pass[4][16];
     fxgl_shader sh[TFX_MAX];
     fxgl_binding sb[TFX_MAX][8];
     fxgl_binding ib[TFX_MAX][4];
@@ -202,6 +203,10 @@ static inline int tfx_technique(tfx *t, const char *name) {
 // A graphics pass with the reference's defaults, drawing to the back buffer.
 static inline fxgl_pass *tfx_pass(tfx *t, int technique, int ps) {
     fxgl_technique *x = &t->tech[technique];
+    if (x->pass_count == sizeof(t->pass[0]) / sizeof(t->pass[0][0])) {
+        fprintf(stderr, "tfx: too many passes\n");
+        abort();
+    }
     fxgl_pass *p = &t->pass[technique][x->pass_count++];
     memset(p, 0, sizeof(*p));
     p->vertex_shader = t->vs;
