@@ -121,6 +121,8 @@ struct fxgl_inspect {
 
     // screenshots
     gl_shot shot_with, shot_without;
+    GLuint resolve_fbo, resolve_rb; // multisampled frames are resolved here before reading
+    int resolve_w, resolve_h;
     bool want_shot, want_without;
     pthread_t worker;
     bool worker_started;

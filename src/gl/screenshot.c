@@ -8,7 +8,8 @@
  * handed to a worker thread that flips the rows, encodes the PNG (stb) and
  * writes it to a temporary name renamed into place. Alpha is written as
  * opaque: a screenshot shows what the screen showed, whatever the
- * framebuffer's alpha channel held.
+ * framebuffer's alpha channel held. A multisampled framebuffer is resolved
+ * into a buffer of the layer's own first (glReadPixels refuses it).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -61,11 +62,27 @@ bool fxgl_inspect_screenshot(fxgl_inspect *in, bool without_effects) {
 void gl_shot_read(fxgl_inspect *in, gl_shot *s, const fxgl_frame_desc *f, const char *suffix) {
     struct GladGLContext *gl = in->gl;
     GLint samples = 0;
-    gl->GetIntegerv(GL_SAMPLES, &samples);
+    gl->GetIntegerv(GL_SAMPLE_BUFFERS, &samples);
     if (samples > 0) {
-        gl_in_log(in, FXGL_GL_LOG_WARN, "screenshot: multisampled framebuffers are not read "
-                  "back; no screenshot");
-        return;
+        // glReadPixels refuses multisampled framebuffers (GLES, and FBOs on
+        // desktop GL): resolve into a single-sampled RGBA8 buffer of our own.
+        if (!in->resolve_fbo || in->resolve_w != f->width || in->resolve_h != f->height) {
+            if (!in->resolve_fbo) {
+                gl->GenFramebuffers(1, &in->resolve_fbo);
+                gl->GenRenderbuffers(1, &in->resolve_rb);
+            }
+            gl->BindRenderbuffer(GL_RENDERBUFFER, in->resolve_rb);
+            gl->RenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, f->width, f->height);
+            gl->BindFramebuffer(GL_DRAW_FRAMEBUFFER, in->resolve_fbo);
+            gl->FramebufferRenderbuffer(GL_DRAW_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER,
+                                        in->resolve_rb);
+            in->resolve_w = f->width;
+            in->resolve_h = f->height;
+        }
+        gl->BindFramebuffer(GL_DRAW_FRAMEBUFFER, in->resolve_fbo);
+        gl->BlitFramebuffer(0, 0, f->width, f->height, 0, 0, f->width, f->height,
+                            GL_COLOR_BUFFER_BIT, GL_NEAREST);
+        gl->BindFramebuffer(GL_FRAMEBUFFER, in->resolve_fbo);
     }
     size_t size = (size_t)f->width * (size_t)f->height * 4;
     if (!s->pbo) {
@@ -83,6 +100,9 @@ void gl_shot_read(fxgl_inspect *in, gl_shot *s, const fxgl_frame_desc *f, const 
     s->width = f->width;
     s->height = f->height;
     s->busy = s->fence != NULL;
+    if (samples > 0) {
+        gl->BindFramebuffer(GL_FRAMEBUFFER, f->framebuffer); // back to the frame's
+    }
     // <program>_<preset>_<date>-<time>-<ms>[suffix].png
     char prog[64], preset[96], stamp[40];
     clean_name(prog, sizeof(prog), in->program);
@@ -245,6 +265,10 @@ void gl_shot_release(fxgl_inspect *in) {
     pthread_mutex_unlock(&in->lock);
     if (started) {
         pthread_join(in->worker, NULL);
+    }
+    if (in->resolve_fbo) {
+        gl->DeleteFramebuffers(1, &in->resolve_fbo);
+        gl->DeleteRenderbuffers(1, &in->resolve_rb);
     }
     gl_shot *shots[2] = {&in->shot_with, &in->shot_without};
     for (int i = 0; i < 2; i++) {

@@ -639,6 +639,61 @@ START_TEST(screenshot_matches_frame) {
 }
 END_TEST
 
+// A multisampled application framebuffer: the screenshot is the resolved,
+// inverted clear colour everywhere.
+START_TEST(screenshot_multisampled) {
+    for (int es = 0; es < 2; es++) {
+        fix f;
+        fix_init(&f, es, 24, 16);
+        GladGLContext *gl = f.gl;
+        GLuint fbo, rb;
+        gl->GenRenderbuffers(1, &rb);
+        gl->BindRenderbuffer(GL_RENDERBUFFER, rb);
+        gl->RenderbufferStorageMultisample(GL_RENDERBUFFER, 4, GL_RGBA8, f.w, f.h);
+        gl->GenFramebuffers(1, &fbo);
+        gl->BindFramebuffer(GL_FRAMEBUFFER, fbo);
+        gl->FramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb);
+        ck_assert_int_eq(gl->CheckFramebufferStatus(GL_FRAMEBUFFER), GL_FRAMEBUFFER_COMPLETE);
+        fxgl_runtime_add_effect(f.rt, make_inv(es), NULL);
+        ck_assert(fxgl_runtime_set_enabled(f.rt, 0, 1, false));
+        fxgl_inspect_set_preset(f.in, "Shot");
+        ck_assert(fxgl_inspect_screenshot(f.in, true));
+        for (int i = 0; i < 2; i++) {
+            gl->BindFramebuffer(GL_FRAMEBUFFER, fbo);
+            gl->ClearColor(0.25f, 0.5f, 0.75f, 1.0f); // bytes 64, 128, 191
+            gl->Clear(GL_COLOR_BUFFER_BIT);
+            fxgl_frame_desc d = {.width = f.w, .height = f.h, .framebuffer = fbo, .time = f.time};
+            f.time += 0.016;
+            ck_assert(fxgl_inspect_frame(f.in, &d));
+            ck_assert_int_eq(gl->GetError(), GL_NO_ERROR);
+        }
+        fxgl_inspect_screenshot_wait(f.in);
+        char with[700], without[700];
+        find_shot(&f, "", with, sizeof(with));
+        find_shot(&f, "_noeffects", without, sizeof(without));
+        fxgl_image a, b;
+        ck_assert(fxgl_image_load_png(&a, with));
+        ck_assert(fxgl_image_load_png(&b, without));
+        static const int clear[3] = {64, 128, 191};
+        for (int y = 0; y < f.h; y++) {
+            for (int x = 0; x < f.w; x++) {
+                for (int c = 0; c < 3; c++) {
+                    ck_assert_msg(abs(fxgl_image_at(&a, x, y)[c] - (255 - clear[c])) <= 1,
+                                  "%s: (%d,%d) %d", with, x, y, fxgl_image_at(&a, x, y)[c]);
+                    ck_assert_msg(abs(fxgl_image_at(&b, x, y)[c] - clear[c]) <= 1,
+                                  "%s: (%d,%d) %d", without, x, y, fxgl_image_at(&b, x, y)[c]);
+                }
+            }
+        }
+        fxgl_image_free(&a);
+        fxgl_image_free(&b);
+        gl->DeleteFramebuffers(1, &fbo);
+        gl->DeleteRenderbuffers(1, &rb);
+        fix_finish(&f);
+    }
+}
+END_TEST
+
 int main(void) {
     char reason[256];
     fxgl_test_egl *probe = fxgl_test_egl_create(&(fxgl_test_egl_desc){.api = FXGL_API_GL},
@@ -658,6 +713,7 @@ int main(void) {
     tcase_add_test(tc, control_commands);
     tcase_add_test(tc, overlay_glyphs);
     tcase_add_test(tc, screenshot_matches_frame);
+    tcase_add_test(tc, screenshot_multisampled);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
