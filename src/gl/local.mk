@@ -75,3 +75,7 @@ bench_passes_LDADD = $(TEST_LDADD) $(EGL_LIBS)
 TESTS += tests/gl/test_render.sh
 EXTRA_DIST += tests/gl/test_render.sh
 EXTRA_DIST += tools/render-conformance.sh
+
+# issue 10 through fxgl-render: --dump, --overlay, --visualise.
+TESTS += tests/gl/test_render_inspect.sh
+EXTRA_DIST += tests/gl/test_render_inspect.sh
