@@ -4,8 +4,11 @@
 # in CI, the GPU on the GPU machine; FXGL_TEST_EGL_PLATFORM=device forces the
 # EGL device platform). Each effect runs FRAMES frames (default 60) over
 # fxgl-demo's scene at that size with its default settings; fxgl-effect
-# reports the median GPU time of one frame (timer queries, first frame
-# excluded). Writes bench/results/effects-<W>x<H>-<renderer>.csv and prints
+# reports the median GPU time of one runtime frame (timer queries, first
+# frame excluded; includes the runtime's copies in and out, which the
+# passthrough row shows alone) and the runtime's own GPU time of the
+# technique. Also records the machine's load average: on a shared CPU,
+# llvmpipe figures scale with it. Writes bench/results/effects-<W>x<H>-<renderer>.csv and prints
 # a table.
 set -eu
 build=${1:-build}
@@ -21,7 +24,7 @@ xvfb-run -a -s "-screen 0 ${size}x24 -nolisten tcp" \
 renderer=$(sed -n 's/^renderer: //p' "$tmp/stats.txt" | tr -c 'A-Za-z0-9.\n' '_' | cut -c1-40)
 mkdir -p "$top/bench/results"
 csv="$top/bench/results/effects-$size-$renderer.csv"
-echo "effect,width,height,frames,gpu_ms_median" >"$csv"
+echo "effect,width,height,frames,frame_gpu_ms_median,technique_gpu_ms" >"$csv"
 for fx in "$top"/data/shaders/fxgl_*.fx; do
     name=$(basename "$fx")
     if ! t=$("$build/tests/effects/fxgl-effect" --time --frames "$frames" "$name" \
@@ -32,8 +35,9 @@ for fx in "$top"/data/shaders/fxgl_*.fx; do
         continue
     fi
     ms=$(printf '%s\n' "$t" | sed -n 's/^gpu_ms: //p')
-    echo "$name,${size%x*},${size#*x},$frames,$ms" >>"$csv"
+    tms=$(printf '%s\n' "$t" | sed -n 's/^technique_ms: //p')
+    echo "$name,${size%x*},${size#*x},$frames,$ms,$tms" >>"$csv"
 done
-echo "renderer: $(sed -n 's/^renderer: //p' "$tmp/stats.txt")"
+echo "renderer: $(sed -n 's/^renderer: //p' "$tmp/stats.txt"), load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 column -t -s, "$csv"
 echo "bench/effects: $csv"

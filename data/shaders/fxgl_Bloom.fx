@@ -77,11 +77,11 @@ namespace fxgl_bloom
 		return float4(sum / total, 1.0);
 	}
 
-	float3 PS_Combine(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
+	float4 PS_Combine(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
 	{
-		float3 color = ToLinear(tex2D(ReShade::BackBuffer, uv).rgb);
-		color += Intensity * tex2D(Glow, uv).rgb;
-		return saturate(ToGamma(color));
+		float4 source = tex2D(ReShade::BackBuffer, uv);
+		float3 color = ToLinear(source.rgb) + Intensity * tex2D(Glow, uv).rgb;
+		return float4(saturate(ToGamma(color)), source.a);
 	}
 }
 

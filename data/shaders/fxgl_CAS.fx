@@ -20,10 +20,11 @@ namespace fxgl_cas
 	// CLAMP repeats the border texel outside the frame.
 	sampler Color { Texture = ReShade::BackBufferTex; MinFilter = POINT; MagFilter = POINT; MipFilter = POINT; };
 
-	float3 PS_Sharpen(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
+	float4 PS_Sharpen(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
 	{
 		float2 px = BUFFER_PIXEL_SIZE;
-		float3 c = tex2D(Color, uv).rgb;
+		float4 source = tex2D(Color, uv);
+		float3 c = source.rgb;
 		float3 n = tex2D(Color, uv + float2(0.0, -px.y)).rgb;
 		float3 w = tex2D(Color, uv + float2(-px.x, 0.0)).rgb;
 		float3 e = tex2D(Color, uv + float2(px.x, 0.0)).rgb;
@@ -37,7 +38,7 @@ namespace fxgl_cas
 		// Negative lobe weight per channel: -1/8 at Sharpness 0, -1/5 at 1.
 		float3 weight = -amp / lerp(8.0, 5.0, Sharpness);
 		float3 sharp = (c + (n + w + e + s) * weight) / (1.0 + 4.0 * weight);
-		return lerp(c, saturate(sharp), Blend);
+		return float4(lerp(c, saturate(sharp), Blend), source.a);
 	}
 }
 

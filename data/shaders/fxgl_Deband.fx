@@ -36,7 +36,7 @@ namespace fxgl_deband
 		return max(max(v.r, v.g), v.b);
 	}
 
-	float3 PS_Deband(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
+	float4 PS_Deband(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
 	{
 		float2 p = floor(pos.xy);
 		float3 c = Tap(p);
@@ -62,7 +62,8 @@ namespace fxgl_deband
 		float3 result = lerp(c, (a + b + d + e) * 0.25, w);
 
 		float n = fxgl_noise::ToUnit(h2) + fxgl_noise::ToUnit(h3) - 1.0;
-		return saturate(result + n * (Dither / 255.0));
+		float alpha = tex2Dlod(Color, float4((p + 0.5) * BUFFER_PIXEL_SIZE, 0.0, 0.0)).a;
+		return float4(saturate(result + n * (Dither / 255.0)), alpha);
 	}
 }
 

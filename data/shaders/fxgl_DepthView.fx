@@ -10,14 +10,15 @@ uniform int Mode <
 
 namespace fxgl_depthview
 {
-	float3 PS_Depth(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
+	float4 PS_Depth(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
 	{
+		float4 source = tex2D(ReShade::BackBuffer, uv);
 		float linear_depth = ReShade::GetLinearizedDepth(uv);
 		if (Mode == 1)
-			return tex2Dlod(ReShade::DepthBuffer, float4(uv, 0.0, 0.0)).xxx;
+			return float4(tex2Dlod(ReShade::DepthBuffer, float4(uv, 0.0, 0.0)).xxx, source.a);
 		if (Mode == 2 && uv.x < 0.5)
-			return tex2D(ReShade::BackBuffer, uv).rgb;
-		return linear_depth.xxx;
+			return source;
+		return float4(linear_depth.xxx, source.a);
 	}
 }
 

@@ -30,10 +30,11 @@ namespace fxgl_fxaa
 		return dot(c, float3(0.299, 0.587, 0.114));
 	}
 
-	float3 PS_FXAA(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
+	float4 PS_FXAA(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
 	{
 		float2 px = BUFFER_PIXEL_SIZE;
-		float3 rgbM = tex2D(Color, uv).rgb;
+		float4 source = tex2D(Color, uv);
+		float3 rgbM = source.rgb;
 		float lumaNW = Luma(tex2D(Color, uv + float2(-0.5, -0.5) * px).rgb);
 		float lumaNE = Luma(tex2D(Color, uv + float2(0.5, -0.5) * px).rgb);
 		float lumaSW = Luma(tex2D(Color, uv + float2(-0.5, 0.5) * px).rgb);
@@ -43,7 +44,7 @@ namespace fxgl_fxaa
 		float lumaMin = min(lumaM, min(min(lumaNW, lumaNE), min(lumaSW, lumaSE)));
 		float lumaMax = max(lumaM, max(max(lumaNW, lumaNE), max(lumaSW, lumaSE)));
 		if (lumaMax - lumaMin < max(EdgeThresholdMin, lumaMax * EdgeThreshold))
-			return rgbM;
+			return source;
 
 		// Gradient across the edge, rotated to point along it.
 		float2 dir = float2((lumaSW + lumaSE) - (lumaNW + lumaNE), (lumaNW + lumaSW) - (lumaNE + lumaSE));
@@ -58,7 +59,7 @@ namespace fxgl_fxaa
 		// The wide blur crossed into another surface when its luma leaves the
 		// local range; fall back to the narrow one then.
 		float lumaOuter = Luma(outer);
-		return (lumaOuter < lumaMin || lumaOuter > lumaMax) ? inner : outer;
+		return float4((lumaOuter < lumaMin || lumaOuter > lumaMax) ? inner : outer, source.a);
 	}
 }
 

@@ -19,16 +19,17 @@ uniform uint FrameCount < source = "framecount"; >;
 
 namespace fxgl_grain
 {
-	float3 PS_Grain(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
+	float4 PS_Grain(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
 	{
-		float3 color = tex2D(ReShade::BackBuffer, uv).rgb;
+		float4 source = tex2D(ReShade::BackBuffer, uv);
+		float3 color = source.rgb;
 		uint2 p = uint2(pos.xy);
 		uint h = fxgl_noise::Hash3(p.x, p.y, FrameCount);
 		// Sum of two uniforms minus one: triangular in (-1, 1), mean 0.
 		float n = fxgl_noise::ToUnit(h) + fxgl_noise::ToUnit(fxgl_noise::Hash(h)) - 1.0;
 		float luma = dot(color, float3(0.2126, 0.7152, 0.0722));
 		float weight = lerp(1.0, 4.0 * luma * (1.0 - luma), Midtones);
-		return saturate(color + n * Intensity * weight);
+		return float4(saturate(color + n * Intensity * weight), source.a);
 	}
 }
 

@@ -23,9 +23,10 @@ namespace fxgl_lut
 	texture LutTex < source = FXGL_LUT_TEXTURE; > { Width = FXGL_LUT_SIZE * FXGL_LUT_SIZE; Height = FXGL_LUT_SIZE; Format = RGBA8; };
 	sampler Lut { Texture = LutTex; };
 
-	float3 PS_LUT(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
+	float4 PS_LUT(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
 	{
-		float3 color = saturate(tex2D(ReShade::BackBuffer, uv).rgb);
+		float4 source = tex2D(ReShade::BackBuffer, uv);
+		float3 color = saturate(source.rgb);
 		const float n = FXGL_LUT_SIZE;
 		float3 cell = color * (n - 1.0);
 		// Red and green interpolate in the sampler (texel centres at +0.5);
@@ -35,7 +36,7 @@ namespace fxgl_lut
 		float2 lutUV = float2((slice * n + cell.r + 0.5) / (n * n), (cell.g + 0.5) / n);
 		float3 lo = tex2D(Lut, lutUV).rgb;
 		float3 hi = tex2D(Lut, lutUV + float2(1.0 / n, 0.0)).rgb;
-		return lerp(color, lerp(lo, hi, f), Amount);
+		return float4(lerp(color, lerp(lo, hi, f), Amount), source.a);
 	}
 }
 

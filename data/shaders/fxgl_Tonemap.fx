@@ -65,9 +65,10 @@ namespace fxgl_tonemap
 		return saturate((x * (2.51 * x + 0.03)) / (x * (2.43 * x + 0.59) + 0.14));
 	}
 
-	float3 PS_Tonemap(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
+	float4 PS_Tonemap(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
 	{
-		float3 color = tex2D(ReShade::BackBuffer, uv).rgb;
+		float4 source = tex2D(ReShade::BackBuffer, uv);
+		float3 color = source.rgb;
 
 		// Skipped at the neutral settings so that they leave the frame exact.
 		if (Exposure != 0.0 || Operator != 0)
@@ -84,7 +85,7 @@ namespace fxgl_tonemap
 		color = pow(color, 1.0 / Gamma);
 
 		float3 s = color * color * (3.0 - 2.0 * color);
-		return saturate(lerp(color, s, Contrast));
+		return float4(saturate(lerp(color, s, Contrast)), source.a);
 	}
 }
 

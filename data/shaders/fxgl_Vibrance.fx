@@ -19,15 +19,16 @@ namespace fxgl_vibrance
 	// Rec. 709 luma weights.
 	static const float3 LumaWeights = float3(0.2126, 0.7152, 0.0722);
 
-	float3 PS_Vibrance(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
+	float4 PS_Vibrance(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
 	{
-		float3 color = tex2D(ReShade::BackBuffer, uv).rgb;
+		float4 source = tex2D(ReShade::BackBuffer, uv);
+		float3 color = source.rgb;
 		float luma = dot(color, LumaWeights);
 		// Mixing towards or away from luma keeps luma constant.
 		color = lerp(luma.xxx, color, Saturation);
 		float chroma = max(max(color.r, color.g), color.b) - min(min(color.r, color.g), color.b);
 		color = lerp(luma.xxx, color, 1.0 + Vibrance * (1.0 - chroma));
-		return saturate(color);
+		return float4(saturate(color), source.a);
 	}
 }
 

@@ -27,15 +27,16 @@ uniform bool Round <
 
 namespace fxgl_vignette
 {
-	float3 PS_Vignette(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
+	float4 PS_Vignette(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target
 	{
-		float3 color = tex2D(ReShade::BackBuffer, uv).rgb;
+		float4 source = tex2D(ReShade::BackBuffer, uv);
+		float3 color = source.rgb;
 		float2 p = uv * 2.0 - 1.0;
 		float2 extent = float2(Round ? ReShade::AspectRatio : 1.0, 1.0);
 		// Normalised so that the corner is at distance 1 whatever the shape.
 		float r = length(p * extent) / length(extent);
 		float falloff = smoothstep(Radius, Radius + Softness, r);
-		return color * (1.0 - Amount * falloff);
+		return float4(color * (1.0 - Amount * falloff), source.a);
 	}
 }
 

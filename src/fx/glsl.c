@@ -29,9 +29,15 @@
  *    get a wrapper function when that argument has side effects.
  *  - Constants fold to literals; inf, NaN and denormals are written as
  *    uintBitsToFloat of their bits, so no driver rounds or flushes them.
+ *  - Functions with storage parameters are written once per combination of
+ *    storages they are called with (GLSL image parameters cannot carry the
+ *    format qualifier that loads and atomics need).
  *  - Names: "NS::x" becomes NS_x; names that start with '_', "gl_" or are a
- *    GLSL keyword or built-in get a prefix; "__" becomes "_x". Everything
- *    the generator invents starts with "_g", which no escaped name does.
+ *    GLSL keyword or built-in get a prefix; "__" becomes "_x"; overloads get
+ *    "_o<n>". What the generator invents starts with "_g" (varyings "_v_"),
+ *    which no escaped name does.
+ *  - The interface follows THE GLSL CONTRACT (fxgl_fx.h): varyings are
+ *    4-vectors named by semantic, vertex stages end with the Y flip.
  */
 #include <ctype.h>
 #include <inttypes.h>
@@ -103,6 +109,17 @@ typedef struct named {
     const char *name;
 } named;
 
+// GLSL image parameters cannot carry the format qualifier imageLoad and
+// atomics need, so a function with storage parameters is written once per
+// combination of global storages it is called with, without those parameters.
+#define FX_GLSL_MAX_SPEC_ARGS 8
+typedef struct spec {
+    const fx_symbol *func;
+    named args[FX_GLSL_MAX_SPEC_ARGS]; // storage parameter -> the global's GLSL name
+    size_t arg_count;
+    const char *name;
+} spec;
+
 typedef struct gen {
     fx_ctx *ctx;                 // work arena and diagnostics
     fx_ctx *ectx;                // the effect's arena
@@ -129,6 +146,10 @@ typedef struct gen {
     size_t pending_count, pending_cap;
     named *statics;              // static locals -> hoisted global names
     size_t static_count, static_cap;
+    struct spec *specs;          // functions specialized for their storage arguments
+    size_t spec_count, spec_cap;
+    const named *subst;          // while writing a specialization: storage parameter -> global
+    size_t subst_count;
     buf static_decls;            // their declarations
     buf static_inits;            // their initializers (start of main)
     bool need_deriv_control;
@@ -253,20 +274,23 @@ static bool is_reserved(const char *s) {
 
 // The GLSL spelling of an FX name ("NS::x", "filter", "_a", "gl_b", "a__b").
 static const char *escape(gen *g, const char *name) {
-    buf b = newbuf(g);
-    if (name[0] == '_') {
-        bput(&b, "_u");
-    } else if (strncmp(name, "gl_", 3) == 0 || is_reserved(name)) {
-        bput(&b, "_k");
-    }
+    buf plain = newbuf(g);
     for (const char *p = name; *p; p++) {
         if (p[0] == ':' && p[1] == ':') {
-            bput(&b, "_");
+            bput(&plain, "_");
             p++;
         } else {
-            bputn(&b, p, 1);
+            bputn(&plain, p, 1);
         }
     }
+    const char *n = bstr(&plain);
+    buf b = newbuf(g);
+    if (n[0] == '_') {
+        bput(&b, "_u");
+    } else if (strncmp(n, "gl_", 3) == 0 || is_reserved(n)) {
+        bput(&b, "_k");
+    }
+    bput(&b, n);
     // Names with "__" are reserved in GLSL.
     char *s = b.data;
     for (char *p; (p = strstr(s, "__")) != NULL;) {
@@ -281,6 +305,11 @@ static const char *sym_name(gen *g, const fx_symbol *s) {
             if (g->statics[i].key == s) {
                 return g->statics[i].name;
             }
+        }
+    }
+    for (size_t i = 0; s->kind == FX_SYM_PARAM && i < g->subst_count; i++) {
+        if (g->subst[i].key == s) {
+            return g->subst[i].name;
         }
     }
     switch (s->kind) {
@@ -385,8 +414,16 @@ static const char *full_type_name(gen *g, fx_type t) {
     return t.array_len > 0 ? fx_sprintf(g->ctx, "%s[%d]", n, t.array_len) : n;
 }
 
-// "T name" or "T name[N]".
+static bool is_min16(uint8_t b) {
+    return b == FX_TYPE_MIN16FLOAT || b == FX_TYPE_MIN16INT || b == FX_TYPE_MIN16UINT;
+}
+
+// "T name" or "T name[N]"; min16 types are mediump in GLSL ES (the
+// precision HLSL asks for; desktop GL ignores the qualifier anyway).
 static void declarator(gen *g, buf *o, fx_type t, const char *name) {
+    if (g->es && is_min16(t.base)) {
+        bput(o, "mediump ");
+    }
     bprintf(o, "%s %s", type_name(g, t), name);
     if (t.array_len > 0) {
         bprintf(o, "[%d]", t.array_len);
@@ -1035,10 +1072,51 @@ static void intrinsic_call(gen *g, buf *o, const fx_expr *e, const fx_intrinsic 
     bput(o, bstr(&call));
 }
 
+static bool has_storage_params(const fx_symbol *f) {
+    for (const fx_var_decl *p = f->func ? f->func->params : NULL; p; p = p->next) {
+        if (fx_type_is_storage(p->type)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// The specialization of f for the storage arguments of call e.
+static const char *specialize(gen *g, const fx_expr *e, const fx_symbol *f) {
+    spec sp = {.func = f};
+    const fx_var_decl *p = f->func->params;
+    for (const fx_expr *a = e->args; a && p; a = a->next, p = p->next) {
+        if (!fx_type_is_storage(p->type)) {
+            continue;
+        }
+        if (a->kind != FX_EXPR_NAME || !a->sym || sp.arg_count == FX_GLSL_MAX_SPEC_ARGS) {
+            gerror(g, a->loc, "storage arguments must name a storage");
+            return sym_name(g, f);
+        }
+        sp.args[sp.arg_count++] = (named){p->sym, sym_name(g, a->sym)};
+    }
+    for (size_t i = 0; i < g->spec_count; i++) {
+        const spec *o = &g->specs[i];
+        bool same = o->func == f && o->arg_count == sp.arg_count;
+        for (size_t k = 0; same && k < sp.arg_count; k++) {
+            same = strcmp(o->args[k].name, sp.args[k].name) == 0;
+        }
+        if (same) {
+            return o->name;
+        }
+    }
+    sp.name = fx_sprintf(g->ctx, "%s_s%zu", sym_name(g, f), g->spec_count);
+    fx_grow(g->ctx, (void **)&g->specs, &g->spec_cap, g->spec_count + 1, sizeof(*g->specs),
+            1u << 16, "specializations");
+    g->specs[g->spec_count++] = sp;
+    return sp.name;
+}
+
 // A call of a user function.
 static void user_call(gen *g, buf *o, const fx_expr *e, const fx_symbol *f) {
     const fx_func_decl *fd = f->func;
-    const char *fname = sym_name(g, f);
+    bool specialized = has_storage_params(f);
+    const char *fname = specialized ? specialize(g, e, f) : sym_name(g, f);
     bool wrap = false;
     const fx_var_decl *p = fd->params;
     for (const fx_expr *a = e->args; a && p; a = a->next, p = p->next) {
@@ -1048,11 +1126,17 @@ static void user_call(gen *g, buf *o, const fx_expr *e, const fx_symbol *f) {
     }
     if (!wrap) {
         bprintf(o, "%s(", fname);
-        for (const fx_expr *a = e->args; a; a = a->next) {
-            expr(g, o, a);
-            if (a->next) {
+        bool first = true;
+        p = fd->params;
+        for (const fx_expr *a = e->args; a; a = a->next, p = p ? p->next : NULL) {
+            if (p && fx_type_is_storage(p->type)) {
+                continue;
+            }
+            if (!first) {
                 bput(o, ", ");
             }
+            expr(g, o, a);
+            first = false;
         }
         bput(o, ")");
         return;
@@ -1066,16 +1150,21 @@ static void user_call(gen *g, buf *o, const fx_expr *e, const fx_symbol *f) {
     bprintf(&inner, "%s(", fname);
     int i = 0;
     p = fd->params;
+    bool first = true;
     for (const fx_expr *a = e->args; a && p; a = a->next, p = p->next, i++) {
+        if (fx_type_is_storage(p->type)) {
+            continue; // the specialization names the global
+        }
         const char *q = (p->type.quals & FX_Q_OUT)
                             ? ((p->type.quals & FX_Q_IN) ? "inout " : "out ")
                             : "";
         bool conv = (p->type.quals & FX_Q_OUT) && !same_glsl_type(g, a->type, p->type);
         fx_type at = conv ? a->type : p->type;
-        if (i) {
+        if (!first) {
             bput(&h, ", ");
             bput(&inner, ", ");
         }
+        first = false;
         bput(&h, q);
         declarator(g, &h, at, fx_sprintf(g->ctx, "a%d", i));
         if (conv) {
@@ -1104,11 +1193,17 @@ static void user_call(gen *g, buf *o, const fx_expr *e, const fx_symbol *f) {
     }
     bput(&g->helpers, bstr(&h));
     bprintf(o, "%s(", name);
-    for (const fx_expr *a = e->args; a; a = a->next) {
-        expr(g, o, a);
-        if (a->next) {
+    first = true;
+    p = fd->params;
+    for (const fx_expr *a = e->args; a; a = a->next, p = p ? p->next : NULL) {
+        if (p && fx_type_is_storage(p->type)) {
+            continue;
+        }
+        if (!first) {
             bput(o, ", ");
         }
+        expr(g, o, a);
+        first = false;
     }
     bput(o, ")");
 }
@@ -1259,6 +1354,29 @@ static void expr(gen *g, buf *o, const fx_expr *e) {
             bprintf(o, "%s(%s, %s)", name, expr_str(g, e->lhs->lhs), value);
             return;
         }
+        // A row or element of an int/bool matrix: GLSL holds it as float.
+        const fx_expr *m = e->lhs->lhs;
+        bool int_row = e->lhs->kind == FX_EXPR_INDEX && glsl_matrix(m->type) &&
+                       !fx_type_is_array(m->type) && !is_float_base(m->type.base);
+        bool int_elem = ls && ls->kind == FX_SYM_SWIZZLE && ls->matrix_swizzle &&
+                        ls->swizzle_count == 1 && glsl_matrix(m->type) &&
+                        !is_float_base(m->type.base);
+        if (int_row || int_elem) {
+            fx_type lt = e->lhs->type;
+            const char *raw = int_row ? fx_sprintf(g->ctx, "%s[%s]", expr_str(g, m),
+                                                   expr_str(g, e->lhs->rhs))
+                                      : fx_sprintf(g->ctx, "%s[%d][%d]", expr_str(g, m),
+                                                   ls->swizzle[0] / 4, ls->swizzle[0] % 4);
+            const char *value = r;
+            if (e->op != '=') {
+                buf t = newbuf(g);
+                binop(g, &t, assign_binop(e->op), e->rhs->type,
+                      convert_str(g, lt, e->rhs->type, l), r, false);
+                value = convert_str(g, e->rhs->type, lt, bstr(&t));
+            }
+            bprintf(o, "(%s = %s)", raw, convert_str(g, lt, float_shape(lt), value));
+            return;
+        }
         if (e->op == '=') {
             bprintf(o, "(%s = %s)", l, r);
             return;
@@ -1379,7 +1497,9 @@ static bool constant_init(const fx_expr *e) {
         return true;
     }
     fxgl_value v;
-    return (e->type.quals & FX_Q_CONST) && foldable_type(e->type) && fx_check_eval(e, &v);
+    // uintBitsToFloat (inf, NaN, denormals) is no constant to every compiler.
+    return (e->type.quals & FX_Q_CONST) && foldable_type(e->type) && fx_check_eval(e, &v) &&
+           !value_special(&v);
 }
 
 static void local_decl(gen *g, buf *o, const fx_var_decl *v, int depth) {
@@ -1642,18 +1762,38 @@ static void visit_function(void *user, fx_symbol *f) {
     }
 }
 
-// Storage usage of the reached code, per storage index: 1 read, 2 write, 4 atomic.
+// Storage usage of the reached code, per storage index: 1 read, 2 write, 4
+// atomic. Storage parameters are followed into the functions they are
+// passed to (map: parameter -> storage index).
+typedef struct pmap {
+    const void *param;
+    int index;
+} pmap;
+
 typedef struct usage {
     uint8_t *flags;
     size_t count;
+    const pmap *map;
+    size_t map_count;
+    int depth;
 } usage;
 
-static void scan_expr(usage *u, const fx_expr *e);
+static void scan_stmt(usage *u, const fx_stmt *s);
 
-static void scan_list(usage *u, const fx_expr *e) {
-    for (; e; e = e->next) {
-        scan_expr(u, e);
+static int storage_index(const usage *u, const fx_expr *a) {
+    const fx_symbol *s = a ? a->sym : NULL;
+    if (!s || a->kind != FX_EXPR_NAME) {
+        return -1;
     }
+    if (s->kind == FX_SYM_STORAGE) {
+        return s->index;
+    }
+    for (size_t i = 0; s->kind == FX_SYM_PARAM && i < u->map_count; i++) {
+        if (u->map[i].param == s) {
+            return u->map[i].index;
+        }
+    }
+    return -1;
 }
 
 static void scan_expr(usage *u, const fx_expr *e) {
@@ -1661,9 +1801,8 @@ static void scan_expr(usage *u, const fx_expr *e) {
         return;
     }
     const fx_symbol *s = e->sym;
-    if (e->kind == FX_EXPR_CALL && s && s->kind == FX_SYM_INTRINSIC && s->intrinsic && e->args &&
-        e->args->sym && ((const fx_symbol *)e->args->sym)->kind == FX_SYM_STORAGE) {
-        int idx = ((const fx_symbol *)e->args->sym)->index;
+    if (e->kind == FX_EXPR_CALL && s && s->kind == FX_SYM_INTRINSIC && s->intrinsic) {
+        int idx = storage_index(u, e->args);
         const char *t = s->intrinsic->glsl;
         if (idx >= 0 && (size_t)idx < u->count) {
             u->flags[idx] |= strncmp(t, "imageLoad", 9) == 0    ? 1
@@ -1672,20 +1811,38 @@ static void scan_expr(usage *u, const fx_expr *e) {
                                                                  : 0;
         }
     }
+    if (e->kind == FX_EXPR_CALL && s && s->kind == FX_SYM_FUNCTION && s->func && u->depth < 64) {
+        pmap map[FX_GLSL_MAX_SPEC_ARGS];
+        size_t n = 0;
+        const fx_var_decl *p = s->func->params;
+        for (const fx_expr *a = e->args; a && p; a = a->next, p = p->next) {
+            int idx = fx_type_is_storage(p->type) ? storage_index(u, a) : -1;
+            if (idx >= 0 && n < FX_GLSL_MAX_SPEC_ARGS) {
+                map[n++] = (pmap){p->sym, idx};
+            }
+        }
+        if (n) {
+            usage inner = *u;
+            inner.map = map;
+            inner.map_count = n;
+            inner.depth = u->depth + 1;
+            scan_stmt(&inner, s->func->body);
+        }
+    }
     if (e->kind == FX_EXPR_TERNARY) {
         scan_expr(u, e->cond);
     }
     scan_expr(u, e->lhs);
     scan_expr(u, e->rhs);
-    scan_list(u, e->args);
+    for (const fx_expr *a = e->args; a; a = a->next) {
+        scan_expr(u, a);
+    }
 }
 
 static void scan_stmt(usage *u, const fx_stmt *s) {
     for (; s; s = s->next) {
-        if (s->kind == FX_STMT_CASE) {
-            // labels are constants
-        } else {
-            scan_expr(u, s->expr);
+        if (s->kind != FX_STMT_CASE) {
+            scan_expr(u, s->expr); // case labels are constants
         }
         scan_expr(u, s->inc);
         for (const fx_var_decl *v = s->decls; v; v = v->next) {
@@ -1744,7 +1901,8 @@ static const char *builtin(const gen *g, const char *sem, bool in, fx_type *type
         return NULL;
     case FXGL_STAGE_PIXEL:
         if (in && position) {
-            return "gl_FragCoord";
+            // D3D's SV_Position.w is the clip w; GL's gl_FragCoord.w is 1/w.
+            return "vec4(gl_FragCoord.xyz, 1.0 / gl_FragCoord.w)";
         }
         if (in && strcmp(sem, "SV_ISFRONTFACE") == 0) {
             *type = fx_type_scalar(FX_TYPE_BOOL);
@@ -2205,20 +2363,25 @@ static void globals(gen *g, buf *o, buf *inits) {
     }
 }
 
-static void function_head(gen *g, buf *o, const fx_symbol *f) {
+static void function_head(gen *g, buf *o, const fx_symbol *f, const char *name) {
     const fx_func_decl *fd = f->func;
-    bprintf(o, "%s %s(", full_type_name(g, f->type), sym_name(g, f));
+    bprintf(o, "%s %s(", full_type_name(g, f->type), name ? name : sym_name(g, f));
+    bool first = true;
     for (const fx_var_decl *p = fd->params; p; p = p->next) {
         uint16_t q = p->type.quals;
+        if (fx_type_is_storage(p->type)) {
+            continue; // specialized: the body names the global
+        }
+        if (!first) {
+            bput(o, ", ");
+        }
+        first = false;
         if ((q & FX_Q_INOUT) == FX_Q_INOUT) {
             bput(o, "inout ");
         } else if (q & FX_Q_OUT) {
             bput(o, "out ");
         }
         declarator(g, o, p->type, p->sym ? sym_name(g, p->sym) : escape(g, p->name->str));
-        if (p->next) {
-            bput(o, ", ");
-        }
     }
     bput(o, ")");
 }
@@ -2282,7 +2445,7 @@ static const char *shader(gen *g, fxgl_shader *sh) {
     g->stage = sh->stage;
     g->helpers = newbuf(g);
     g->helper_count = 0;
-    g->func_count = g->global_count = g->pending_count = g->static_count = 0;
+    g->func_count = g->global_count = g->pending_count = g->static_count = g->spec_count = 0;
     g->static_decls = newbuf(g);
     g->static_inits = newbuf(g);
     g->need_deriv_control = g->need_ctrl_attrs = false;
@@ -2328,13 +2491,31 @@ static const char *shader(gen *g, fxgl_shader *sh) {
     globals(g, &glob, &ginits);
     for (size_t i = g->func_count; i-- > 0;) {
         const fx_symbol *f = g->funcs[i];
-        function_head(g, &protos, f);
+        if (has_storage_params(f)) {
+            continue; // written per call below
+        }
+        function_head(g, &protos, f, NULL);
         bput(&protos, ";\n");
-        function_head(g, &funcs, f);
+        function_head(g, &funcs, f, NULL);
         bput(&funcs, " ");
         buf body = newbuf(g);
         braced(g, &body, f->func->body, 0);
         bprintf(&funcs, "%s\n", bstr(&body));
+    }
+    // Specializations (their bodies may ask for more).
+    for (size_t i = 0; i < g->spec_count; i++) {
+        spec sp = g->specs[i];
+        g->subst = sp.args;
+        g->subst_count = sp.arg_count;
+        function_head(g, &protos, sp.func, sp.name);
+        bput(&protos, ";\n");
+        function_head(g, &funcs, sp.func, sp.name);
+        bput(&funcs, " ");
+        buf body = newbuf(g);
+        braced(g, &body, sp.func->func->body, 0);
+        bprintf(&funcs, "%s\n", bstr(&body));
+        g->subst = NULL;
+        g->subst_count = 0;
     }
 
     // main(): parameters from inputs, the call, outputs from parameters.

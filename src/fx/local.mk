@@ -119,3 +119,6 @@ tests_fx_test_glsl_conform_SOURCES = tests/fx/test_glsl_conform.c tests/fx/glsl_
 	tests/fx/glsl_util.h
 tests_fx_test_glsl_conform_CPPFLAGS = $(TEST_CPPFLAGS) $(EGL_CFLAGS) $(GLSLANG_CFLAGS)
 tests_fx_test_glsl_conform_LDADD = libfxgl_fx.la $(TEST_LDADD) $(GLSLANG_LIBS) -lm
+
+TESTS += tests/fx/test_fxc_glsl.sh
+EXTRA_DIST += tests/fx/test_fxc_glsl.sh tests/fx/data/glsl/es_1d.fx

@@ -426,8 +426,7 @@ static void run_technique(fxgl_runtime *rt, gl_technique *t) {
 // Reads the timestamps of the ring slot this frame is about to reuse, if
 // the GPU is done with them; a slot still in flight is dropped, never
 // waited for.
-static void read_timings(fxgl_runtime *rt) {
-    size_t slot = rt->frame_count % GL_RT_QUERY_RING;
+static void read_slot(fxgl_runtime *rt, size_t slot) {
     for (size_t i = 0; i < rt->order_count; i++) {
         gl_technique *t = rt->order[i];
         if (!t->queries || !t->query_pending[slot]) {
@@ -453,6 +452,17 @@ static void read_timings(fxgl_runtime *rt) {
             prev = ts;
         }
         gl_avg_add(&t->gpu, (double)(prev - first) * 1e-6);
+    }
+}
+
+static void read_timings(fxgl_runtime *rt) {
+    read_slot(rt, rt->frame_count % GL_RT_QUERY_RING);
+}
+
+void fxgl_runtime_collect_timings(fxgl_runtime *rt) {
+    // Oldest slot first, so the averages see the frames in order.
+    for (size_t i = 0; i < GL_RT_QUERY_RING; i++) {
+        read_slot(rt, (rt->frame_count + i) % GL_RT_QUERY_RING);
     }
 }
 
@@ -485,7 +495,23 @@ static void copy_out(fxgl_runtime *rt, const fxgl_frame_desc *f) {
             GLC(rt, DrawBuffers(1, &back));
         }
     }
-    if (rt->source_samples > 0) {
+    if (rt->source_samples > 0 && rt->info.api == FXGL_API_GLES) {
+        // GLES forbids blits into a multisampled framebuffer: draw instead.
+        static const gl_blend open = {.enable = false, .mask = 0xF};
+        static const gl_stencil off = {
+            .enable = false, .func = GL_ALWAYS, .read_mask = 0xFFFFFFFFu,
+            .write_mask = 0xFFFFFFFFu, .fail = GL_KEEP, .zfail = GL_KEEP, .pass = GL_KEEP,
+        };
+        gl_cache_draw_fbo(rt, dst);
+        gl_cache_viewport(rt, rt->width, rt->height);
+        gl_cache_blend(rt, &open, 1);
+        gl_cache_stencil(rt, &off);
+        gl_cache_program(rt, rt->copy_program);
+        gl_cache_texture(rt, 0, GL_TEXTURE_2D, rt->bb_tex);
+        gl_cache_sampler(rt, 0, rt->mip_sampler);
+        GLC(rt, DrawArrays(GL_TRIANGLES, 0, 3));
+        rt->stats.copies++;
+    } else if (rt->source_samples > 0) {
         blit(rt, rt->bb_fbos[GL_BB_UNORM], rt->resolve_fbo, true, GL_COLOR_BUFFER_BIT);
         blit(rt, rt->resolve_fbo, dst, false, GL_COLOR_BUFFER_BIT);
     } else {

@@ -171,6 +171,10 @@ size_t fxgl_runtime_technique_count(fxgl_runtime *rt);
 bool fxgl_runtime_technique(fxgl_runtime *rt, size_t i, fxgl_technique_info *info);
 // 60-frame average GPU time of pass p of the technique at order position i (ms).
 double fxgl_runtime_pass_gpu_ms(fxgl_runtime *rt, size_t i, size_t p);
+// Frames read their timer queries back 4 frames later, never waiting. A
+// host that stops (a headless run, a dump) calls this on the runtime's
+// context to take in every result already available (after glFinish: all).
+void fxgl_runtime_collect_timings(fxgl_runtime *rt);
 
 typedef struct fxgl_technique_ref {
     uint32_t effect;             // effect index

@@ -122,7 +122,8 @@ typedef enum gl_bb_fbo {
 typedef struct gl_pass {
     const fxgl_pass *src;
     char label[96];              // "technique/pass" for debug groups
-    GLuint program;              // owned
+    GLuint program;              // owned unless shares_program
+    bool shares_program;         // another pass of the effect owns the program
     bool compute;
     bool to_backbuffer;          // no RenderTarget: draws into the back-buffer copy
     int bb_fbo;                  // gl_bb_fbo variant when to_backbuffer
@@ -294,6 +295,9 @@ struct fxgl_runtime {
     bool float_render;           // float render targets on GLES
     bool border_clamp;
     int units;                   // texture units per pass
+    int max_texture_size;        // GL_MAX_TEXTURE_SIZE: effects are validated against it
+    int max_3d_size;             // GL_MAX_3D_TEXTURE_SIZE
+    int max_draw_buffers;        // min(GL_MAX_DRAW_BUFFERS, GL_MAX_COLOR_ATTACHMENTS)
     PFNGLTEXTUREVIEWPROC texture_view;
     PFNGLCOPYIMAGESUBDATAPROC copy_image;
     PFNGLQUERYCOUNTERPROC query_counter;
@@ -334,7 +338,8 @@ struct fxgl_runtime {
     bool depth_ready;            // bufready_depth
     GLuint empty_tex;            // 1x1 zero texture for unknown semantics
     GLuint vao;
-    GLuint mip_sampler;          // NEAREST, for the mip generator
+    GLuint mip_sampler;          // NEAREST, for the mip generator and the copy program
+    GLuint copy_program;         // GLES: flipped copy into a multisampled framebuffer
     struct {
         const char *format;      // image format qualifier
         GLuint program;

@@ -259,6 +259,13 @@ static gl_tex *tex_create(fxgl_runtime *rt, gl_effect *e, const fxgl_texture *ft
             return NULL;
         }
     }
+    int limit = ft->dim == FXGL_TEXTURE_3D ? rt->max_3d_size : rt->max_texture_size;
+    if (ft->width > limit || ft->height > limit ||
+        (ft->dim == FXGL_TEXTURE_3D && ft->depth > limit)) {
+        fail(reason, size, "texture '%s' is %dx%dx%d; the context allows at most %d", ft->name,
+             ft->width, ft->height, ft->depth, limit);
+        return NULL;
+    }
     if (ft->storage_access && !f->image) {
         fail(reason, size, "texture '%s': %s has no image format for a storage", ft->name,
              fxgl_format_name(ft->format));
@@ -525,6 +532,22 @@ static bool uniform_unit(fxgl_runtime *rt, GLuint prog, const char *name, int un
     return true;
 }
 
+// A program an already loaded pass of the effect linked from the same stages.
+static GLuint shared_program(const gl_effect *e, const fxgl_pass *fp) {
+    for (size_t k = 0; k < e->technique_count; k++) {
+        const gl_technique *t = &e->techniques[k];
+        for (size_t i = 0; t->passes && i < t->src->pass_count; i++) {
+            const gl_pass *q = &t->passes[i];
+            if (q->program && !q->shares_program && q->src->vertex_shader == fp->vertex_shader &&
+                q->src->pixel_shader == fp->pixel_shader &&
+                q->src->compute_shader == fp->compute_shader) {
+                return q->program;
+            }
+        }
+    }
+    return 0;
+}
+
 static bool pass_load(fxgl_runtime *rt, gl_effect *e, gl_technique *t, gl_pass *p,
                       const fxgl_pass *fp, size_t index, char *reason, size_t size) {
     const fxgl_effect *fx = e->fx;
@@ -565,14 +588,23 @@ static bool pass_load(fxgl_runtime *rt, gl_effect *e, gl_technique *t, gl_pass *
             return false;
         }
     }
-    p->program = link_program(rt, sh, nsh, reason, size);
+    // Passes with the same entry points share one program (its unit and
+    // block assignments depend only on the stages): a chain that repeats a
+    // shader then skips glUseProgram between its passes.
+    p->program = shared_program(e, fp);
+    p->shares_program = p->program != 0;
+    if (!p->program) {
+        p->program = link_program(rt, sh, nsh, reason, size);
+    }
     if (!p->program) {
         char why[300];
         snprintf(why, sizeof(why), "%s", reason);
         fail(reason, size, "pass '%s': %s", p->label, why);
         return false;
     }
-    gl_label(rt, GL_PROGRAM, p->program, p->label);
+    if (!p->shares_program) {
+        gl_label(rt, GL_PROGRAM, p->program, p->label);
+    }
     GLC(rt, UseProgram(p->program));
     GLuint block = GLC(rt, GetUniformBlockIndex(p->program, FXGL_GLSL_UNIFORM_BLOCK));
     if (block != GL_INVALID_INDEX) {
@@ -674,8 +706,19 @@ static bool pass_load(fxgl_runtime *rt, gl_effect *e, gl_technique *t, gl_pass *
     }
     // Render targets.
     p->target_count = fp->render_target_count;
+    if (p->target_count > rt->max_draw_buffers) {
+        fail(reason, size, "pass '%s' has %d render targets; the context allows %d", p->label,
+             p->target_count, rt->max_draw_buffers);
+        return false;
+    }
     p->to_backbuffer = p->target_count == 0;
     p->srgb_write = fp->srgb_write;
+    if (p->srgb_write && !rt->has_views) {
+        gl_log(rt, FXGL_GL_LOG_WARN,
+               "pass '%s' writes sRGB, but the context has no texture views: it writes the "
+               "values unencoded",
+               p->label);
+    }
     p->clear = fp->clear_render_targets;
     p->mode = topology(fp->topology);
     p->vertex_count = (GLsizei)fp->vertex_count;
@@ -764,7 +807,7 @@ static bool pass_load(fxgl_runtime *rt, gl_effect *e, gl_technique *t, gl_pass *
 }
 
 static void pass_unload(fxgl_runtime *rt, gl_pass *p) {
-    if (p->program) {
+    if (p->program && !p->shares_program) {
         GLC(rt, DeleteProgram(p->program));
     }
     if (p->fbo) {
@@ -880,6 +923,12 @@ bool gl_effect_load(fxgl_runtime *rt, gl_effect *e) {
         }
     }
     for (size_t i = 0; i < fx->sampler_count; i++) {
+        if (fx->samplers[i].srgb && !rt->has_views) {
+            gl_log(rt, FXGL_GL_LOG_WARN,
+                   "%s: sampler '%s' reads sRGB, but the context has no texture views: it "
+                   "reads the stored values",
+                   e->file, fx->samplers[i].name);
+        }
         e->samplers[i] = sampler_get(rt, &fx->samplers[i]);
         if (!e->samplers[i]) {
             fail(reason, size, "out of memory");
@@ -1040,6 +1089,34 @@ static GLenum source_depth_format(fxgl_runtime *rt, GLuint fbo) {
     return stencil ? GL_DEPTH24_STENCIL8 : GL_DEPTH_COMPONENT24;
 }
 
+// The sized format of the source's colour buffer, from its component sizes
+// and encoding (the default framebuffer has no internal-format query).
+static GLenum source_color_format(fxgl_runtime *rt, GLuint fbo) {
+    // Desktop names the default framebuffer's buffers with their side.
+    GLenum attach = fbo ? GL_COLOR_ATTACHMENT0
+                        : rt->info.api == FXGL_API_GLES ? GL_BACK : GL_BACK_LEFT;
+    GLint r = 0, a = 0, type = 0, enc = 0;
+    GLC(rt, BindFramebuffer(GL_READ_FRAMEBUFFER, fbo));
+    GLC(rt, GetFramebufferAttachmentParameteriv(GL_READ_FRAMEBUFFER, attach,
+                                                GL_FRAMEBUFFER_ATTACHMENT_RED_SIZE, &r));
+    GLC(rt, GetFramebufferAttachmentParameteriv(GL_READ_FRAMEBUFFER, attach,
+                                                GL_FRAMEBUFFER_ATTACHMENT_ALPHA_SIZE, &a));
+    GLC(rt, GetFramebufferAttachmentParameteriv(
+                GL_READ_FRAMEBUFFER, attach, GL_FRAMEBUFFER_ATTACHMENT_COMPONENT_TYPE, &type));
+    GLC(rt, GetFramebufferAttachmentParameteriv(
+                GL_READ_FRAMEBUFFER, attach, GL_FRAMEBUFFER_ATTACHMENT_COLOR_ENCODING, &enc));
+    if (type == GL_FLOAT) {
+        return r > 16 ? GL_RGBA32F : GL_RGBA16F;
+    }
+    if (r == 10) {
+        return GL_RGB10_A2;
+    }
+    if (enc == GL_SRGB) {
+        return GL_SRGB8_ALPHA8;
+    }
+    return a ? GL_RGBA8 : GL_RGB8;
+}
+
 bool gl_resize(fxgl_runtime *rt, const fxgl_frame_desc *frame) {
     gl_size_release(rt);
     int w = frame->width, h = frame->height;
@@ -1075,9 +1152,11 @@ bool gl_resize(fxgl_runtime *rt, const fxgl_frame_desc *frame) {
     GLC(rt, GetIntegerv(GL_SAMPLES, &samples));
     rt->source_samples = samples;
     if (samples > 0) {
+        // A resolving blit needs identical formats on both sides.
         GLC(rt, GenRenderbuffers(1, &rt->resolve_rb));
         GLC(rt, BindRenderbuffer(GL_RENDERBUFFER, rt->resolve_rb));
-        GLC(rt, RenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, w, h));
+        GLC(rt, RenderbufferStorage(GL_RENDERBUFFER, source_color_format(rt, frame->framebuffer),
+                                    w, h));
         GLC(rt, GenFramebuffers(1, &rt->resolve_fbo));
         GLC(rt, BindFramebuffer(GL_FRAMEBUFFER, rt->resolve_fbo));
         GLC(rt, FramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER,

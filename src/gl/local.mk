@@ -24,7 +24,7 @@ tests_gl_test_state_LDADD = $(TEST_LDADD)
 check_PROGRAMS += tests/gl/test_runtime
 tests_gl_test_runtime_SOURCES = tests/gl/test_runtime.c tests/gl/tfx.h
 tests_gl_test_runtime_CPPFLAGS = $(TEST_CPPFLAGS) $(EGL_CFLAGS)
-tests_gl_test_runtime_LDADD = $(TEST_LDADD) -lm
+tests_gl_test_runtime_LDADD = $(TEST_LDADD) -lm -lpthread
 
 EXTRA_DIST += src/gl/local.mk tests/gl/data
 
@@ -35,3 +35,23 @@ check_PROGRAMS += bench/state_cost
 bench_state_cost_SOURCES = bench/state_cost.c
 bench_state_cost_CPPFLAGS = $(TEST_CPPFLAGS) $(EGL_CFLAGS)
 bench_state_cost_LDADD = $(TEST_LDADD) $(EGL_LIBS)
+
+# fxgl-render: effects over an image on a headless EGL context, PNG + JSON report.
+bin_PROGRAMS += fxgl-render
+fxgl_render_SOURCES = tools/render.c tests/harness/egl.c tests/harness/image.c \
+	tests/harness/fxgl_test.h
+fxgl_render_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/harness $(EGL_CFLAGS) \
+	$(STB_CFLAGS) $(INIH_CFLAGS)
+fxgl_render_LDADD = libfxgl_gl.la libfxgl_preset.la libfxgl_fx.la $(INIH_LIBS) $(EGL_LIBS) -lm
+
+# The per-pass cost of the runtime against a hand-written loop (docs/runtime.md).
+# `make check` runs a few frames and checks the bars; run it by hand with a
+# frame count (and `gles`) for the figures.
+check_PROGRAMS += bench/passes
+bench_passes_SOURCES = bench/passes.c tests/gl/tfx.h
+bench_passes_CPPFLAGS = $(TEST_CPPFLAGS) $(EGL_CFLAGS) -I$(top_srcdir)/tests/gl
+bench_passes_LDADD = $(TEST_LDADD) $(EGL_LIBS)
+
+TESTS += tests/gl/test_render.sh
+EXTRA_DIST += tests/gl/test_render.sh
+EXTRA_DIST += tools/render-conformance.sh

@@ -141,8 +141,15 @@ fxgl_runtime *fxgl_runtime_create(struct GladGLContext *gl, const fxgl_gl_info *
                FXGL_GL_MIN_MAJOR, FXGL_GL_MIN_MINOR, FXGL_GLES_MIN_MAJOR, FXGL_GLES_MIN_MINOR);
         goto fail;
     }
-    GLint max_units = 0;
+    GLint max_units = 0, max_size = 0, max_3d = 0, max_buffers = 0, max_attachments = 0;
     gl->GetIntegerv(GL_MAX_TEXTURE_IMAGE_UNITS, &max_units);
+    gl->GetIntegerv(GL_MAX_TEXTURE_SIZE, &max_size);
+    gl->GetIntegerv(GL_MAX_3D_TEXTURE_SIZE, &max_3d);
+    gl->GetIntegerv(GL_MAX_DRAW_BUFFERS, &max_buffers);
+    gl->GetIntegerv(GL_MAX_COLOR_ATTACHMENTS, &max_attachments);
+    rt->max_texture_size = max_size;
+    rt->max_3d_size = max_3d;
+    rt->max_draw_buffers = max_buffers < max_attachments ? max_buffers : max_attachments;
     rt->units = rt->desc.texture_units > 0 ? rt->desc.texture_units : GL_RT_MAX_UNITS;
     rt->units = rt->units > GL_RT_MAX_UNITS ? GL_RT_MAX_UNITS : rt->units;
     rt->units = rt->units > max_units ? max_units : rt->units;
@@ -184,6 +191,28 @@ fxgl_runtime *fxgl_runtime_create(struct GladGLContext *gl, const fxgl_gl_info *
     GLC(rt, GenSamplers(1, &rt->mip_sampler));
     GLC(rt, SamplerParameteri(rt->mip_sampler, GL_TEXTURE_MIN_FILTER, GL_NEAREST_MIPMAP_NEAREST));
     GLC(rt, SamplerParameteri(rt->mip_sampler, GL_TEXTURE_MAG_FILTER, GL_NEAREST));
+    if (info->api == FXGL_API_GLES) {
+        // The copy out into a multisampled default framebuffer (GLES has no
+        // blit into one): a fullscreen triangle reading the top-down copy.
+        static const char *vs =
+            "#version 300 es\n"
+            "void main() { vec2 p = vec2(gl_VertexID == 1 ? 3.0 : -1.0, "
+            "gl_VertexID == 2 ? 3.0 : -1.0); gl_Position = vec4(p, 0.0, 1.0); }\n";
+        static const char *fs =
+            "#version 300 es\n"
+            "precision highp float;\n"
+            "uniform highp sampler2D src;\n"
+            "layout(location = 0) out vec4 o;\n"
+            "void main() { ivec2 size = textureSize(src, 0); ivec2 p = ivec2(gl_FragCoord.xy);\n"
+            "  o = texelFetch(src, ivec2(p.x, size.y - 1 - p.y), 0); }\n";
+        const char *sources[2] = {vs, fs};
+        GLenum stages[2] = {GL_VERTEX_SHADER, GL_FRAGMENT_SHADER};
+        char reason[300];
+        rt->copy_program = gl_compile_program(rt, sources, stages, 2, reason, sizeof(reason));
+        if (!rt->copy_program) {
+            gl_log(rt, FXGL_GL_LOG_WARN, "copy program: %s", reason);
+        }
+    }
     gl_state_restore(&rt->st);
     gl_log(rt, FXGL_GL_LOG_INFO,
            "runtime on %s (%s %d.%d%s): views %d, copy image %d, compute %d, timers %d, "
@@ -236,6 +265,9 @@ void fxgl_runtime_destroy(fxgl_runtime *rt) {
     GLC(rt, DeleteVertexArrays(1, &rt->vao));
     GLC(rt, DeleteTextures(1, &rt->empty_tex));
     GLC(rt, DeleteSamplers(1, &rt->mip_sampler));
+    if (rt->copy_program) {
+        GLC(rt, DeleteProgram(rt->copy_program));
+    }
     gl_state_restore(&rt->st);
     gl_state_finish(&rt->st);
     for (size_t i = 0; i < rt->texture_count; i++) {

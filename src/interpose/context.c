@@ -54,6 +54,7 @@ typedef struct drawable_rec {
     uint64_t last_use;           // value of the swap clock at the last swap
     unsigned generation;
     bool pbuffer;
+    uintptr_t native_window;
 } drawable_rec;
 
 // The process's tables of contexts and drawables: shared by every thread
@@ -129,10 +130,15 @@ void ip_context_created(ip_wsi wsi, void *dpy, void *ctx, void *share) {
     pthread_mutex_unlock(&table_lock);
 }
 
-void ip_context_destroyed(ip_wsi wsi, void *dpy, void *ctx) {
+void ip_context_destroyed(ip_wsi wsi, void *dpy, void *ctx, bool current) {
     pthread_mutex_lock(&table_lock);
     context_rec *c = find_context(wsi, dpy, ctx);
     if (c) {
+        // The effect runtime's container objects (VAO, FBOs) live on the
+        // context that created it: it goes with that context.
+        if (c->grp->runtime) {
+            ip_runtime_context_gone(c->grp->runtime, ctx, current);
+        }
         remove_context(c);
     }
     pthread_mutex_unlock(&table_lock);
@@ -142,6 +148,9 @@ void ip_context_display_gone(ip_wsi wsi, void *dpy) {
     pthread_mutex_lock(&table_lock);
     for (int i = 0; i < IP_MAX_CONTEXTS; i++) {
         if (contexts[i].ctx && contexts[i].wsi == wsi && contexts[i].dpy == dpy) {
+            if (contexts[i].grp->runtime) {
+                ip_runtime_context_gone(contexts[i].grp->runtime, contexts[i].ctx, false);
+            }
             remove_context(&contexts[i]);
         }
     }
@@ -235,6 +244,7 @@ ip_drawable_state ip_drawable_swap(ip_wsi wsi, void *dpy, uintptr_t id, int widt
         .generation = d->generation,
         .resized = resized,
         .pbuffer = d->pbuffer,
+        .native_window = d->native_window,
     };
     pthread_mutex_unlock(&table_lock);
     if (resized) {
@@ -252,6 +262,17 @@ void ip_drawable_set_pbuffer(ip_wsi wsi, void *dpy, uintptr_t id) {
         d->last_use = ++swap_clock;
     }
     d->pbuffer = true;
+    pthread_mutex_unlock(&table_lock);
+}
+
+void ip_drawable_set_native(ip_wsi wsi, void *dpy, uintptr_t id, uintptr_t window) {
+    pthread_mutex_lock(&table_lock);
+    drawable_rec *d = find_drawable(wsi, dpy, id);
+    if (!d) {
+        d = new_drawable(wsi, dpy, id);
+        d->last_use = ++swap_clock;
+    }
+    d->native_window = window;
     pthread_mutex_unlock(&table_lock);
 }
 

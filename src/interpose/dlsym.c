@@ -32,7 +32,7 @@
 
 #include "fxgl_interpose.h"
 
-void *ip_dlsym_hook_for(const char *name) {
+IP_NO_ASAN void *ip_dlsym_hook_for(const char *name) {
     // Every hooked name starts with "glX" or "egl": a cheap first test for
     // the thousands of other lookups a program makes.
     const ip_hook *table;
@@ -51,7 +51,7 @@ void *ip_dlsym_hook_for(const char *name) {
     return NULL;
 }
 
-void *ip_dlsym_substitute(const char *name, void *real, const void *caller) {
+IP_NO_ASAN void *ip_dlsym_substitute(const char *name, void *real, const void *caller) {
     if (!real || !name) {
         return real;
     }
@@ -67,7 +67,7 @@ void *ip_dlsym_substitute(const char *name, void *real, const void *caller) {
 
 #ifndef IP_TEST_NO_EXPORTS // see fxgl_interpose.h
 
-__attribute__((visibility("default"))) void *dlsym(void *restrict handle,
+IP_NO_ASAN __attribute__((visibility("default"))) void *dlsym(void *restrict handle,
                                                    const char *restrict name) {
     if (handle == RTLD_NEXT) {
         // A tail call: libc finds the caller from the return address, which
@@ -79,7 +79,7 @@ __attribute__((visibility("default"))) void *dlsym(void *restrict handle,
     return ip_dlsym_substitute(name, real, caller);
 }
 
-__attribute__((visibility("default"))) void *dlvsym(void *restrict handle,
+IP_NO_ASAN __attribute__((visibility("default"))) void *dlvsym(void *restrict handle,
                                                     const char *restrict name,
                                                     const char *restrict version) {
     if (handle == RTLD_NEXT) {

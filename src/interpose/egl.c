@@ -9,7 +9,9 @@
  * Displays are recorded at eglGetDisplay/eglGetPlatformDisplay(EXT): the
  * Wayland input path (issue 7, later) needs the program's wl_display.
  */
+#include <dlfcn.h>
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <EGL/egl.h>
@@ -27,6 +29,12 @@ typedef EGLContext (*create_ctx_fn)(EGLDisplay, EGLConfig, EGLContext, const EGL
 typedef EGLDisplay (*get_display_fn)(EGLNativeDisplayType);
 typedef EGLDisplay (*get_platform_display_fn)(EGLenum, void *, const EGLAttrib *);
 typedef EGLDisplay (*get_platform_display_ext_fn)(EGLenum, void *, const EGLint *);
+typedef EGLSurface (*create_window_surface_fn)(EGLDisplay, EGLConfig, EGLNativeWindowType,
+                                               const EGLint *);
+typedef EGLSurface (*create_platform_surface_fn)(EGLDisplay, EGLConfig, void *,
+                                                 const EGLAttrib *);
+typedef EGLSurface (*create_platform_surface_ext_fn)(EGLDisplay, EGLConfig, void *,
+                                                     const EGLint *);
 typedef EGLContext (*get_ctx_fn)(void);
 typedef EGLSurface (*get_surface_fn)(EGLint);
 typedef EGLBoolean (*query_surface_fn)(EGLDisplay, EGLSurface, EGLint, EGLint *);
@@ -48,6 +56,9 @@ static struct egl_real {
     get_display_fn get_display;
     get_platform_display_fn get_platform_display;
     get_platform_display_ext_fn get_platform_display_ext;
+    create_window_surface_fn create_window_surface;
+    create_platform_surface_fn create_platform_surface;
+    create_platform_surface_ext_fn create_platform_surface_ext;
     get_ctx_fn get_current_context;
     get_surface_fn get_current_surface;
     query_surface_fn query_surface;
@@ -67,7 +78,13 @@ static void real_setup(void) {
         real.damage_ext = IP_FN(swap_damage_fn, real.gpa("eglSwapBuffersWithDamageEXT"));
         real.get_platform_display_ext =
             IP_FN(get_platform_display_ext_fn, real.gpa("eglGetPlatformDisplayEXT"));
+        real.create_platform_surface_ext = IP_FN(
+            create_platform_surface_ext_fn, real.gpa("eglCreatePlatformWindowSurfaceEXT"));
     }
+    real.create_window_surface =
+        IP_FN(create_window_surface_fn, ip_real_egl_chain("eglCreateWindowSurface"));
+    real.create_platform_surface =
+        IP_FN(create_platform_surface_fn, ip_real_egl_chain("eglCreatePlatformWindowSurface"));
     if (real.gpa_terminal) {
         real.damage_khr_terminal =
             IP_FN(swap_damage_fn, real.gpa_terminal("eglSwapBuffersWithDamageKHR"));
@@ -131,6 +148,8 @@ static void before_swap(EGLDisplay dpy, EGLSurface surface) {
         .wsi = IP_WSI_EGL,
         .runtime = ip_slot_runtime(slot),
         .drawable = state,
+        .context = ctx,
+        .x_window = (uint32_t)state.native_window,
     });
     ip_slot_release(slot);
 }
@@ -193,12 +212,117 @@ static __eglMustCastToProperFunctionPointerType hook_eglGetProcAddress(const cha
 IP_EXPORT(eglGetProcAddress, hook_eglGetProcAddress);
 
 // --- displays ---
+//
+// Input needs the X window behind an EGL surface (focus, pointer): the
+// window is given at surface creation, and is an X window id only on an
+// X11 display. So displays are recorded with their platform.
+
+#define IP_MAX_DISPLAYS 16
+#define IP_PLATFORM_X11 0x31D5     // EGL_PLATFORM_X11_KHR / _EXT
+#define IP_PLATFORM_WAYLAND 0x31D8 // EGL_PLATFORM_WAYLAND_KHR / _EXT
+
+// Process-wide, like the displays themselves; under displays_lock.
+static struct display_rec {
+    EGLDisplay dpy;
+    bool x11;                    // native windows are X window ids
+} displays[IP_MAX_DISPLAYS];
+static pthread_mutex_t displays_lock = PTHREAD_MUTEX_INITIALIZER;
+
+// eglGetDisplay's native display is a Display * or a wl_display *: a
+// wl_display starts with a pointer to wl_display_interface (the test
+// Mesa's platform detection makes too).
+static bool native_is_x11(EGLenum platform, void *native) {
+    if (platform != 0) {
+        return platform == IP_PLATFORM_X11;
+    }
+    if (!native) {
+        // EGL_DEFAULT_DISPLAY: EGL_PLATFORM, else Mesa's build default (X11 on Debian).
+        const char *plat = getenv("EGL_PLATFORM");
+        return !plat || strcmp(plat, "x11") == 0;
+    }
+    void *wl_interface = ip_real_libc_dlsym(RTLD_DEFAULT, "wl_display_interface");
+    return !(wl_interface && *(void **)native == wl_interface);
+}
 
 static void display_seen(EGLDisplay dpy, EGLenum platform, void *native) {
-    if (dpy != EGL_NO_DISPLAY) {
-        fxgl_log(FXGL_LOG_DEBUG, "EGL display %p (platform 0x%x, native %p)", dpy,
-                 (unsigned)platform, native);
+    if (dpy == EGL_NO_DISPLAY) {
+        return;
     }
+    bool x11 = native_is_x11(platform, native);
+    fxgl_log(FXGL_LOG_DEBUG, "EGL display %p (platform 0x%x, native %p, %s)", dpy,
+             (unsigned)platform, native, x11 ? "X11" : "not X11");
+    pthread_mutex_lock(&displays_lock);
+    int slot = -1;
+    for (int i = 0; i < IP_MAX_DISPLAYS; i++) {
+        if (displays[i].dpy == dpy || (slot < 0 && !displays[i].dpy)) {
+            slot = i;
+        }
+        if (displays[i].dpy == dpy) {
+            break;
+        }
+    }
+    if (slot >= 0) {
+        displays[slot] = (struct display_rec){dpy, x11};
+    }
+    pthread_mutex_unlock(&displays_lock);
+}
+
+static bool display_x11(EGLDisplay dpy) {
+    bool x11 = false;
+    pthread_mutex_lock(&displays_lock);
+    for (int i = 0; i < IP_MAX_DISPLAYS; i++) {
+        if (displays[i].dpy == dpy) {
+            x11 = displays[i].x11;
+        }
+    }
+    pthread_mutex_unlock(&displays_lock);
+    return x11;
+}
+
+// --- window surfaces: the X window behind a surface, for input ---
+
+static void surface_seen(EGLDisplay dpy, EGLSurface surface, uintptr_t x_window) {
+    if (surface != EGL_NO_SURFACE && x_window && display_x11(dpy)) {
+        ip_drawable_set_native(IP_WSI_EGL, dpy, (uintptr_t)surface, x_window);
+    }
+}
+
+static EGLSurface hook_eglCreateWindowSurface(EGLDisplay dpy, EGLConfig config,
+                                              EGLNativeWindowType win, const EGLint *attribs) {
+    const struct egl_real *r = egl();
+    EGLSurface surface = r->create_window_surface
+                             ? r->create_window_surface(dpy, config, win, attribs)
+                             : EGL_NO_SURFACE;
+    surface_seen(dpy, surface, (uintptr_t)win);
+    return surface;
+}
+IP_EXPORT(eglCreateWindowSurface, hook_eglCreateWindowSurface);
+
+// The platform variants take a pointer to the native window (an X11
+// Window * on X11).
+static uintptr_t platform_window(EGLDisplay dpy, void *native) {
+    return native && display_x11(dpy) ? (uintptr_t) * (unsigned long *)native : 0;
+}
+
+static EGLSurface hook_eglCreatePlatformWindowSurface(EGLDisplay dpy, EGLConfig config,
+                                                      void *native, const EGLAttrib *attribs) {
+    const struct egl_real *r = egl();
+    EGLSurface surface = r->create_platform_surface
+                             ? r->create_platform_surface(dpy, config, native, attribs)
+                             : EGL_NO_SURFACE;
+    surface_seen(dpy, surface, platform_window(dpy, native));
+    return surface;
+}
+IP_EXPORT(eglCreatePlatformWindowSurface, hook_eglCreatePlatformWindowSurface);
+
+static EGLSurface hook_eglCreatePlatformWindowSurfaceEXT(EGLDisplay dpy, EGLConfig config,
+                                                         void *native, const EGLint *attribs) {
+    const struct egl_real *r = egl();
+    EGLSurface surface = r->create_platform_surface_ext
+                             ? r->create_platform_surface_ext(dpy, config, native, attribs)
+                             : EGL_NO_SURFACE;
+    surface_seen(dpy, surface, platform_window(dpy, native));
+    return surface;
 }
 
 static EGLDisplay hook_eglGetDisplay(EGLNativeDisplayType native) {
@@ -246,7 +370,8 @@ IP_EXPORT(eglCreateContext, hook_eglCreateContext);
 
 static EGLBoolean hook_eglDestroyContext(EGLDisplay dpy, EGLContext ctx) {
     const struct egl_real *r = egl();
-    ip_context_destroyed(IP_WSI_EGL, dpy, ctx);
+    bool current = r->get_current_context && r->get_current_context() == ctx;
+    ip_context_destroyed(IP_WSI_EGL, dpy, ctx, current);
     return r->destroy_context ? r->destroy_context(dpy, ctx) : EGL_FALSE;
 }
 IP_EXPORT(eglDestroyContext, hook_eglDestroyContext);
@@ -260,6 +385,13 @@ IP_EXPORT(eglDestroySurface, hook_eglDestroySurface);
 
 static EGLBoolean hook_eglTerminate(EGLDisplay dpy) {
     const struct egl_real *r = egl();
+    pthread_mutex_lock(&displays_lock);
+    for (int i = 0; i < IP_MAX_DISPLAYS; i++) {
+        if (displays[i].dpy == dpy) {
+            displays[i].dpy = NULL;
+        }
+    }
+    pthread_mutex_unlock(&displays_lock);
     ip_context_display_gone(IP_WSI_EGL, dpy);
     return r->terminate ? r->terminate(dpy) : EGL_FALSE;
 }
@@ -274,6 +406,9 @@ const ip_hook ip_egl_hooks[] = {
     IP_HOOK(eglGetDisplay),
     IP_HOOK(eglGetPlatformDisplay),
     IP_HOOK(eglGetPlatformDisplayEXT),
+    IP_HOOK(eglCreateWindowSurface),
+    IP_HOOK(eglCreatePlatformWindowSurface),
+    IP_HOOK(eglCreatePlatformWindowSurfaceEXT),
     IP_HOOK(eglCreateContext),
     IP_HOOK(eglDestroyContext),
     IP_HOOK(eglDestroySurface),

@@ -1,11 +1,14 @@
 /*
  * frame.c - the frame hook: what runs before the real swap.
  *
- * One runtime per share group: for now the glad dispatch table and the
- * context description (fxgl_gl_load), loaded on the group's first swap
- * through the real GetProcAddress, and the decision whether this context is
- * one to work on (GL 4.3 / GLES 3.0, not zink). The effect runtime (src/gl)
- * will hang off this record; until then every frame passes through.
+ * One runtime per share group: the glad dispatch table and the context
+ * description (fxgl_gl_load), loaded on the group's first swap through the
+ * real GetProcAddress, and the decision whether this context is one to work
+ * on (GL 4.3 / GLES 3.0, not zink). On the first usable frame the effect
+ * runtime (src/gl) is created on the current context, if the preset enables
+ * anything (effects.c), and from then on runs every frame of that context
+ * before the real swap, with the frame's input snapshot (input.c). Anything
+ * that fails is logged once and the frame passes through untouched.
  *
  * FXGL_TEST_MARK=1 is a test-only switch: it clears an 8x8 square in the
  * window's top-left corner of the back buffer to magenta (1, 0, 1, 1) with
@@ -18,6 +21,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <glad/gl.h>
 
@@ -34,6 +38,15 @@ struct ip_runtime {
     GladGLContext gl;            // the group's dispatch table
     fxgl_gl_info info;           // what the context is
     bool first_frame_logged;
+    // The effect runtime: created lazily on the first usable frame, on the
+    // context current then (owner), whose container objects it uses.
+    bool fx_tried;               // creation attempted (again after its context went)
+    fxgl_runtime *fx;            // NULL: no effects (none wanted, or creation failed)
+    ip_effects *effects;         // what fx runs; freed after fx
+    void *owner;                 // the context fx lives on
+    ip_input *input;             // this runtime's previous input snapshot
+    bool statuses_logged;        // the first run frame logged what loaded and was skipped
+    bool frame_failed_logged;
 };
 
 ip_runtime *ip_runtime_create(void) {
@@ -46,10 +59,41 @@ ip_runtime *ip_runtime_create(void) {
     return rt;
 }
 
+// Under rt->lock. Destroys the effect runtime on its own context (current),
+// or abandons it: its GL objects die with that context, its CPU memory is
+// leaked (small, once per destroyed context; no GL call on a foreign one).
+static void drop_effects(ip_runtime *rt, bool current) {
+    if (!rt->fx) {
+        return;
+    }
+    if (current) {
+        fxgl_runtime_destroy(rt->fx);
+        ip_effects_destroy(rt->effects);
+    } else {
+        fxgl_log(FXGL_LOG_DEBUG, "context destroyed while not current: its effect runtime is "
+                 "abandoned (GL objects die with the context)");
+    }
+    rt->fx = NULL;
+    rt->effects = NULL;
+    rt->owner = NULL;
+    rt->fx_tried = false;
+    rt->statuses_logged = false;
+}
+
+void ip_runtime_context_gone(ip_runtime *rt, void *ctx, bool current) {
+    pthread_mutex_lock(&rt->lock);
+    if (rt->fx && rt->owner == ctx) {
+        drop_effects(rt, current);
+    }
+    pthread_mutex_unlock(&rt->lock);
+}
+
 void ip_runtime_destroy(ip_runtime *rt) {
     if (!rt) {
         return;
     }
+    // Every context is gone by now (ip_runtime_context_gone ran for the owner).
+    ip_input_destroy(rt->input);
     pthread_mutex_destroy(&rt->lock);
     free(rt);
 }
@@ -150,6 +194,106 @@ static void draw_test_mark(GladGLContext *gl, const fxgl_gl_info *info, int heig
     }
 }
 
+static void gl_log(void *user, fxgl_gl_log_level level, const char *message) {
+    (void)user;
+    fxgl_log((fxgl_log_level)level, "%s", message);
+}
+
+// Under rt->lock, on the first usable frame of the runtime's context.
+static void create_effects(ip_runtime *rt, const ip_frame_desc *frame) {
+    rt->fx_tried = true;
+    if (!ip_effects_wanted()) {
+        return;
+    }
+    size_t texture_path_count = 0;
+    const char *const *texture_paths = ip_effects_texture_paths(&texture_path_count);
+    fxgl_runtime_desc desc = {
+        .log = gl_log,
+        .texture_search_paths = texture_paths,
+        .texture_search_path_count = texture_path_count,
+    };
+    rt->fx = fxgl_runtime_create(&rt->gl, &rt->info, &desc);
+    if (!rt->fx) {
+        FXGL_LOG_ONCE(FXGL_LOG_WARN, "cannot create the effect runtime: frames pass through");
+        return;
+    }
+    rt->effects = ip_effects_load(rt->fx, &rt->info, frame->drawable.width,
+                                  frame->drawable.height);
+    if (!rt->effects) {
+        fxgl_runtime_destroy(rt->fx); // the context is current: ours to clean
+        rt->fx = NULL;
+        return;
+    }
+    rt->owner = frame->context;
+    if (!rt->input) {
+        rt->input = ip_input_create();
+    }
+}
+
+// What loaded and what was skipped, once, after the first frame created the
+// effects' GL objects.
+static void log_statuses(fxgl_runtime *fx) {
+    size_t n = fxgl_runtime_technique_count(fx);
+    for (size_t i = 0; i < n; i++) {
+        fxgl_technique_info t;
+        if (!fxgl_runtime_technique(fx, i, &t)) {
+            continue;
+        }
+        if (t.status == FXGL_STATUS_FAILED) {
+            fxgl_log(FXGL_LOG_WARN, "technique %s@%s skipped: %s", t.name, t.file, t.reason);
+        } else {
+            fxgl_log(FXGL_LOG_INFO, "technique %s@%s loaded, %s", t.name, t.file,
+                     t.enabled ? "on" : "off");
+        }
+    }
+}
+
+static double now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+// Under rt->lock: the effects of this frame, before the real swap.
+static void run_effects(ip_runtime *rt, const ip_frame_desc *frame) {
+    if (!rt->fx_tried) {
+        create_effects(rt, frame);
+    }
+    if (!rt->fx) {
+        return;
+    }
+    if (frame->context != rt->owner) {
+        // FIXME(issue 7): a second context of the share group presenting
+        // needs container objects of its own; until then it passes through.
+        FXGL_LOG_ONCE(FXGL_LOG_INFO, "a second context of a share group presents: its frames "
+                      "pass through");
+        return;
+    }
+    fxgl_input input;
+    bool have_input = rt->input && ip_input_poll(rt->input, frame->x_display, frame->x_window,
+                                                 frame->drawable.width,
+                                                 frame->drawable.height, &input);
+    if (have_input && !ip_effects_input(rt->effects, rt->fx, &input)) {
+        return; // KeyEffects: everything off
+    }
+    fxgl_frame_desc desc = {
+        .width = frame->drawable.width,
+        .height = frame->drawable.height,
+        .framebuffer = 0,
+        .input = have_input ? &input : NULL,
+        .time = now_seconds(),
+    };
+    if (!fxgl_runtime_frame(rt->fx, &desc) && !rt->frame_failed_logged) {
+        rt->frame_failed_logged = true;
+        fxgl_log(FXGL_LOG_WARN, "the effect runtime passed a %dx%d frame through",
+                 desc.width, desc.height);
+    }
+    if (!rt->statuses_logged) {
+        rt->statuses_logged = true;
+        log_statuses(rt->fx);
+    }
+}
+
 void ip_frame(const ip_frame_desc *frame) {
     ip_runtime *rt = frame->runtime;
     const ip_drawable_state *d = &frame->drawable;
@@ -186,6 +330,7 @@ void ip_frame(const ip_frame_desc *frame) {
                          : "",
                      rt->info.renderer, d->width, d->height);
         }
+        run_effects(rt, frame);
         if (cfg->test_mark) {
             draw_test_mark(&rt->gl, &rt->info, d->height);
         }

@@ -20,6 +20,11 @@
 
 #define FXGL_INTERNAL __attribute__((visibility("hidden")))
 
+// The code an ASan runtime preloaded before us runs while it initialises
+// (its interceptors look their real functions up with dlsym(RTLD_NEXT)):
+// before its shadow memory exists, instrumented loads would fault.
+#define IP_NO_ASAN __attribute__((no_sanitize_address))
+
 // --- log.c ---
 
 typedef enum fxgl_log_level {
@@ -169,6 +174,30 @@ FXGL_INTERNAL void ip_input_destroy(ip_input *in);
 FXGL_INTERNAL bool ip_input_poll(ip_input *in, const char *display_name, uint32_t window,
                                  int width, int height, struct fxgl_input *out);
 
+// --- effects.c: configuration, preset and effects (read once per process) ---
+
+struct fxgl_runtime;
+struct fxgl_gl_info;
+typedef struct ip_effects ip_effects; // one runtime's compiled effects and their preset state
+
+// True when the preset enables at least one technique (reads the
+// configuration and preset on first use); false: nothing to run, logged once.
+FXGL_INTERNAL bool ip_effects_wanted(void);
+// Compiles the effects the preset uses for this context (GLSL target, buffer
+// size) and gives them to rt: enabled techniques, uniform values, order.
+// Failures are logged and skip what failed. NULL when nothing loaded.
+FXGL_INTERNAL ip_effects *ip_effects_load(struct fxgl_runtime *rt,
+                                          const struct fxgl_gl_info *info, int width,
+                                          int height);
+// Frees the compiled effects: only after the runtime that borrows them is gone.
+FXGL_INTERNAL void ip_effects_destroy(ip_effects *fx);
+// Applies this frame's toggle keys (techniques, KeyEffects); false when
+// KeyEffects has switched every effect off.
+FXGL_INTERNAL bool ip_effects_input(ip_effects *fx, struct fxgl_runtime *rt,
+                                    const struct fxgl_input *in);
+// [GENERAL] TextureSearchPaths as given to the runtime.
+FXGL_INTERNAL const char *const *ip_effects_texture_paths(size_t *count);
+
 // --- context.c ---
 
 typedef enum ip_wsi {
@@ -187,12 +216,14 @@ typedef struct ip_drawable_state {
     unsigned generation;         // bumped on every size change (resources are rebuilt)
     bool resized;                // the size changed since the previous swap
     bool pbuffer;                // a pbuffer (GLX: created through our hook)
+    uintptr_t native_window;     // EGL on X11: the X window behind the surface, else 0
 } ip_drawable_state;
 
 // A context was created; share is the context it shares objects with (or NULL).
 FXGL_INTERNAL void ip_context_created(ip_wsi wsi, void *dpy, void *ctx, void *share);
-// A context is being destroyed.
-FXGL_INTERNAL void ip_context_destroyed(ip_wsi wsi, void *dpy, void *ctx);
+// A context is being destroyed; current: it is current on this thread (GL
+// objects of ours that live on it can still be deleted).
+FXGL_INTERNAL void ip_context_destroyed(ip_wsi wsi, void *dpy, void *ctx, bool current);
 // An EGL display was terminated: all its contexts and surfaces are gone.
 FXGL_INTERNAL void ip_context_display_gone(ip_wsi wsi, void *dpy);
 // The share group of ctx, created on first use, with a reference held;
@@ -205,6 +236,9 @@ FXGL_INTERNAL ip_runtime *ip_slot_runtime(ip_slot *slot);
 FXGL_INTERNAL ip_drawable_state ip_drawable_swap(ip_wsi wsi, void *dpy, uintptr_t id, int width,
                                                  int height);
 FXGL_INTERNAL void ip_drawable_set_pbuffer(ip_wsi wsi, void *dpy, uintptr_t id);
+// Records the X window behind an EGL window surface (for input).
+FXGL_INTERNAL void ip_drawable_set_native(ip_wsi wsi, void *dpy, uintptr_t id,
+                                          uintptr_t window);
 FXGL_INTERNAL void ip_drawable_forget(ip_wsi wsi, void *dpy, uintptr_t id);
 
 // --- frame.c ---
@@ -213,6 +247,9 @@ typedef struct ip_frame_desc {
     ip_wsi wsi;                  // which window system presented it
     ip_runtime *runtime;         // the share group's runtime (its slot acquired)
     ip_drawable_state drawable;  // the drawable being presented
+    void *context;               // the current context (GLXContext / EGLContext)
+    const char *x_display;       // X display name for input, NULL: $DISPLAY
+    uint32_t x_window;           // the X window presented, 0 when unknown (EGL)
 } ip_frame_desc;
 
 // Runs before the real swap, on the presenting thread with the context
@@ -223,5 +260,9 @@ FXGL_INTERNAL void ip_frame(const ip_frame_desc *frame);
 // Destroying it issues no GL call (see context.c for why that is right).
 FXGL_INTERNAL ip_runtime *ip_runtime_create(void);
 FXGL_INTERNAL void ip_runtime_destroy(ip_runtime *runtime);
+// The context ctx of the runtime's group is being destroyed: when the
+// effect runtime lives on it, it is destroyed (ctx current) or abandoned
+// (its GL objects die with the context; its CPU memory is leaked, logged).
+FXGL_INTERNAL void ip_runtime_context_gone(ip_runtime *runtime, void *ctx, bool current);
 
 #endif // FXGL_INTERPOSE_H

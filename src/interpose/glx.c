@@ -121,6 +121,9 @@ static void before_swap(Display *dpy, GLXDrawable drawable) {
         .wsi = IP_WSI_GLX,
         .runtime = ip_slot_runtime(slot),
         .drawable = state,
+        .context = ctx,
+        .x_display = DisplayString(dpy),
+        .x_window = (uint32_t)drawable,
     });
     ip_slot_release(slot);
 }
@@ -236,7 +239,8 @@ IP_EXPORT(glXCreateContextAttribsARB, hook_glXCreateContextAttribsARB);
 static void hook_glXDestroyContext(Display *dpy, GLXContext ctx) {
     const struct glx_real *r = glx();
     if (ctx) {
-        ip_context_destroyed(IP_WSI_GLX, dpy, ctx);
+        bool current = r->get_current_context && r->get_current_context() == ctx;
+        ip_context_destroyed(IP_WSI_GLX, dpy, ctx, current);
     }
     if (r->destroy_context) {
         r->destroy_context(dpy, ctx);

@@ -14,6 +14,7 @@ libfxgl_la_SOURCES = \
 	src/interpose/egl.c \
 	src/interpose/context.c \
 	src/interpose/input.c \
+	src/interpose/effects.c \
 	src/interpose/frame.c
 # GLX/EGL headers only: the library never links libGL/libEGL, it finds
 # them at run time (real.c).
@@ -67,15 +68,15 @@ CLEANFILES += $(ip_host_programs)
 
 tests_interpose_ip_glx_app_SOURCES = tests/interpose/ip_glx_app.c tests/interpose/ip_app.h
 tests_interpose_ip_glx_app_CPPFLAGS = $(IP_APP_CPPFLAGS) $(GLX_CFLAGS)
-tests_interpose_ip_glx_app_LDADD = libfxgl_gl.la $(GLX_LIBS) $(X11_LIBS)
+tests_interpose_ip_glx_app_LDADD = libfxgl_gl.la $(GLX_LIBS) $(XTST_LIBS) $(X11_LIBS)
 
 tests_interpose_ip_glx_dlopen_SOURCES = tests/interpose/ip_glx_app.c tests/interpose/ip_app.h
 tests_interpose_ip_glx_dlopen_CPPFLAGS = $(IP_APP_CPPFLAGS) $(GLX_CFLAGS) -DIP_APP_DLOPEN
-tests_interpose_ip_glx_dlopen_LDADD = libfxgl_gl.la $(X11_LIBS) -ldl
+tests_interpose_ip_glx_dlopen_LDADD = libfxgl_gl.la $(XTST_LIBS) $(X11_LIBS) -ldl
 
 tests_interpose_ip_egl_app_SOURCES = tests/interpose/ip_egl_app.c tests/interpose/ip_app.h
 tests_interpose_ip_egl_app_CPPFLAGS = $(IP_APP_CPPFLAGS) $(EGL_CFLAGS)
-tests_interpose_ip_egl_app_LDADD = libfxgl_gl.la $(EGL_LIBS) $(X11_LIBS) -ldl
+tests_interpose_ip_egl_app_LDADD = libfxgl_gl.la $(EGL_LIBS) $(XTST_LIBS) $(X11_LIBS) -ldl
 
 # A second interposer for the chaining tests (a module, loaded only by LD_PRELOAD).
 check_LTLIBRARIES += tests/interpose/ip_shim.la
@@ -88,6 +89,21 @@ tests_interpose_ip_sdl_app_SOURCES = tests/interpose/ip_sdl_app.c
 tests_interpose_ip_sdl_app_CPPFLAGS = $(AM_CPPFLAGS) $(SDL2_CFLAGS)
 tests_interpose_ip_sdl_app_LDADD = $(SDL2_LIBS)
 
+# The Windows GL program of the Wine test (mingw-w64; the test skips without it).
+EXTRA_DIST += tests/interpose/ip_wgl_app.c
+if HAVE_MINGW
+check_DATA = tests/interpose/ip_wgl_app.exe
+CLEANFILES += tests/interpose/ip_wgl_app.exe
+tests/interpose/ip_wgl_app.exe: $(top_srcdir)/tests/interpose/ip_wgl_app.c
+	$(AM_V_GEN)$(MKDIR_P) tests/interpose && \
+	$(MINGW_CC) -O2 -o $@ $(top_srcdir)/tests/interpose/ip_wgl_app.c -lopengl32 -lgdi32
+endif
+# The Wine prefix the test creates on its first run (about 40 s), then reuses.
+clean-local: clean-wineprefix
+clean-wineprefix:
+	rm -rf tests/interpose/wineprefix
+.PHONY: clean-wineprefix
+
 check_PROGRAMS += tests/interpose/test_preload
 tests_interpose_test_preload_SOURCES = tests/interpose/test_preload.c
 tests_interpose_test_preload_CPPFLAGS = $(TEST_CPPFLAGS) $(X11_CFLAGS)
@@ -96,6 +112,14 @@ EXTRA_tests_interpose_test_preload_DEPENDENCIES = $(ip_host_programs)
 if SANITIZERS
 tests_interpose_test_preload_CPPFLAGS += -DFXGL_TEST_SANITIZERS=1
 endif
+
+# The same driver with only the Wine case (see test_preload.c's main).
+check_PROGRAMS += tests/interpose/test_preload_wine
+tests_interpose_test_preload_wine_SOURCES = tests/interpose/test_preload.c
+tests_interpose_test_preload_wine_CPPFLAGS = $(tests_interpose_test_preload_CPPFLAGS) \
+	-DIP_WINE_ONLY
+tests_interpose_test_preload_wine_LDADD = $(tests_interpose_test_preload_LDADD)
+EXTRA_tests_interpose_test_preload_wine_DEPENDENCIES = $(ip_host_programs)
 
 # The library's sources built straight into a unit test, without the hook
 # names (IP_TEST_NO_EXPORTS), so config and table logic run under ASan too.
@@ -113,5 +137,37 @@ tests_interpose_test_input_CPPFLAGS = $(TEST_CPPFLAGS) $(X11_CFLAGS) $(GLX_CFLAG
 tests_interpose_test_input_LDADD = libfxgl_preset.la $(TEST_LDADD) $(XTST_LIBS) $(X11_LIBS) \
 	$(AX_PTHREAD_LIBS) -ldl
 
-TESTS += tests/interpose/test_fxgl_cmd.sh
+EXTRA_DIST += tests/interpose/data/Invert.fx tests/interpose/data/Broken.fx \
+	tests/interpose/data/invert.ini tests/interpose/data/broken.ini \
+	tests/interpose/data/missing.ini tests/interpose/data/invert_key.ini
+
+TESTS += tests/interpose/test_fxgl_cmd.sh tests/interpose/test_asan_glmark2.sh
+EXTRA_DIST += tests/interpose/test_asan_glmark2.sh
 EXTRA_DIST += tests/interpose/test_fxgl_cmd.sh
+
+# --- the 32-bit library: make lib32 ---
+#
+# lib32/libfxgl.so, built from the same sources with $(LIB32_CC) (gcc -m32;
+# Debian: gcc-multilib, and libinih-dev:i386 for the presets' inih). Not a
+# second configure: the library needs only libc, libdl, libpthread, libm and
+# libinih, and config.h holds nothing arch-specific. The fxgl command (and
+# fxgl-uninstalled) preloads lib32/libfxgl.so next to the 64-bit one when it
+# exists: ld.so skips the one of the other class in each process.
+LIB32_CC = $(CC) -m32
+lib32_sources = $(libfxgl_la_SOURCES) $(libfxgl_gl_la_SOURCES) $(libfxgl_fx_la_SOURCES) \
+	$(libfxgl_preset_la_SOURCES)
+
+# libfxgl.la first: it brings the generated glad sources.
+lib32/libfxgl.so: libfxgl.la $(srcdir)/src/interpose/exports.map config.h
+	$(AM_V_GEN)$(MKDIR_P) lib32 && srcs=glad/src/gl.c && \
+	for f in $(lib32_sources); do \
+		case $$f in *.c) srcs="$$srcs $(srcdir)/$$f" ;; esac; \
+	done && \
+	$(LIB32_CC) $(AX_FXGL_CFLAGS) $(WARN_CFLAGS) -O2 -g -fPIC -shared -fvisibility=hidden \
+		$(DEFAULT_INCLUDES) $(AM_CPPFLAGS) $(X11_CFLAGS) $(GLX_CFLAGS) $(EGL_CFLAGS) $(INIH_CFLAGS) \
+		-Wl,--version-script=$(srcdir)/src/interpose/exports.map -Wl,-z,defs \
+		-o $@.tmp $$srcs -linih -lm -ldl -pthread && mv $@.tmp $@
+
+lib32: lib32/libfxgl.so
+.PHONY: lib32
+CLEANFILES += lib32/libfxgl.so

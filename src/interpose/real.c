@@ -63,12 +63,12 @@ typedef struct elf_scan {
 
 // Dynamic-section pointers are relocated in place by glibc on most arches,
 // but not on all (read-only .dynamic): accept both.
-static uintptr_t dyn_ptr(uintptr_t base, ElfW(Addr) p) {
+IP_NO_ASAN static uintptr_t dyn_ptr(uintptr_t base, ElfW(Addr) p) {
     return p < base ? base + p : p;
 }
 
 // The number of symbols, which DT_GNU_HASH gives only by walking the chains.
-static size_t gnu_hash_count(const uint32_t *h) {
+IP_NO_ASAN static size_t gnu_hash_count(const uint32_t *h) {
     uint32_t nbuckets = h[0], symoffset = h[1], bloom = h[2];
     const uint32_t *buckets = h + 4 + bloom * (sizeof(ElfW(Addr)) / 4);
     const uint32_t *chains = buckets + nbuckets;
@@ -87,12 +87,39 @@ static size_t gnu_hash_count(const uint32_t *h) {
     return (size_t)last + 1;
 }
 
-static int scan_object(struct dl_phdr_info *info, size_t size, void *data) {
+// strcmp and strncmp of our own: under ASan the libc ones are interceptors,
+// not usable before its initialisation has found the real ones (this code
+// runs during it, see IP_NO_ASAN).
+IP_NO_ASAN static bool same_prefix(const char *a, const char *b, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        if (a[i] != b[i]) {
+            return false;
+        }
+        if (!a[i]) {
+            return true;
+        }
+    }
+    return true;
+}
+
+IP_NO_ASAN static bool same(const char *a, const char *b) {
+    while (*a && *a == *b) {
+        a++;
+        b++;
+    }
+    return *a == *b;
+}
+
+IP_NO_ASAN static int scan_object(struct dl_phdr_info *info, size_t size, void *data) {
     (void)size;
     elf_scan *scan = data;
-    const char *base_name = strrchr(info->dlpi_name, '/');
-    base_name = base_name ? base_name + 1 : info->dlpi_name;
-    if (strncmp(base_name, "libc.so", 7) != 0) {
+    const char *base_name = info->dlpi_name;
+    for (const char *c = info->dlpi_name; *c; c++) {
+        if (*c == '/') {
+            base_name = c + 1;
+        }
+    }
+    if (!same_prefix(base_name, "libc.so", 7)) {
         return 0;
     }
     uintptr_t base = info->dlpi_addr;
@@ -127,7 +154,7 @@ static int scan_object(struct dl_phdr_info *info, size_t size, void *data) {
     for (size_t i = 0; i < count; i++) {
         const ElfW(Sym) *s = &symtab[i];
         if (s->st_shndx == SHN_UNDEF || ELF64_ST_TYPE(s->st_info) != STT_FUNC ||
-            strcmp(strtab + s->st_name, scan->want) != 0) {
+            !same(strtab + s->st_name, scan->want)) {
             continue;
         }
         // Hidden (non-default) versions are compatibility symbols.
@@ -140,13 +167,13 @@ static int scan_object(struct dl_phdr_info *info, size_t size, void *data) {
     return 0;
 }
 
-static void *libc_symbol(const char *name) {
+IP_NO_ASAN static void *libc_symbol(const char *name) {
     elf_scan scan = {.want = name};
     dl_iterate_phdr(scan_object, &scan);
     return scan.found;
 }
 
-static void dl_setup(void) {
+IP_NO_ASAN static void dl_setup(void) {
     libc_dlvsym = IP_FN(dlvsym_fn, libc_symbol("dlvsym"));
     libc_dlsym = IP_FN(dlsym_fn, libc_symbol("dlsym"));
     libc_dlopen = IP_FN(void *(*)(const char *, int), libc_symbol("dlopen"));
@@ -175,13 +202,13 @@ static void dl_setup(void) {
 }
 
 // Stand-ins when libc's could not be found (logged once in dl_setup).
-static void *null_dlsym(void *handle, const char *name) {
+IP_NO_ASAN static void *null_dlsym(void *handle, const char *name) {
     (void)handle;
     (void)name;
     return NULL;
 }
 
-static void *null_dlvsym(void *handle, const char *name, const char *version) {
+IP_NO_ASAN static void *null_dlvsym(void *handle, const char *name, const char *version) {
     (void)handle;
     (void)name;
     (void)version;
@@ -198,12 +225,12 @@ void *ip_real_libc_dlvsym(void *handle, const char *name, const char *version) {
     return libc_dlvsym ? libc_dlvsym(handle, name, version) : NULL;
 }
 
-ip_dlsym_fn ip_real_libc_dlsym_fn(void) {
+IP_NO_ASAN ip_dlsym_fn ip_real_libc_dlsym_fn(void) {
     pthread_once(&dl_once, dl_setup);
     return libc_dlsym ? libc_dlsym : null_dlsym;
 }
 
-ip_dlvsym_fn ip_real_libc_dlvsym_fn(void) {
+IP_NO_ASAN ip_dlvsym_fn ip_real_libc_dlvsym_fn(void) {
     pthread_once(&dl_once, dl_setup);
     return libc_dlvsym ? libc_dlvsym : null_dlvsym;
 }
@@ -213,12 +240,12 @@ ip_dlopen_fn ip_real_libc_dlopen(void) {
     return libc_dlopen;
 }
 
-void *ip_real_dlsym(void *handle, const char *name) {
+IP_NO_ASAN void *ip_real_dlsym(void *handle, const char *name) {
     pthread_once(&dl_once, dl_setup);
     return next_dlsym ? next_dlsym(handle, name) : NULL;
 }
 
-void *ip_real_dlvsym(void *handle, const char *name, const char *version) {
+IP_NO_ASAN void *ip_real_dlvsym(void *handle, const char *name, const char *version) {
     pthread_once(&dl_once, dl_setup);
     return next_dlvsym ? next_dlvsym(handle, name, version) : NULL;
 }

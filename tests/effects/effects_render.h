@@ -18,7 +18,13 @@ typedef struct effect_run {
     int frames;                  // frames to run (>= 1); the output is the last one
     double *gpu_ms;              // if set: the median GPU time of one frame of the effect
                                  // (timer query around the runtime's frame, first frame
-                                 // excluded when frames > 1), NAN when unmeasured
+                                 // excluded when frames > 1), NAN when unmeasured; this
+                                 // includes the runtime's copies in and out
+    const char *texture_dir;     // searched for `source=` images before the generated
+                                 // textures (data/textures of the build tree); NULL: none
+    bool gles;                   // a GLES 3.0 context and GLSL ES 3.00; else GL 4.5 core
+    double *technique_ms;        // if set: the runtime's own GPU time of the effect's
+                                 // technique (its moving average), 0 without timer queries
 } effect_run;
 
 typedef enum effect_status {

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fx_types.h"
 #include "glsl_util.h"
 
 static const fxgl_glsl_target all_targets[] = {FXGL_GLSL_GL430, FXGL_GLSL_GL450,
@@ -259,10 +260,11 @@ static const effect_case effects[] = {
      "static const float Denorm = 1e-40; static const float Small = 1.17549435e-38;\n"
      "static const float Big = 3.4028235e38; static const int MinInt = -2147483647 - 1;\n"
      "static const uint MaxU = 0xFFFFFFFFu; static const float3 V = float3(1, -2, 0.5);\n"
-     "static const float2x2 M = float2x2(1, 2, 3, 4); static const float A[2] = { -0.0, 1e10 };\n" VS_DECL
+     "static const float2x2 M = float2x2(1, 2, 3, 4); static const float A[2] = { -0.0, 1e10 };\n"
+     "static float SInf = 1.0 / 0.0; static float SArr[2] = { 0.0 / 0.0, 1 };\n" VS_DECL
      "float4 PS(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target {\n"
      "    float n = 0.0 / 0.0; float3 v = V; float2x2 m = M;\n"
-     "    return float4(PosInf + NegInf + Denorm + Small + Big + n, MinInt, MaxU, A[uv.x > 0.5] + v.x + m[1][0]);\n"
+     "    return float4(PosInf + NegInf + Denorm + Small + Big + n, MinInt, MaxU, A[uv.x > 0.5] + v.x + m[1][0] + SInf + SArr[0]);\n"
      "}\n" TECH("PS"), 0},
     {"odd_constructs",
      "uniform int2x2 IM = int2x2(1, 2, 3, 4);\n"
@@ -321,6 +323,37 @@ static const effect_case effects[] = {
      "    bool3 bb = B3 && !B3;\n"
      "    float t = (F > 1 ? side(1) : side(2)) + (v.x > 0 && side(1) > 0);\n"
      "    return float4(m._11 + m[1].y + Arr[2] + fm + s + c + sc.x + x1 + y2.x + iv.y + t, bb.x, counter, Ms[0]._m21);\n"
+     "}\n" TECH("PS"), 0},
+    {"storage_params_and_semantics",
+     "texture T { Width = 16; Height = 16; Format = RGBA8; };\n"
+     "texture TU { Width = 16; Height = 16; Format = R32U; };\n"
+     "sampler S { Texture = T; };\n"
+     "storage St { Texture = T; };\n"
+     "storage<uint> SU { Texture = TU; };\n"
+     "float4 samp(sampler s, float2 uv) { return tex2D(s, uv); }\n"
+     "void put(storage s, int2 p, float4 v) { tex2Dstore(s, p, v); }\n"
+     "uint bump(storage<uint> s) { return atomicAdd(s, int2(0, 0), 1u); }\n"
+     "void CS(uint3 id : SV_DispatchThreadID, uint3 gid : SV_GroupID, int2 lid : SV_GroupThreadID) {\n"
+     "    put(St, int2(id.xy), float4(gid, 1) + lid.x);\n"
+     "    bump(SU);\n"
+     "}\n"
+     "void VS(uint id : SV_VertexID, uint iid : SV_InstanceID, out float4 p : POSITION, out float2 uv : TEXCOORD) {\n"
+     "    uv = float2(id == 2 ? 2 : 0, id == 1 ? 2 : 0); p = float4(uv * float2(2, -2) + float2(-1, 1), iid, 1);\n"
+     "}\n"
+     "void PS(float4 vpos : VPOS, float2 uv : TEXCOORD, bool front : SV_IsFrontFace, out float4 c0 : COLOR0, out float4 c1 : SV_Target1) {\n"
+     "    c0 = samp(S, uv) + front + vpos.x; c1 = 1;\n"
+     "}\n"
+     "technique T2 { pass { VertexShader = VS; PixelShader = PS; } }\n"
+     "technique C { pass { ComputeShader = CS<8, 8>; DispatchSizeX = 2; DispatchSizeY = 2; } }\n",
+     (1u << 2) | (1u << 3)},
+    {"min16_precision",
+     "uniform min16float MF = 0.5; uniform min16int MI = 2;\n"
+     "struct M16 { min16float2 a; min16uint b; min16float2x2 m; };\n"
+     "min16float half_of(min16float x, out min16int y) { y = MI; return x * 0.5; }\n" VS_DECL
+     "float4 PS(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target {\n"
+     "    M16 s; s.a = uv; s.b = 3; s.m = min16float2x2(1, 2, 3, 4); min16int y; int z;\n"
+     "    min16float h = half_of(MF, y) + half_of(s.a.x, z); float f = h * s.m[1].x;\n"
+     "    return float4(f, y, s.b, z);\n"
      "}\n" TECH("PS"), 0},
 };
 
@@ -383,6 +416,12 @@ static const es_case es_cases[] = {
      "void CS(uint3 id : SV_DispatchThreadID) { tex2Dstore(St, int2(id.xy), 1); }\n"
      "technique C { pass { ComputeShader = CS<8, 8>; DispatchSizeX = 1; DispatchSizeY = 1; } }\n",
      FXGL_GLSL_ES320, "storage format rg8"},
+    {"storage_read_write_through_params",
+     "texture T { Width = 4; Height = 4; Format = RGBA8; }; storage St { Texture = T; };\n"
+     "float4 get(storage s) { return tex2Dfetch(s, int2(0, 0)); }\n"
+     "void CS(uint3 id : SV_DispatchThreadID) { tex2Dstore(St, int2(id.xy), get(St) + 1); }\n"
+     "technique C { pass { ComputeShader = CS<8, 8>; DispatchSizeX = 1; DispatchSizeY = 1; } }\n",
+     FXGL_GLSL_ES320, "reading and writing"},
     {"storage_read_write",
      "texture T { Width = 4; Height = 4; Format = RGBA8; }; storage St { Texture = T; };\n"
      "void CS(uint3 id : SV_DispatchThreadID) { tex2Dstore(St, int2(id.xy), tex2Dfetch(St, int2(0, 0)) + 1); }\n"
@@ -486,14 +525,199 @@ END_TEST
 
 START_TEST(test_names_escaped) {
     const char *src = "float mix(float a) { return a; } static float gl_x = 1; static float a__b = 2;\n"
-                      "static float _c = 3;\n" PS_SIMPLE("return mix(gl_x + a__b + _c);");
+                      "static float _c = 3; namespace gl { static float y = 4; }\n"
+                      PS_SIMPLE("return mix(gl_x + a__b + _c + gl::y);");
     glsl_compiled c;
     ck_assert(glsl_compile(&c, src, FXGL_GLSL_GL450, false, NULL));
     const fxgl_shader *ps = &c.effect->shaders[c.effect->techniques[0].passes[0].pixel_shader];
     ck_assert_ptr_null(strstr(ps->glsl, " gl_x"));
     ck_assert_ptr_null(strstr(ps->glsl, "a__b"));
     ck_assert_ptr_null(strstr(ps->glsl, "float mix("));
+    ck_assert_ptr_null(strstr(ps->glsl, " gl_y"));
+    char log[4096];
+    ck_assert_msg(glsl_validate(ps->glsl, FXGL_STAGE_PIXEL, log, sizeof(log)), "%s", log);
     glsl_compiled_free(&c);
+}
+END_TEST
+
+// --- every overload of every intrinsic, on every target ---
+//
+// The intrinsic table is walked: for each overload a call with arguments of
+// its parameter types (objects declared to match, texture offsets constant),
+// in a pixel shader or, for compute-only intrinsics, a compute shader. The
+// generated code of each chunk of overloads must pass glslang. Overloads a
+// target lacks are left out for it (their diagnostics are tested above).
+
+static bool target_has(fxgl_glsl_target t, const fx_intrinsic *in) {
+    bool es = t >= FXGL_GLSL_ES300;
+    if (es && (in->needs & FX_INTRINSIC_NEED_1D)) {
+        return false;
+    }
+    if (t == FXGL_GLSL_ES300 &&
+        (in->needs & (FX_INTRINSIC_NEED_IMAGE | FX_INTRINSIC_NEED_GATHER | FX_INTRINSIC_NEED_COMPUTE) ||
+         strstr(in->glsl, "bitCount") || strstr(in->glsl, "findLSB") ||
+         strstr(in->glsl, "findMSB") || strstr(in->glsl, "bitfieldReverse") ||
+         strstr(in->glsl, "frexp"))) {
+        return false;
+    }
+    if (t == FXGL_GLSL_ES300) {
+        for (int i = 0; i < in->sig.count; i++) {
+            if (fx_type_is_storage(in->sig.params[i]) ||
+                (in->sig.params[i].quals & FX_Q_GROUPSHARED)) {
+                return false;
+            }
+        }
+    }
+    if ((t == FXGL_GLSL_ES300 || t == FXGL_GLSL_ES310) &&
+        (in->needs & (FX_INTRINSIC_NEED_IMAGE_ATOMIC | FX_INTRINSIC_NEED_GATHER_OFFSETS))) {
+        return false;
+    }
+    return true;
+}
+
+static bool compute_only(const fx_intrinsic *in) {
+    if (in->needs & FX_INTRINSIC_NEED_COMPUTE) {
+        return true;
+    }
+    for (int i = 0; i < in->sig.count; i++) {
+        if (fx_type_is_storage(in->sig.params[i]) || (in->sig.params[i].quals & FX_Q_GROUPSHARED)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static const char *format_for(fx_type t) {
+    bool one = t.elem_rows <= 1;
+    switch (t.elem_base) {
+    case FX_TYPE_INT:
+        return one ? "R32I" : "RGBA32I";
+    case FX_TYPE_UINT:
+        return one ? "R32U" : "RGBA32U";
+    default:
+        return one ? "R32F" : "RGBA32F";
+    }
+}
+
+// Appends declarations of the object of type t (once) and returns its name.
+static const char *object_for(char *decls, size_t size, fx_type t, int *count) {
+    static char name[64];
+    char tn[FX_TYPE_NAME_SIZE];
+    fx_type_name(t, tn, sizeof(tn));
+    int dim = fx_type_object_dim(t);
+    snprintf(name, sizeof(name), "O%s%d_%c%d", fx_type_is_storage(t) ? "s" : "t", dim,
+             "?bmiiuuff"[t.elem_base < 9 ? t.elem_base : 0], t.elem_rows);
+    if (!strstr(decls, name)) {
+        size_t n = strlen(decls);
+        snprintf(decls + n, size - n,
+                 "texture%dD T%s { Width = 4; Height = 4; %s Format = %s; };\n"
+                 "%s %s { Texture = T%s; };\n",
+                 dim, name, dim == 3 ? "Depth = 4;" : "", format_for(t), tn, name, name);
+        ++*count;
+    }
+    return name;
+}
+
+// The call text for overload in, appended to body (with its locals).
+static void overload_call(const fx_intrinsic *in, char *decls, size_t dsize, char *body,
+                          size_t bsize, int k, int *objects) {
+    char args[1024] = "";
+    size_t bn = strlen(body);
+    bn += (size_t)snprintf(body + bn, bsize - bn, "    {\n");
+    for (int i = 0; i < in->sig.count; i++) {
+        fx_type pt = in->sig.params[i];
+        char tn[FX_TYPE_NAME_SIZE];
+        fx_type_name(pt, tn, sizeof(tn));
+        char arg[128];
+        if (fx_type_is_object(pt)) {
+            snprintf(arg, sizeof(arg), "%s", object_for(decls, dsize, pt, objects));
+        } else if (pt.quals & FX_Q_GROUPSHARED) {
+            snprintf(arg, sizeof(arg), "G%d", k);
+            size_t n = strlen(decls);
+            snprintf(decls + n, dsize - n, "groupshared %s G%d;\n", tn, k);
+        } else if (in->const_from && i >= in->const_from) {
+            snprintf(arg, sizeof(arg), "(%s)1", tn); // offsets: constant
+        } else {
+            snprintf(arg, sizeof(arg), "a%d", i);
+            bn += (size_t)snprintf(body + bn, bsize - bn, "        %s a%d = (%s)U;\n", tn, i, tn);
+        }
+        size_t an = strlen(args);
+        snprintf(args + an, sizeof(args) - an, "%s%s", i ? ", " : "", arg);
+    }
+    bool ret = !fx_type_is_void(in->ret);
+    char rn[FX_TYPE_NAME_SIZE];
+    fx_type_name(in->ret, rn, sizeof(rn));
+    if (ret) {
+        bn += (size_t)snprintf(body + bn, bsize - bn, "        %s r = %s(%s); Sink += (float)(%s)r;\n",
+                               rn, in->name, args,
+                               fx_type_components(in->ret) > 1 && !fx_type_is_matrix(in->ret)
+                                   ? "float" : "float");
+    } else {
+        bn += (size_t)snprintf(body + bn, bsize - bn, "        %s(%s);\n", in->name, args);
+    }
+    snprintf(body + bn, bsize - bn, "    }\n");
+}
+
+START_TEST(test_every_overload) {
+    fxgl_glsl_target target = all_targets[_i];
+    static char decls[1 << 16], ps_body[1 << 17], cs_body[1 << 17], src[1 << 18];
+    int effects = 0, calls = 0, failures = 0;
+    for (size_t si = 0; si < fx_intrinsic_count(); si++) {
+        const fx_intrinsic_set *set = fx_intrinsic_at(si);
+        for (size_t start = 0; start < set->count;) {
+            decls[0] = ps_body[0] = cs_body[0] = '\0';
+            int objects = 0, in_chunk = 0;
+            size_t i = start;
+            // Chunks stay under the image and texture unit limits.
+            for (; i < set->count && objects < 6 && in_chunk < 24; i++) {
+                const fx_intrinsic *in = &set->overloads[i];
+                if (!target_has(target, in)) {
+                    continue;
+                }
+                bool cs = compute_only(in);
+                if (cs && target == FXGL_GLSL_ES300) {
+                    continue;
+                }
+                overload_call(in, decls, sizeof(decls), cs ? cs_body : ps_body,
+                              sizeof(ps_body), (int)i, &objects);
+                in_chunk++;
+            }
+            start = i;
+            if (!in_chunk) {
+                continue;
+            }
+            snprintf(src, sizeof(src),
+                     "uniform float U = 0.5; static float Sink = 0;\n%s" VS_DECL
+                     "float4 PS(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target {\n%s"
+                     "    return Sink; }\n"
+                     "void CS(uint3 id : SV_DispatchThreadID) {\n%s}\n"
+                     "technique T { pass { VertexShader = PostProcessVS; PixelShader = PS; } %s }\n",
+                     decls, ps_body, cs_body,
+                     cs_body[0] ? "pass { ComputeShader = CS<4, 4>; DispatchSizeX = 1; "
+                                  "DispatchSizeY = 1; }" : "");
+            effects++;
+            calls += in_chunk;
+            const char *dir = getenv("FXGL_GLSL_OVERLOAD_DIR"); // to run them elsewhere
+            if (dir) {
+                char path[512];
+                snprintf(path, sizeof(path), "%s/%s_%s_%d.fx", dir, glsl_target_name(target),
+                         set->name, effects);
+                FILE *f = fopen(path, "w");
+                if (f) {
+                    fputs(src, f);
+                    fclose(f);
+                }
+            }
+            if (check_effect(set->name, src, target, false)) {
+                if (failures++ < 3) {
+                    fprintf(stderr, "%s\n", src);
+                }
+            }
+        }
+    }
+    ck_assert_msg(failures == 0, "%s: %d of %d effects fail", glsl_target_name(target), failures,
+                  effects);
+    ck_assert_int_gt(calls, 500); // the walk really covered the table
 }
 END_TEST
 
@@ -511,6 +735,10 @@ int main(int argc, char **argv) {
     tcase_add_loop_test(es, test_es_diagnostic, 0, (int)ES_COUNT);
     tcase_add_test(es, test_scalar_swizzle_es);
     suite_add_tcase(s, es);
+    TCase *all = tcase_create("overloads");
+    tcase_set_timeout(all, 120);
+    tcase_add_loop_test(all, test_every_overload, 0, (int)TARGET_COUNT);
+    suite_add_tcase(s, all);
     TCase *text = tcase_create("text");
     tcase_add_test(text, test_contract_text);
     tcase_add_test(text, test_names_escaped);

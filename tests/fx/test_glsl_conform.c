@@ -5,7 +5,8 @@
  * every pass are linked by glslang, and (when a headless context of the
  * target's API exists) compiled and linked by the driver (llvmpipe in CI).
  *
- *   test_glsl_conform [--target gl450|es320|...] [--no-driver] [-I DIR]... DIR|FILE...
+ *   test_glsl_conform [--target gl450|es320|...] [--no-driver] [--perf] [-I DIR]... [-D N[=V]]...
+ *                     DIR|FILE...
  *
  * Prints PASS/FAIL per effect (the first failure's reason) and a total. An
  * effect the front end rejects is counted apart: the figure is over effects
@@ -35,10 +36,13 @@ typedef struct options {
     fxgl_glsl_target target;
     const char *includes[64];
     size_t include_count;
-    fxgl_define defines[FXGL_PREDEFINED_MAX];
+    fxgl_define defines[FXGL_PREDEFINED_MAX + 64];
     size_t define_count;
+    fxgl_define user[64];        // -D NAME[=VALUE], after the predefined ones
+    size_t user_count;
     char storage[FXGL_PREDEFINED_STORAGE];
     fxgl_test_egl *egl;           // NULL: no driver check
+    bool perf;                    // performance mode (uniforms with initializers constant)
 } options;
 
 static GLuint driver_shader(GladGLContext *gl, GLenum stage, const char *code, char *log,
@@ -107,6 +111,7 @@ static void check_file(options *o, const char *path, totals *t) {
         .defines = o->defines,
         .define_count = o->define_count,
         .target = o->target,
+        .performance_mode = o->perf,
     };
     fxgl_diags diags;
     fxgl_diags_init(&diags);
@@ -212,6 +217,9 @@ static void setup(options *o, fxgl_glsl_target target, bool driver) {
     bool es = target >= FXGL_GLSL_ES300;
     fxgl_environment env = {.api = es ? FXGL_API_KIND_GLES : FXGL_API_KIND_GL};
     o->define_count = fxgl_predefined_macros(&env, o->defines, o->storage, sizeof(o->storage));
+    for (size_t i = 0; i < o->user_count; i++) {
+        o->defines[o->define_count++] = o->user[i];
+    }
     if (driver) {
         char reason[256];
         o->egl = fxgl_test_egl_create(&(fxgl_test_egl_desc){.api = es ? FXGL_API_GLES
@@ -308,8 +316,16 @@ int main(int argc, char **argv) {
                 fprintf(stderr, "unknown target %s\n", argv[i]);
                 return 2;
             }
+        } else if (strcmp(argv[i], "--perf") == 0) {
+            o.perf = true;
         } else if (strcmp(argv[i], "--no-driver") == 0) {
             driver = false;
+        } else if (strcmp(argv[i], "-D") == 0 && i + 1 < argc && o.user_count < 64) {
+            char *d = argv[++i], *eq = strchr(d, '=');
+            if (eq) {
+                *eq = '\0';
+            }
+            o.user[o.user_count++] = (fxgl_define){d, eq ? eq + 1 : "1"};
         } else if (strcmp(argv[i], "-I") == 0 && i + 1 < argc && o.include_count < 64) {
             o.includes[o.include_count++] = argv[++i];
         } else if (path_count < 256) {

@@ -337,6 +337,31 @@ static void e_compute(int x, int y, float o[4]) {
     o[3] = 1;
 }
 
+static void e_compute_params(int x, int y, float o[4]) {
+    o[0] = (float)x;
+    o[1] = (float)y;
+    o[2] = 32; // 16 threads add 2
+    o[3] = 1;
+}
+
+static void e_image_load(int x, int y, float o[4]) {
+    o[0] = (float)((W - 1 - x) + 10 * y); // the mirrored texel of Fill
+    o[1] = W;
+    o[2] = H;
+    o[3] = 1;
+}
+
+static void e_cross_reflect(int x, int y, float o[4]) {
+    (void)x;
+    (void)y;
+    const float a[3] = {1, 2, 3}, b[3] = {-2, 0.5f, 4};
+    o[0] = a[1] * b[2] - a[2] * b[1];
+    o[1] = a[2] * b[0] - a[0] * b[2];
+    o[2] = a[0] * b[1] - a[1] * b[0];
+    // reflect(i, n) = i - 2 * dot(n, i) * n with n = (0, 1, 0): the y flips.
+    o[3] = -a[1];
+}
+
 static void e_rg11(int x, int y, float o[4]) {
     (void)x;
     (void)y;
@@ -349,7 +374,7 @@ static void e_rg11(int x, int y, float o[4]) {
 static const rcase cases[] = {
     // --- orientation after the Y flip ---
     {"texcoord_orientation", PS_HEAD "return float4(uv, 0, 1); }\n", e_uv, {0}, 1e-6f, 0},
-    {"fragcoord_orientation", PS_HEAD "return float4(pos.xy, 0, 1); }\n", e_fragcoord, {0},
+    {"fragcoord_orientation", PS_HEAD "return float4(pos.xy, 0, pos.w); }\n", e_fragcoord, {0},
      1e-6f, 0},
     {"derivative_sign",
      PS_HEAD "return float4(ddx(uv.x), ddy(uv.y), ddy(pos.y), ddx(uv.y)); }\n", e_deriv, {0},
@@ -569,6 +594,10 @@ static const rcase cases[] = {
      // Not the reference's defect (i passed as ng).
      "uniform float3 N3 = float3(1, 2, 3); uniform float3 I3 = float3(0, 1, 0); uniform float3 G3 = float3(0, -1, 0);\n"
      PS_HEAD "return float4(faceforward(N3, I3, G3), 1); }\n", e_faceforward, {0}, 0, 0},
+    {"cross_reflect",
+     "uniform float3 A3 = float3(1, 2, 3); uniform float3 B3 = float3(-2, 0.5, 4);\n"
+     PS_HEAD "return float4(cross(A3, B3), reflect(A3, float3(0, 1, 0)).y); }\n",
+     e_cross_reflect, {0}, 1e-5f, 0},
     {"trig_log",
      "uniform float4 A = float4(1, -2, 250, 0.7);\n"
      PS_HEAD "return float4(atan2(A.x, A.y), log10(A.z), sin(A.w) * 10 + cos(A.w), rsqrt(2.0 * A.x) + rcp(4 * A.x)); }\n",
@@ -606,6 +635,10 @@ static const rcase cases[] = {
      "float f(int2x2 m) { return m[0][1]; } float f(float2x2 m) { return m[1][1] * 10; }\n"
      PS_HEAD "int2x2 im = IM; return float4(f(im), f((float2x2)im), IM._m10, G.y + ldexp(F, 3)); }\n",
      NULL, {-2, 40, 3, 20}, 0, 0},
+    {"int_matrix_element_writes",
+     "uniform int2x2 IM = int2x2(1, -2, 3, 4);\n"
+     PS_HEAD "int2x2 m = IM; m[1] = int2(7, 8); m._m00 = 5; m._m01 += 2; m[1] /= 2;\n"
+     "return float4(m[0], m._m10_m11); }\n", NULL, {5, 0, 3, 4}, 0, 0},
     // --- textures ---
 #define T4 "texture Tex { Width = 4; Height = 4; Format = RGBA32F; MipLevels = 3; };\n"
 #define POINT "MinFilter = POINT; MagFilter = POINT; MipFilter = POINT;"
@@ -682,6 +715,32 @@ static const rcase cases[] = {
      "    pass { ComputeShader = CS<4, 4, 1>; DispatchSizeX = 1; DispatchSizeY = 1; }\n"
      "    pass { VertexShader = PostProcessVS; PixelShader = PS; } }\n",
      e_compute, {0}, 0, 0},
+    {"compute_storage_parameters",
+     // Functions with storage parameters are specialized per storage.
+     "texture TR { Width = 4; Height = 4; Format = RGBA32F; }; storage SR { Texture = TR; };\n"
+     "texture TC { Width = 4; Height = 4; Format = R32U; }; storage<uint> SC { Texture = TC; };\n"
+     "sampler<uint> SCs { Texture = TC; }; sampler SRs { Texture = TR; " POINT " };\n"
+     "void put(storage s, int2 p, float4 v) { tex2Dstore(s, p, v); }\n"
+     "uint bump(storage<uint> s, uint n) { return atomicAdd(s, int2(0, 0), n); }\n"
+     "void Clear(uint3 id : SV_DispatchThreadID) { tex2Dstore(SC, int2(id.xy), 0u); }\n"
+     "void CS(uint3 id : SV_DispatchThreadID) { bump(SC, 2u); put(SR, int2(id.xy), float4(id.xy, 0, 1)); }\n" VS_SRC
+     PS_HEAD "float4 r = tex2D(SRs, uv); r.z = tex2Dfetch(SCs, int2(0, 0)); return r; }\n"
+     "technique T { pass { ComputeShader = Clear<4, 4, 1>; DispatchSizeX = 1; DispatchSizeY = 1; }\n"
+     "    pass { ComputeShader = CS<4, 4, 1>; DispatchSizeX = 1; DispatchSizeY = 1; }\n"
+     "    pass { VertexShader = PostProcessVS; PixelShader = PS; } }\n",
+     e_compute_params, {0}, 0, 0},
+    {"compute_image_load_size",
+     "texture TF { Width = 4; Height = 4; Format = R32F; }; storage<float> SF { Texture = TF; };\n"
+     "texture TR { Width = 4; Height = 4; Format = RGBA32F; }; storage SR { Texture = TR; };\n"
+     "sampler SRs { Texture = TR; " POINT " };\n"
+     "void Fill(uint3 id : SV_DispatchThreadID) { tex2Dstore(SF, int2(id.xy), id.x + 10.0 * id.y); }\n"
+     "void Copy(uint3 id : SV_DispatchThreadID) { int2 s = tex2Dsize(SF);\n"
+     "    tex2Dstore(SR, int2(id.xy), float4(tex2Dfetch(SF, int2(s.x - 1 - id.x, id.y)), s, 1)); }\n" VS_SRC
+     PS_HEAD "return tex2D(SRs, uv); }\n"
+     "technique T { pass { ComputeShader = Fill<4, 4, 1>; DispatchSizeX = 1; DispatchSizeY = 1; }\n"
+     "    pass { ComputeShader = Copy<2, 2, 1>; DispatchSizeX = 2; DispatchSizeY = 2; }\n"
+     "    pass { VertexShader = PostProcessVS; PixelShader = PS; } }\n",
+     e_image_load, {0}, 0, 0},
     {"storage_rg11b10f",
      // Not the reference's defect (an assertion): R11G11B10F storage works.
      "texture TR { Width = 4; Height = 4; Format = RG11B10F; }; storage SR { Texture = TR; };\n"
@@ -701,6 +760,12 @@ static const rcase cases[] = {
      "float4 PS(V2P i) : SV_Target { return float4(i.id, i.flag, i.arr[1].y + i.arr[0].x, i.m[1].y + i.m._m01); }\n"
      "technique T { pass { VertexShader = VS; PixelShader = PS; } }\n",
      NULL, {7, 1, 4, 13}, 1e-4f, 0},
+    {"fragcoord_w_is_clip_w",
+     "void VS(uint id : SV_VertexID, out float4 p : SV_Position) {\n"
+     "    float2 uv = float2(id == 2 ? 2 : 0, id == 1 ? 2 : 0); p = float4(uv * float2(2, -2) + float2(-1, 1), 0, 1) * 4; }\n"
+     "float4 PS(float4 p : SV_Position) : SV_Target { return float4(p.w, p.xy - floor(p.xy), 0); }\n"
+     "technique T { pass { VertexShader = VS; PixelShader = PS; } }\n",
+     NULL, {4, 0.5f, 0.5f, 0}, 1e-5f, 0},
     {"varying_prefix_read",
      // The pixel shader reads fewer components than the vertex shader writes.
      "void VS(uint id : SV_VertexID, out float4 p : SV_Position, out float4 t : TEXCOORD0, out float c : COLOR0) {\n"

@@ -9,6 +9,8 @@
  */
 #include <check.h>
 #include <math.h>
+#include <pthread.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1089,6 +1091,14 @@ START_TEST(failure_isolation) {
                                                        "layout(location = 0) out vec4 o;\n"
                                                        "void main() { o = vec4(1.0); }\n"));
         tfx_target(&bad2, p, x);
+        static tfx huge;
+        tfx_init(&huge, "Huge.fx", es);
+        int big = tfx_texture(&huge, "Huge::T", 1 << 20, 4, 1, FXGL_FORMAT_RGBA8);
+        int th = tfx_technique(&huge, "Huge");
+        fxgl_pass *hp = tfx_pass(&huge, th, tfx_shader(&huge, FXGL_STAGE_PIXEL, "Ok",
+                                                      "layout(location = 0) out vec4 o;\n"
+                                                      "void main() { o = vec4(1.0); }\n"));
+        tfx_target(&huge, hp, big);
         tfx_init(&good, "Good.fx", es);
         int sg = color_sampler(&good);
         int tg = tfx_technique(&good, "Invert");
@@ -1096,8 +1106,11 @@ START_TEST(failure_isolation) {
         fxgl_runtime_add_effect(f.rt, tfx_finish(&bad), NULL);
         fxgl_runtime_add_effect(f.rt, tfx_finish(&bad2), NULL);
         fxgl_runtime_add_effect(f.rt, tfx_finish(&good), NULL);
+        fxgl_runtime_add_effect(f.rt, tfx_finish(&huge), NULL);
         fix_frame(&f);
         const char *reason = NULL;
+        ck_assert_int_eq(fxgl_runtime_effect_status(f.rt, 3, &reason), FXGL_STATUS_FAILED);
+        ck_assert_msg(strstr(reason, "the context allows at most"), "reason: %s", reason);
         ck_assert_int_eq(fxgl_runtime_effect_status(f.rt, 0, &reason), FXGL_STATUS_FAILED);
         ck_assert_msg(strstr(reason, "does not compile"), "reason: %s", reason);
         ck_assert_int_eq(fxgl_runtime_effect_status(f.rt, 1, &reason), FXGL_STATUS_FAILED);
@@ -1168,6 +1181,536 @@ START_TEST(user_uniforms) {
 }
 END_TEST
 
+// The same runtime fed by fxgl's compiler: a two-pass effect file with a
+// render target, a user uniform and a special one, compiled for the
+// context's GLSL (4.50 or ES 3.20).
+static double px_half(int x, int y, int c, const fix *f) {
+    return c == 3 ? 1.0 : in_px(f, x, y, c) * 0.5;
+}
+
+START_TEST(compiled_effect) {
+    for (int es = 0; es < 2; es++) {
+        fix f;
+        fix_init(&f, es, false);
+        fxgl_environment env = {.width = W, .height = H,
+                                .api = es ? FXGL_API_KIND_GLES : FXGL_API_KIND_GL};
+        fxgl_define defines[FXGL_PREDEFINED_MAX];
+        char storage[FXGL_PREDEFINED_STORAGE];
+        size_t n = fxgl_predefined_macros(&env, defines, storage, sizeof(storage));
+        char path[512];
+        snprintf(path, sizeof(path), "%s/gl/data/Chain.fx", FXGL_TEST_SRCDIR);
+        fxgl_compile_desc cd = {
+            .path = path, .defines = defines, .define_count = n,
+            .target = es ? FXGL_GLSL_ES320 : FXGL_GLSL_GL450,
+        };
+        fxgl_diags diags;
+        fxgl_diags_init(&diags);
+        fxgl_effect *fx = fxgl_effect_compile(&cd, &diags);
+        if (!fx) {
+            fxgl_diags_print(&diags, stderr);
+        }
+        ck_assert_msg(fx, "Chain.fx does not compile");
+        fxgl_diags_finish(&diags);
+        ck_assert_int_eq(fxgl_runtime_add_effect(f.rt, fx, "Chain.fx"), 0);
+        fix_frame(&f);
+        check_ready(&f, 0);
+        expect(&f, px_half_then_add, 1, "compiled chain");
+        fxgl_value zero = {.scalar = FXGL_SCALAR_FLOAT, .count = 1};
+        ck_assert(fxgl_runtime_set_uniform(f.rt, 0, "Offset", &zero));
+        ck_assert(!fxgl_runtime_set_uniform(f.rt, 0, "Frame", &zero)); // special: refused
+        fix_upload(&f, &f.in);
+        fix_frame(&f);
+        expect(&f, px_half, 1, "compiled chain, Offset = 0");
+        fix_finish(&f);
+        fxgl_effect_destroy(fx);
+    }
+}
+END_TEST
+
+// GPU timer queries (read back without waiting, averaged) and KHR_debug
+// groups named after the technique and its passes.
+typedef struct groups_seen {
+    char names[64][96];
+    int count;
+} groups_seen;
+
+static void GLAD_API_PTR on_debug(GLenum source, GLenum type, GLuint id, GLenum severity,
+                                  GLsizei length, const GLchar *message, const void *user) {
+    (void)source, (void)id, (void)severity, (void)length;
+    groups_seen *g = (groups_seen *)(uintptr_t)user;
+    if (type == GL_DEBUG_TYPE_PUSH_GROUP && g->count < 64) {
+        snprintf(g->names[g->count++], sizeof(g->names[0]), "%s", message);
+    }
+}
+
+static bool seen(const groups_seen *g, const char *name) {
+    for (int i = 0; i < g->count; i++) {
+        if (strcmp(g->names[i], name) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+START_TEST(timing_and_debug_groups) {
+    fix f;
+    fix_init(&f, false, false);
+    GladGLContext *gl = f.gl;
+    const fxgl_gl_info *info = fxgl_test_egl_info(f.egl);
+    static groups_seen groups;
+    memset(&groups, 0, sizeof(groups));
+    static tfx t;
+    tfx_init(&t, "Timed.fx", false);
+    int smp = color_sampler(&t);
+    int tech = tfx_technique(&t, "Timed");
+    fxgl_pass *p = tfx_pass(&t, tech, ps_color(&t, smp, "c * 0.5"));
+    p->name = "First";
+    p = tfx_pass(&t, tech, ps_color(&t, smp, "c + 0.1"));
+    p->name = "Second";
+    fxgl_runtime_add_effect(f.rt, tfx_finish(&t), NULL);
+    fix_frame(&f); // loads
+    if (info->has_debug) {
+        gl->Enable(GL_DEBUG_OUTPUT);
+        gl->DebugMessageCallback(on_debug, &groups);
+    }
+    for (int i = 1; i <= 8; i++) {
+        f.time = i / 60.0;
+        fix_frame(&f);
+    }
+    if (info->has_debug) {
+        gl->Disable(GL_DEBUG_OUTPUT);
+        gl->DebugMessageCallback(NULL, NULL);
+        ck_assert_msg(seen(&groups, "Timed"), "no debug group 'Timed' (%d seen)", groups.count);
+        ck_assert(seen(&groups, "Timed/First"));
+        ck_assert(seen(&groups, "Timed/Second"));
+    }
+    fxgl_technique_info ti;
+    ck_assert(fxgl_runtime_technique(f.rt, 0, &ti));
+    ck_assert_int_eq(ti.frames_run, 9);
+    ck_assert(ti.cpu_ms > 0.0);
+    if (info->has_timer_query) {
+        // Frames 0..4 are read back in frames 4..8 (a 4-frame ring).
+        ck_assert_msg(ti.gpu_ms > 0.0, "no GPU time after 9 frames");
+        double a = fxgl_runtime_pass_gpu_ms(f.rt, 0, 0), b = fxgl_runtime_pass_gpu_ms(f.rt, 0, 1);
+        ck_assert(a > 0.0 && b > 0.0);
+        ck_assert(a + b <= ti.gpu_ms * 1.0001);
+    }
+    // A fresh runtime, two frames: nothing read back yet; collected after glFinish.
+    fxgl_runtime_destroy(f.rt);
+    f.rt = fxgl_runtime_create(gl, info, NULL);
+    fxgl_runtime_add_effect(f.rt, &t.fx, NULL);
+    fix_frame(&f);
+    fix_frame(&f);
+    ck_assert(fxgl_runtime_technique(f.rt, 0, &ti));
+    ck_assert(ti.gpu_ms == 0.0);
+    gl->Finish();
+    fxgl_runtime_collect_timings(f.rt);
+    ck_assert(fxgl_runtime_technique(f.rt, 0, &ti));
+    if (info->has_timer_query) {
+        ck_assert_msg(ti.gpu_ms > 0.0, "nothing collected");
+    }
+    fix_finish(&f);
+}
+END_TEST
+
+// Two passes with the same entry points share one program: the second pass
+// issues no glUseProgram, and both still run (COLOR + 0.125 twice).
+START_TEST(shared_programs) {
+    for (int es = 0; es < 2; es++) {
+        fix f;
+        fix_init(&f, es, false);
+        static tfx t;
+        tfx_init(&t, "Twice.fx", es);
+        int smp = color_sampler(&t);
+        int tech = tfx_technique(&t, "Twice");
+        int add = ps_color(&t, smp, "vec4(c.rgb + 0.125, 1.0)");
+        tfx_pass(&t, tech, add);
+        tfx_pass(&t, tech, add);
+        fxgl_runtime_add_effect(f.rt, tfx_finish(&t), NULL);
+        fix_frame(&f);
+        check_ready(&f, 0);
+        expect(&f, px_plus_quarter, 1, "one program, two passes");
+        fix_upload(&f, &f.in);
+        fix_frame(&f);
+        expect(&f, px_plus_quarter, 1, "one program, two passes, steady frame");
+        ck_assert_int_eq(fxgl_runtime_stats_get(f.rt)->program_binds, 1);
+        ck_assert_int_eq(fxgl_runtime_stats_get(f.rt)->draw_calls, 2);
+        fix_finish(&f);
+    }
+}
+END_TEST
+
+// enabled_in_screenshot = false skips a technique in screenshot frames; a
+// `timeout` switches a technique off once it has run that long.
+START_TEST(screenshot_and_timeout) {
+    fix f;
+    fix_init(&f, false, false);
+    static tfx t;
+    tfx_init(&t, "Shot.fx", false);
+    int smp = color_sampler(&t);
+    int a = tfx_technique(&t, "NotInShots");
+    tfx_pass(&t, a, ps_color(&t, smp, "vec4(1.0 - c.rgb, 1.0)"));
+    t.tech[a].enabled_in_screenshot = false;
+    int b = tfx_technique(&t, "Timed");
+    tfx_pass(&t, b, ps_color(&t, smp, "c"));
+    t.tech[b].timeout_ms = 20;
+    fxgl_runtime_add_effect(f.rt, tfx_finish(&t), NULL);
+    fxgl_frame_desc shot = {.screenshot = true};
+    fix_frame_with(&f, &shot);
+    check_ready(&f, 0);
+    expect(&f, px_identity, 0, "skipped in a screenshot");
+    for (int i = 1; i <= 4; i++) {
+        f.time = i / 60.0;
+        fix_upload(&f, &f.in);
+        fix_frame(&f);
+        expect(&f, px_invert, 1, "not a screenshot");
+    }
+    fxgl_technique_info info;
+    ck_assert(fxgl_runtime_technique(f.rt, 0, &info));
+    ck_assert_int_eq(info.frames_run, 4);
+    ck_assert(fxgl_runtime_technique(f.rt, 1, &info));
+    // 20 ms left: frame 0 takes 0 ms, frames 1 and 2 take 16.7 ms each.
+    ck_assert_int_eq(info.frames_run, 3);
+    ck_assert(!info.enabled);
+    fix_finish(&f);
+}
+END_TEST
+
+// A multisampled application framebuffer: resolved (and flipped) in, and
+// written back flipped: by blits on GL, by a draw on GLES (no blit into a
+// multisampled framebuffer there). The MSAA buffer is filled by scissored
+// clears: 4x4-pixel blocks, block (i, j) = (i/4, j/4, 0.5) top-down.
+static double px_msaa(int x, int y, int c, const fix *f) {
+    (void)f;
+    double v[4] = {(x / 4) / 4.0, (y / 4) / 4.0, 0.5, 1.0};
+    return c == 3 ? 1.0 : 1.0 - v[c];
+}
+
+START_TEST(multisampled_framebuffer) {
+    for (int es = 0; es < 2; es++) {
+        fix f;
+        fix_init(&f, es, false);
+        GladGLContext *gl = f.gl;
+        GLuint rb, msaa;
+        gl->GenRenderbuffers(1, &rb);
+        gl->BindRenderbuffer(GL_RENDERBUFFER, rb);
+        gl->RenderbufferStorageMultisample(GL_RENDERBUFFER, 4, GL_RGBA8, W, H);
+        gl->GenFramebuffers(1, &msaa);
+        gl->BindFramebuffer(GL_FRAMEBUFFER, msaa);
+        gl->FramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb);
+        ck_assert_int_eq(gl->CheckFramebufferStatus(GL_FRAMEBUFFER), GL_FRAMEBUFFER_COMPLETE);
+        gl->Enable(GL_SCISSOR_TEST);
+        for (int j = 0; j < 4; j++) {
+            for (int i = 0; i < 4; i++) {
+                // top-down block row j is GL rows H - 4(j+1) .. H - 4j - 1
+                gl->Scissor(i * 4, H - 4 * (j + 1), 4, 4);
+                GLfloat c[4] = {i / 4.0f, j / 4.0f, 0.5f, 1.0f};
+                gl->ClearBufferfv(GL_COLOR, 0, c);
+            }
+        }
+        gl->Disable(GL_SCISSOR_TEST);
+        static tfx t;
+        tfx_init(&t, "Msaa.fx", es);
+        int smp = color_sampler(&t);
+        int tech = tfx_technique(&t, "Invert");
+        tfx_pass(&t, tech, ps_color(&t, smp, "vec4(1.0 - c.rgb, 1.0)"));
+        fxgl_runtime_add_effect(f.rt, tfx_finish(&t), NULL);
+        fxgl_frame_desc d = {.width = W, .height = H, .framebuffer = msaa};
+        ck_assert(fxgl_runtime_frame(f.rt, &d));
+        ck_assert_int_eq(gl->GetError(), GL_NO_ERROR);
+        check_ready(&f, 0);
+        // Resolve the application's buffer into the fixture's FBO to read it.
+        gl->BindFramebuffer(GL_READ_FRAMEBUFFER, msaa);
+        gl->BindFramebuffer(GL_DRAW_FRAMEBUFFER, f.fbo);
+        gl->BlitFramebuffer(0, 0, W, H, 0, 0, W, H, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+        ck_assert_int_eq(gl->GetError(), GL_NO_ERROR);
+        expect(&f, px_msaa, 1, "MSAA in and out");
+        gl->DeleteFramebuffers(1, &msaa);
+        gl->DeleteRenderbuffers(1, &rb);
+        fix_finish(&f);
+    }
+}
+END_TEST
+
+// A context without texture views, image copies and compute (an ES 3.0
+// driver, simulated by removing the entry points): COLOR refreshes by blit,
+// mips come from glGenerateMipmap (the same 2x2 box on power-of-two sizes),
+// a compute technique fails alone with a reason, the others run.
+START_TEST(fallbacks_without_views_copies_compute) {
+    fix f;
+    fix_init(&f, false, false);
+    static GladGLContext reduced;
+    reduced = *f.gl;
+    reduced.TextureView = NULL;
+    reduced.CopyImageSubData = NULL;
+    reduced.DispatchCompute = NULL;
+    fxgl_runtime_destroy(f.rt);
+    f.rt = fxgl_runtime_create(&reduced, fxgl_test_egl_info(f.egl),
+                               &(fxgl_runtime_desc){.log = on_log, .log_user = &f});
+    ck_assert(f.rt);
+    static tfx t;
+    tfx_init(&t, "Fallback.fx", false);
+    int smp = color_sampler(&t);
+    int m = tfx_texture(&t, "Fb::M", W, H, 5, FXGL_FORMAT_RGBA16F);
+    int ms = tfx_sampler(&t, "Fb::MS", m, false, false);
+    int img = tfx_texture(&t, "Fb::Img", 8, 8, 1, FXGL_FORMAT_RGBA8);
+    int st = tfx_storage(&t, "Fb::St", img, 0);
+    // Technique 0: the COLOR refresh rule (two back-buffer passes).
+    int t0 = tfx_technique(&t, "Refresh");
+    int add = ps_color(&t, smp, "vec4(c.rgb + 0.125, 1.0)");
+    tfx_pass(&t, t0, add);
+    tfx_pass(&t, t0, add);
+    // Technique 1: compute, which this context cannot run.
+    int t1 = tfx_technique(&t, "Compute");
+    int cs = tfx_shader(&t, FXGL_STAGE_COMPUTE, "CS",
+                        "layout(local_size_x = 8, local_size_y = 8) in;\n"
+                        "layout(binding = 0, rgba8) writeonly uniform highp image2D St;\n"
+                        "void main() { imageStore(St, ivec2(gl_GlobalInvocationID.xy), "
+                        "vec4(1.0)); }\n");
+    tfx_use_storage(&t, cs, st, 0, "St");
+    tfx_compute(&t, t1, cs, 1, 1);
+    // Technique 2: mips (after technique 0 the output is checked separately).
+    int t2 = tfx_technique(&t, "Mips");
+    int fill = tfx_shader(&t, FXGL_STAGE_PIXEL, "Fill",
+                          "layout(location = 0) out vec4 o;\n"
+                          "void main() { ivec2 p = ivec2(gl_FragCoord.xy);\n"
+                          "  o = vec4(float((p.x * 3 + p.y * 5) %% 16) / 16.0); }\n");
+    fxgl_pass *p = tfx_pass(&t, t2, fill);
+    tfx_target(&t, p, m);
+    int show = tfx_shader(&t, FXGL_STAGE_PIXEL, "Show",
+                          "uniform sampler2D MS;\n"
+                          "layout(location = 0) out vec4 o;\n"
+                          "void main() { ivec2 p = ivec2(gl_FragCoord.xy);\n"
+                          "  float a = p.x < 8 && p.y < 8 ? texelFetch(MS, p, 1).r : 0.0;\n"
+                          "  float b = p.x < 4 && p.y < 4 ? texelFetch(MS, p, 2).r : 0.0;\n"
+                          "  o = vec4(a, b, 0.0, 1.0); }\n");
+    tfx_use_sampler(&t, show, ms, "MS");
+    tfx_pass(&t, t2, show);
+    fxgl_runtime_add_effect(f.rt, tfx_finish(&t), NULL);
+    fxgl_runtime_set_enabled(f.rt, 0, 2, false);
+    fix_frame(&f);
+    check_ready(&f, 0);
+    expect(&f, px_plus_quarter, 1, "COLOR refreshed by blit");
+    fxgl_technique_info info;
+    ck_assert(fxgl_runtime_technique(f.rt, 1, &info));
+    ck_assert_int_eq(info.status, FXGL_STATUS_FAILED);
+    ck_assert_msg(strstr(info.reason, "no compute"), "reason: %s", info.reason);
+    fxgl_runtime_set_enabled(f.rt, 0, 0, false);
+    fxgl_runtime_set_enabled(f.rt, 0, 2, true);
+    fix_frame(&f);
+    expect(&f, px_mip, 1, "glGenerateMipmap fallback");
+    fix_finish(&f);
+}
+END_TEST
+
+// fxgl_runtime_add_effect from a worker thread (where compilation runs)
+// while the frame thread keeps rendering: the effect is adopted and loaded
+// by a later frame, and nothing renders it half-made.
+typedef struct adder {
+    fxgl_runtime *rt;
+    const fxgl_effect *fx;
+    int index;
+} adder;
+
+static void *add_later(void *arg) {
+    adder *a = arg;
+    struct timespec ts = {0, 20 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+    a->index = fxgl_runtime_add_effect(a->rt, a->fx, "Worker.fx");
+    return NULL;
+}
+
+START_TEST(add_effect_from_a_worker_thread) {
+    fix f;
+    fix_init(&f, false, false);
+    static tfx t;
+    tfx_init(&t, "Worker.fx", false);
+    int smp = color_sampler(&t);
+    int tech = tfx_technique(&t, "Invert");
+    tfx_pass(&t, tech, ps_color(&t, smp, "vec4(1.0 - c.rgb, 1.0)"));
+    adder a = {.rt = f.rt, .fx = tfx_finish(&t), .index = -2};
+    pthread_t thread;
+    ck_assert_int_eq(pthread_create(&thread, NULL, add_later, &a), 0);
+    int frames = 0;
+    while (fxgl_runtime_effect_count(f.rt) == 0 && frames < 2000) {
+        fix_upload(&f, &f.in);
+        fix_frame(&f);
+        expect(&f, px_identity, 0, "before the effect arrives");
+        frames++;
+    }
+    pthread_join(thread, NULL);
+    ck_assert_int_eq(a.index, 0);
+    fix_upload(&f, &f.in);
+    fix_frame(&f);
+    check_ready(&f, 0);
+    expect(&f, px_invert, 1, "after it arrived");
+    fix_finish(&f);
+}
+END_TEST
+
+// Every FX format: a 4x4 render target of each is written by its own pass
+// (vec4(0.5, 0.25, 0.125, 1.0), or ivec4/uvec4(5, 6, 7, 8) for the integer
+// formats) and read back by two back-buffer passes into pixel column x.
+static const fxgl_format all_formats[] = {
+    FXGL_FORMAT_R8,      FXGL_FORMAT_R16,     FXGL_FORMAT_R16F,    FXGL_FORMAT_R32F,
+    FXGL_FORMAT_RG8,     FXGL_FORMAT_RG16,    FXGL_FORMAT_RG16F,   FXGL_FORMAT_RG32F,
+    FXGL_FORMAT_RGBA8,   FXGL_FORMAT_RGBA16,  FXGL_FORMAT_RGBA16F, FXGL_FORMAT_RGBA32F,
+    FXGL_FORMAT_RGB10A2, FXGL_FORMAT_RG11B10F, FXGL_FORMAT_R32I,   FXGL_FORMAT_R32U,
+    FXGL_FORMAT_RGBA32I, FXGL_FORMAT_RGBA32U,
+};
+#define NFORMATS ((int)(sizeof(all_formats) / sizeof(all_formats[0])))
+
+static int format_channels(fxgl_format f) {
+    switch (f) {
+    case FXGL_FORMAT_R8: case FXGL_FORMAT_R16: case FXGL_FORMAT_R16F: case FXGL_FORMAT_R32F:
+    case FXGL_FORMAT_R32I: case FXGL_FORMAT_R32U:
+        return 1;
+    case FXGL_FORMAT_RG8: case FXGL_FORMAT_RG16: case FXGL_FORMAT_RG16F: case FXGL_FORMAT_RG32F:
+        return 2;
+    case FXGL_FORMAT_RG11B10F:
+        return 3;
+    default:
+        return 4;
+    }
+}
+
+static bool format_integer(fxgl_format f) {
+    return f == FXGL_FORMAT_R32I || f == FXGL_FORMAT_R32U || f == FXGL_FORMAT_RGBA32I ||
+           f == FXGL_FORMAT_RGBA32U;
+}
+
+static double px_formats(int x, int y, int c, const fix *f) {
+    (void)y, (void)f;
+    if (x >= NFORMATS) {
+        return c == 3 ? 1.0 : 0.0;
+    }
+    fxgl_format fmt = all_formats[x];
+    int ch = format_channels(fmt);
+    if (format_integer(fmt)) {
+        double v[4] = {5, 6, 7, 8};
+        // texelFetch of a missing integer channel: 0 (alpha 1)
+        return c < ch ? v[c] / 255.0 : c == 3 ? 1.0 / 255.0 : 0.0;
+    }
+    double v[4] = {0.5, 0.25, 0.125, 1.0};
+    return c < ch ? v[c] : c == 3 ? 1.0 : 0.0;
+}
+
+START_TEST(every_format) {
+    for (int es = 0; es < 2; es++) {
+        fix f;
+        fix_init(&f, es, false);
+        static tfx t;
+        tfx_init(&t, "Formats.fx", es);
+        int tech = tfx_technique(&t, "Formats");
+        int samplers[NFORMATS];
+        static char names[NFORMATS][32];
+        int wf = tfx_shader(&t, FXGL_STAGE_PIXEL, "WriteF",
+                            "layout(location = 0) out vec4 o;\n"
+                            "void main() { o = vec4(0.5, 0.25, 0.125, 1.0); }\n");
+        int wi = tfx_shader(&t, FXGL_STAGE_PIXEL, "WriteI",
+                            "layout(location = 0) out ivec4 o;\n"
+                            "void main() { o = ivec4(5, 6, 7, 8); }\n");
+        int wu = tfx_shader(&t, FXGL_STAGE_PIXEL, "WriteU",
+                            "layout(location = 0) out uvec4 o;\n"
+                            "void main() { o = uvec4(5u, 6u, 7u, 8u); }\n");
+        for (int i = 0; i < NFORMATS; i++) {
+            fxgl_format fmt = all_formats[i];
+            snprintf(names[i], sizeof(names[i]), "Fmt::%s", fxgl_format_name(fmt));
+            int tex = tfx_texture(&t, names[i], 4, 4, 1, fmt);
+            samplers[i] = tfx_sampler(&t, names[i], tex, false, false);
+            bool sint = fmt == FXGL_FORMAT_R32I || fmt == FXGL_FORMAT_RGBA32I;
+            bool uint_ = fmt == FXGL_FORMAT_R32U || fmt == FXGL_FORMAT_RGBA32U;
+            t.smp[samplers[i]].element = sint ? FXGL_SCALAR_INT
+                                         : uint_ ? FXGL_SCALAR_UINT : FXGL_SCALAR_FLOAT;
+            fxgl_pass *p = tfx_pass(&t, tech, sint ? wi : uint_ ? wu : wf);
+            tfx_target(&t, p, tex);
+        }
+        // Two readers: columns 0..9 and 10..17 (16 texture units at most per pass).
+        for (int half = 0; half < 2; half++) {
+            int lo = half ? 10 : 0, hi = half ? NFORMATS : 10;
+            char decls[2048] = "", body[4096] = "";
+            size_t dn = 0, bn = 0;
+            for (int i = lo; i < hi; i++) {
+                fxgl_format fmt = all_formats[i];
+                bool sint = fmt == FXGL_FORMAT_R32I || fmt == FXGL_FORMAT_RGBA32I;
+                bool uint_ = fmt == FXGL_FORMAT_R32U || fmt == FXGL_FORMAT_RGBA32U;
+                dn += (size_t)snprintf(decls + dn, sizeof(decls) - dn,
+                                       "uniform highp %s S%d;\n",
+                                       sint ? "isampler2D" : uint_ ? "usampler2D" : "sampler2D",
+                                       i);
+                bn += (size_t)snprintf(body + bn, sizeof(body) - bn,
+                                       "  if (x == %d) o = vec4(texelFetch(S%d, ivec2(0), 0))%s;\n",
+                                       i, i,
+                                       sint || uint_ ? " / 255.0" : "");
+            }
+            int r = tfx_shader(&t, FXGL_STAGE_PIXEL, "Read",
+                               "%slayout(location = 0) out vec4 o;\n"
+                               "void main() { int x = int(gl_FragCoord.x);\n"
+                               "  if (x < %d || x >= %d) { if (%d == 0 || x < %d) discard; "
+                               "o = vec4(0.0, 0.0, 0.0, 1.0); return; }\n%s}\n",
+                               decls, lo, hi, half, lo, body);
+            for (int i = lo; i < hi; i++) {
+                static char uniform[NFORMATS][8];
+                snprintf(uniform[i], sizeof(uniform[i]), "S%d", i);
+                tfx_use_sampler(&t, r, samplers[i], uniform[i]);
+            }
+            tfx_pass(&t, tech, r);
+        }
+        fxgl_runtime_add_effect(f.rt, tfx_finish(&t), NULL);
+        fix_frame(&f);
+        check_ready(&f, 0);
+        expect(&f, px_formats, 1, "every format");
+        fix_finish(&f);
+    }
+}
+END_TEST
+
+// A resize (another size, another framebuffer): the per-size objects are
+// rebuilt, stencil attachments follow, and the frame is still right.
+START_TEST(resize) {
+    for (int es = 0; es < 2; es++) {
+        fix f;
+        fix_init(&f, es, false);
+        GladGLContext *gl = f.gl;
+        static tfx t;
+        tfx_init(&t, "Resize.fx", es);
+        int smp = color_sampler(&t);
+        int tech = tfx_technique(&t, "Invert");
+        fxgl_pass *p = tfx_pass(&t, tech, ps_color(&t, smp, "vec4(1.0 - c.rgb, 1.0)"));
+        p->stencil_enable = true; // the runtime's stencil must follow the size
+        fxgl_runtime_add_effect(f.rt, tfx_finish(&t), NULL);
+        fix_frame(&f);
+        expect(&f, px_invert, 1, "before the resize");
+        // 8x4, filled with 0.25 grey.
+        GLuint tex, fbo;
+        gl->GenTextures(1, &tex);
+        gl->BindTexture(GL_TEXTURE_2D, tex);
+        gl->TexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, 8, 4);
+        gl->GenFramebuffers(1, &fbo);
+        gl->BindFramebuffer(GL_FRAMEBUFFER, fbo);
+        gl->FramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tex, 0);
+        GLfloat grey[4] = {0.25f, 0.25f, 0.25f, 1.0f};
+        gl->ClearBufferfv(GL_COLOR, 0, grey);
+        fxgl_frame_desc d = {.width = 8, .height = 4, .framebuffer = fbo};
+        ck_assert(fxgl_runtime_frame(f.rt, &d));
+        ck_assert_int_eq(gl->GetError(), GL_NO_ERROR);
+        uint8_t px[8 * 4 * 4];
+        gl->BindFramebuffer(GL_READ_FRAMEBUFFER, fbo);
+        gl->ReadPixels(0, 0, 8, 4, GL_RGBA, GL_UNSIGNED_BYTE, px);
+        for (int i = 0; i < 8 * 4; i++) {
+            ck_assert_int_le(abs(px[i * 4] - 191), 1);
+            ck_assert_int_eq(px[i * 4 + 3], 255);
+        }
+        gl->DeleteFramebuffers(1, &fbo);
+        gl->DeleteTextures(1, &tex);
+        fix_upload(&f, &f.in);
+        fix_frame(&f); // and back
+        expect(&f, px_invert, 1, "after resizing back");
+        fix_finish(&f);
+    }
+}
+END_TEST
+
 int main(void) {
     char reason[256];
     fxgl_test_egl *probe = fxgl_test_egl_create(&(fxgl_test_egl_desc){.api = FXGL_API_GL},
@@ -1197,6 +1740,15 @@ int main(void) {
     tcase_add_test(tc, image_and_lut_loading);
     tcase_add_test(tc, failure_isolation);
     tcase_add_test(tc, user_uniforms);
+    tcase_add_test(tc, compiled_effect);
+    tcase_add_test(tc, timing_and_debug_groups);
+    tcase_add_test(tc, shared_programs);
+    tcase_add_test(tc, screenshot_and_timeout);
+    tcase_add_test(tc, multisampled_framebuffer);
+    tcase_add_test(tc, fallbacks_without_views_copies_compute);
+    tcase_add_test(tc, add_effect_from_a_worker_thread);
+    tcase_add_test(tc, every_format);
+    tcase_add_test(tc, resize);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

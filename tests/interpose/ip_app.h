@@ -9,6 +9,8 @@
  * drew, computed here. The 8x8 top-left corner must be fxgl's test mark
  * (magenta) when FXGL_TEST_EXPECT_MARK=1, and the frame itself otherwise,
  * so a run without fxgl and a run with it agree everywhere else.
+ * FXGL_TEST_EXPECT_INVERT=1: the test preset's Invert.fx runs, so every
+ * pixel but the mark must be 255 minus the frame's.
  *
  * Exit status: 0 (or --exit N) when every check held, 1 on a failure, 77
  * when something the program needs is missing.
@@ -24,6 +26,8 @@
 
 #include <X11/Xlib.h>
 #include <X11/Xutil.h>
+#include <X11/extensions/XTest.h>
+#include <X11/keysym.h>
 #include <glad/gl.h>
 
 #define IP_APP_SKIP 77
@@ -40,6 +44,9 @@ typedef struct ip_app_gl {
 } ip_app_gl;
 
 static int ip_app_failures;
+// Frames from this one on are expected without the inversion (a toggle key
+// switched Invert.fx off there); -1: never.
+static int ip_app_invert_until = -1;
 
 #define IP_APP_CHECK(cond, ...)                                                          \
     do {                                                                                 \
@@ -127,6 +134,11 @@ static inline void ip_app_check_window(Display *dpy, Window win, int frame, int 
         return;
     }
     ip_app_rgb l = ip_app_left(frame), r = ip_app_right();
+    const char *inv = getenv("FXGL_TEST_EXPECT_INVERT");
+    if (inv && strcmp(inv, "1") == 0 && (ip_app_invert_until < 0 || frame < ip_app_invert_until)) {
+        l = (ip_app_rgb){255 - l.r, 255 - l.g, 255 - l.b};
+        r = (ip_app_rgb){255 - r.r, 255 - r.g, 255 - r.b};
+    }
     int bad = 0, marked = 0;
     for (int y = 0; y < h; y++) {
         for (int x = 0; x < w; x++) {
@@ -153,6 +165,29 @@ static inline void ip_app_check_window(Display *dpy, Window win, int frame, int 
     IP_APP_CHECK(bad == 0, "frame %d (%dx%d): %d pixels differ (mark %s, %d magenta)", frame, w,
                  h, bad, expect_mark ? "expected" : "not expected", marked);
     XDestroyImage(img);
+}
+
+// --toggle-at N: the window takes the focus; ip_app_toggle_key holds I
+// (XTest) around frame N's swap, which the test preset binds to Invert.fx
+// (KeyInvert@Invert.fx=73): frames from N on are expected without it.
+// False when the server has no XTEST.
+static inline bool ip_app_toggle_setup(Display *dpy, Window win, int toggle_at) {
+    if (toggle_at < 0) {
+        return true;
+    }
+    int ev, err, major, minor;
+    if (!XTestQueryExtension(dpy, &ev, &err, &major, &minor)) {
+        return false;
+    }
+    XSetInputFocus(dpy, win, RevertToParent, CurrentTime);
+    XSync(dpy, False);
+    ip_app_invert_until = toggle_at;
+    return true;
+}
+
+static inline void ip_app_toggle_key(Display *dpy, bool down) {
+    XTestFakeKeyEvent(dpy, XKeysymToKeycode(dpy, XK_i), down, CurrentTime);
+    XSync(dpy, False);
 }
 
 // Windows must not overlap: XGetImage returns nothing useful for an

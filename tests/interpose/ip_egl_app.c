@@ -110,13 +110,24 @@ int main(int argc, char **argv) {
         return IP_APP_SKIP;
     }
     ip_app_gl_init(&app);
+    int toggle_at = atoi(ip_app_arg(argc, argv, "--toggle-at", "-1"));
+    if (!ip_app_toggle_setup(x, win, toggle_at)) {
+        printf("SKIP: no XTEST extension\n");
+        return IP_APP_SKIP;
+    }
     for (int i = 0; i < FRAMES; i++) {
         ip_app_draw(&app, i, W, H);
+        if (i == toggle_at) {
+            ip_app_toggle_key(x, true);
+        }
         if (swap_damage) {
             EGLint rect[4] = {0, 0, W, H};
             IP_APP_CHECK(swap_damage(dpy, surface, rect, 1), "eglSwapBuffersWithDamage failed");
         } else {
             IP_APP_CHECK(eglSwapBuffers(dpy, surface), "eglSwapBuffers failed");
+        }
+        if (i == toggle_at) {
+            ip_app_toggle_key(x, false);
         }
         app.gl.Finish();
         ip_app_check_state(&app);

@@ -11,6 +11,7 @@
  * glXGetProcAddressARB), two (two windows, two unshared contexts, one of
  * them core profile), resize (the window grows every 3 frames).
  * --size WxH sets the first window's size. See ip_app.h for the checks.
+ * --toggle-at N: see ip_app.h (the first window takes the focus).
  * --origin-dlopen REL: dlopen("$ORIGIN/REL", RTLD_NOLOAD) must find the
  * (already loaded) library: libc expands $ORIGIN from the caller's return
  * address, so this fails if a preloaded dlopen hides the program as caller.
@@ -191,6 +192,11 @@ int main(int argc, char **argv) {
             return IP_APP_SKIP;
         }
     }
+    int toggle_at = atoi(ip_app_arg(argc, argv, "--toggle-at", "-1"));
+    if (!ip_app_toggle_setup(dpy, wins[0].win, toggle_at)) {
+        printf("SKIP: no XTEST extension\n");
+        return IP_APP_SKIP;
+    }
     swap_msc_fn msc = NULL;
     if (strcmp(mode, "msc") == 0) {
         msc = (swap_msc_fn)(uintptr_t)glx.GetProcAddressARB(
@@ -213,7 +219,14 @@ int main(int argc, char **argv) {
             glx.SwapBuffers(dpy, wins[0].win);
         }
         for (int k = 0; k < (two ? 2 : 1); k++) {
+            bool press = toggle_at >= 0 && i == toggle_at && k == 0;
+            if (press) {
+                ip_app_toggle_key(dpy, true);
+            }
             frame(dpy, &wins[k], i, msc, expect);
+            if (press) {
+                ip_app_toggle_key(dpy, false);
+            }
         }
     }
     for (int k = 0; k < (two ? 2 : 1); k++) {

@@ -30,6 +30,12 @@
 
 #include "fxgl_test.h"
 
+#ifdef IP_WINE_ONLY
+// This build registers one case; the others are compiled and left unused.
+#pragma GCC diagnostic ignored "-Wunused-variable"
+#pragma GCC diagnostic ignored "-Wunused-function"
+#endif
+
 #define CHILD_TIMEOUT_MS 20000
 #define TIMED_OUT -1000
 
@@ -267,6 +273,82 @@ START_TEST(rtld_next_chain) {
 }
 END_TEST
 
+// --- the effect runtime, with the test preset (tests/interpose/data) ---
+
+static char preset_env[1300], paths_env[1300];
+
+static const char *preset(const char *name) {
+    snprintf(preset_env, sizeof(preset_env), "FXGL_PRESET=%s/interpose/data/%s",
+             FXGL_TEST_SRCDIR, name);
+    return preset_env;
+}
+
+static const char *effect_paths(void) {
+    snprintf(paths_env, sizeof(paths_env), "FXGL_EFFECT_PATHS=%s/interpose/data",
+             FXGL_TEST_SRCDIR);
+    return paths_env;
+}
+
+#define INVERTED "FXGL_TEST_EXPECT_INVERT=1"
+
+START_TEST(effect_inverted_glx) {
+    // Invert.fx on every presented pixel; the app's trap state (user FBO
+    // bound, scissor, viewport, clear colour) still intact after the swap.
+    expect_app("ip_glx_app", ENV(NO_MARK, INVERTED, preset("invert.ini"), effect_paths(),
+                                 "FXGL_TEST_MARK="), ARGS("--mode", "one"), 0);
+    // With the test mark too: the mark is drawn after the effect.
+    expect_app("ip_glx_app", ENV(MARK, INVERTED, preset("invert.ini"), effect_paths()),
+               ARGS("--mode", "one"), 0);
+    // A window that grows every 3 frames, and the Wine lookup path.
+    expect_app("ip_glx_dlopen", ENV(MARK, INVERTED, preset("invert.ini"), effect_paths()),
+               ARGS("--path", "wine", "--mode", "resize"), 0);
+    // Two windows, two unshared contexts (one core profile): two runtimes.
+    expect_app("ip_glx_app", ENV(MARK, INVERTED, preset("invert.ini"), effect_paths()),
+               ARGS("--mode", "two"), 0);
+}
+END_TEST
+
+START_TEST(effect_inverted_egl) {
+    expect_app("ip_egl_app", ENV(MARK, INVERTED, preset("invert.ini"), effect_paths()),
+               ARGS("--mode", "swap"), 0);
+    expect_app("ip_egl_app", ENV(MARK, INVERTED, preset("invert.ini"), effect_paths()),
+               ARGS("--mode", "damage"), 0);
+}
+END_TEST
+
+START_TEST(effect_toggle_key) {
+    // KeyInvert@Invert.fx=73 (I): held during frame 3's swap, the effect is
+    // off from frame 3 on; the app expects inverted frames 0-2 only.
+    expect_app("ip_glx_app", ENV(MARK, INVERTED, preset("invert_key.ini"), effect_paths()),
+               ARGS("--mode", "one", "--toggle-at", "3"), 0);
+    // EGL: the X window comes from eglCreateWindowSurface (focus and keys);
+    // GLES 3 (eglGetDisplay) and desktop GL (eglGetPlatformDisplay).
+    expect_app("ip_egl_app", ENV(MARK, INVERTED, preset("invert_key.ini"), effect_paths()),
+               ARGS("--mode", "swap", "--toggle-at", "2"), 0);
+    expect_app("ip_egl_app", ENV(MARK, INVERTED, preset("invert_key.ini"), effect_paths()),
+               ARGS("--mode", "damage", "--toggle-at", "4"), 0);
+    // The same run with the key unbound: every frame stays inverted, so the
+    // app's expectation fails (exit 1) - the check above can fail.
+    expect_app("ip_glx_app", ENV(MARK, INVERTED, preset("invert.ini"), effect_paths()),
+               ARGS("--mode", "one", "--toggle-at", "3"), 1);
+}
+END_TEST
+
+START_TEST(effect_failures_pass_through) {
+    // An effect that does not compile is skipped; the other one runs.
+    expect_app("ip_glx_app", ENV(MARK, INVERTED, preset("broken.ini"), effect_paths()),
+               ARGS("--mode", "one"), 0);
+    // Nothing loadable: every frame passes through untouched.
+    expect_app("ip_glx_app", ENV(MARK, preset("missing.ini"), effect_paths()),
+               ARGS("--mode", "one"), 0);
+    // No preset: nothing compiled, nothing run.
+    expect_app("ip_glx_app", ENV(MARK, effect_paths()), ARGS("--mode", "one"), 0);
+    // FXGL_DISABLE wins over a preset.
+    expect_app("ip_glx_app", ENV(NO_MARK, "FXGL_DISABLE=1", preset("invert.ini"),
+                                 effect_paths()), ARGS("--mode", "one"), 0);
+}
+END_TEST
+
 // --- programs nobody here wrote ---
 
 typedef struct grab {
@@ -275,6 +357,7 @@ typedef struct grab {
     int samples;                 // images with content
     int unmarked_after_mark;     // images with content but no mark, after a marked one
     bool hud;                    // MangoHud's HUD (green background, bottom right) seen
+    bool corner_white;           // the top-left corner was white (an inverted black clear)
 } grab;
 
 static bool corner_magenta(XImage *img) {
@@ -341,6 +424,7 @@ static grab watch(Display *dpy, pid_t pid, bool want_mark, long timeout_ms) {
                 g.presented |= content;
                 g.marked |= marked;
                 g.hud |= hud_visible(img, wa.width, wa.height);
+                g.corner_white |= content && (XGetPixel(img, 2, 2) & 0xffffff) == 0xffffffUL;
                 XDestroyImage(img);
             }
             break;
@@ -446,6 +530,110 @@ START_TEST(glxgears_marked) {
     ck_assert_msg(g.marked, "no mark on glxgears");
     g = run_external("/usr/bin/glxgears", false, ENV("FXGL_TEST_MARK=1"), false);
     ck_assert_msg(g.presented && !g.marked, "glxgears without fxgl: presented %d marked %d",
+                  g.presented, g.marked);
+}
+END_TEST
+
+START_TEST(glxgears_inverted) {
+    if (!have("/usr/bin/glxgears")) {
+        printf("SKIP glxgears_inverted: glxgears absent (apt-get install mesa-utils)\n");
+        return;
+    }
+    // glxgears clears to black: with Invert.fx the corner reads white.
+    grab g = run_external("/usr/bin/glxgears", true,
+                          ENV(preset("invert.ini"), effect_paths()), false);
+    ck_assert_msg(g.presented && g.corner_white, "glxgears with Invert.fx: presented %d, "
+                  "corner white %d", g.presented, g.corner_white);
+    g = run_external("/usr/bin/glxgears", true, ENV(effect_paths()), false);
+    ck_assert_msg(g.presented && !g.corner_white, "glxgears without a preset: corner white");
+}
+END_TEST
+
+// Finds a mapped top-level window of exactly w x h and reads its centre
+// pixel (0xRRGGBB) until want shows or timeout_ms pass; -1 when no such window.
+static long watch_centre(pid_t pid, int w, int h, unsigned long want, long timeout_ms) {
+    Display *dpy = XOpenDisplay(xvfb.display_name);
+    ck_assert(dpy != NULL);
+    long seen = -1, deadline = now_ms() + timeout_ms;
+    while (now_ms() < deadline && waitpid(pid, NULL, WNOHANG) == 0 && seen != (long)want) {
+        usleep(100000);
+        Window root_ret, parent, *kids = NULL;
+        unsigned int nkids = 0;
+        if (!XQueryTree(dpy, DefaultRootWindow(dpy), &root_ret, &parent, &kids, &nkids)) {
+            continue;
+        }
+        for (unsigned int i = 0; i < nkids; i++) {
+            XWindowAttributes wa;
+            if (!XGetWindowAttributes(dpy, kids[i], &wa) || wa.map_state != IsViewable ||
+                wa.width != w || wa.height != h) {
+                continue;
+            }
+            XImage *img = XGetImage(dpy, kids[i], w / 2, h / 2, 1, 1, AllPlanes, ZPixmap);
+            if (img) {
+                seen = (long)(XGetPixel(img, 0, 0) & 0xffffff);
+                XDestroyImage(img);
+            }
+        }
+        XFree(kids);
+    }
+    XCloseDisplay(dpy);
+    return seen;
+}
+
+START_TEST(wine_wgl_inverted) {
+    // A Windows GL program (mingw-w64) under Debian's wine64, fxgl preloaded
+    // into the Wine process: Wine's X11 driver takes glXSwapBuffers through
+    // the glXGetProcAddressARB it looked up with dlsym (reference §9).
+    const char *wine = "/usr/lib/wine/wine64";
+    char exe[1200], prefix[1300], prefix_env[1400];
+    prog(exe, sizeof(exe), "ip_wgl_app.exe");
+    if (!have(wine) || access(exe, R_OK) != 0) {
+        printf("SKIP wine_wgl_inverted: needs %s (apt-get install wine64) and %s "
+               "(gcc-mingw-w64-x86-64-win32 at configure time)\n", wine, exe);
+        return;
+    }
+    snprintf(prefix, sizeof(prefix), "%s/tests/interpose/wineprefix", builddir);
+    snprintf(prefix_env, sizeof(prefix_env), "WINEPREFIX=%s", prefix);
+    const char *wine_env[] = {prefix_env, "WINEDEBUG=-all", "WINEDLLOVERRIDES=mscoree,mshtml=",
+                              NULL};
+    if (access(prefix, F_OK) != 0) {
+        // The first run creates the prefix (about 40 s on 2 cores), once per build tree.
+        printf("wine_wgl_inverted: creating %s\n", prefix);
+        int rc = reap(spawn(ARGS((char *)wine, "wineboot", "-i"), wine_env), 150000);
+        ck_assert_msg(rc == 0, "wineboot exited %d", rc);
+    }
+    // (51, 153, 102) cleared; Invert.fx makes it (204, 102, 153).
+    long results[2];
+    for (int i = 0; i < 2; i++) {
+        const char *env[] = {prefix_env, "WINEDEBUG=-all", "WINEDLLOVERRIDES=mscoree,mshtml=",
+                             effect_paths(), i == 0 ? preset("invert.ini") : "FXGL_PRESET=",
+                             NULL};
+        pid_t pid = spawn(ARGS("/bin/sh", fxgl_cmd, (char *)wine, exe, "--seconds", "40"), env);
+        results[i] = watch_centre(pid, 160, 120, i == 0 ? 0xcc6699UL : 0x339966UL, 60000);
+        kill(pid, SIGTERM);
+        int rc = reap(pid, 10000);
+        ck_assert_msg(rc != TIMED_OUT, "the Wine program did not stop");
+    }
+    printf("wine: centre 0x%06lx with Invert.fx, 0x%06lx without\n", results[0], results[1]);
+    ck_assert_msg(results[1] == 0x339966L, "the Wine program's own frame: 0x%06lx", results[1]);
+    ck_assert_msg(results[0] == 0xcc6699L, "Invert.fx under Wine: 0x%06lx", results[0]);
+}
+END_TEST
+
+START_TEST(glxgears32_marked) {
+    // A 32-bit glxgears through the same command: `make lib32` builds
+    // lib32/libfxgl.so, which fxgl-uninstalled preloads beside the 64-bit one.
+    const char *gears32 = "/usr/bin/glxgears.i386-linux-gnu";
+    char lib32[1200];
+    snprintf(lib32, sizeof(lib32), "%s/lib32/libfxgl.so", builddir);
+    if (!have(gears32) || access(lib32, R_OK) != 0) {
+        printf("SKIP glxgears32_marked: needs %s (dpkg --add-architecture i386; "
+               "apt-get install mesa-utils-bin:i386 libgl1-mesa-dri:i386) and %s (make lib32)\n",
+               gears32, lib32);
+        return;
+    }
+    grab g = run_external(gears32, true, ENV("FXGL_TEST_MARK=1"), true);
+    ck_assert_msg(g.presented && g.marked, "32-bit glxgears: presented %d marked %d",
                   g.presented, g.marked);
 }
 END_TEST
@@ -680,7 +868,7 @@ END_TEST
 
 static void add(Suite *s, const char *name, const TTest *test) {
     TCase *tc = tcase_create(name);
-    tcase_set_timeout(tc, 90);
+    tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test);
     suite_add_tcase(s, tc);
 }
@@ -708,6 +896,12 @@ int main(void) {
         return FXGL_TEST_SKIP;
     }
     Suite *s = suite_create("preload");
+#ifdef IP_WINE_ONLY
+    // test_preload_wine: the Wine case alone (its first run creates a Wine
+    // prefix, ~40 s), so it runs beside test_preload under make -j.
+    add(s, "wine_wgl_inverted", wine_wgl_inverted);
+#else
+    (void)wine_wgl_inverted; // test_preload_wine's
     add(s, "glx_linked_marked", glx_linked_marked);
     add(s, "dlopen_caller_kept", dlopen_caller_kept);
     add(s, "glx_linked_without_fxgl", glx_linked_without_fxgl);
@@ -728,11 +922,18 @@ int main(void) {
     add(s, "egl_damage_gl", egl_damage_gl);
     add(s, "glxgears_marked", glxgears_marked);
     add(s, "es2gears_marked", es2gears_marked);
+    add(s, "glxgears32_marked", glxgears32_marked);
+    add(s, "effect_inverted_glx", effect_inverted_glx);
+    add(s, "effect_inverted_egl", effect_inverted_egl);
+    add(s, "effect_toggle_key", effect_toggle_key);
+    add(s, "effect_failures_pass_through", effect_failures_pass_through);
+    add(s, "glxgears_inverted", glxgears_inverted);
     add(s, "mangohud_both_orders", mangohud_both_orders);
     add(s, "glmark2_validate", glmark2_validate);
     add(s, "glmark2_marked", glmark2_marked);
     add(s, "sdl2_dlopen_marked", sdl2_dlopen_marked);
     add(s, "weston_glmark2_wayland", weston_glmark2_wayland);
+#endif
     SRunner *sr = srunner_create(s);
     // No fork: Xvfb belongs to this process; every child has its own timeout.
     srunner_set_fork_status(sr, CK_NOFORK);

@@ -1,0 +1,651 @@
+/*
+ * render.c - fxgl-render: runs effects over an image on a headless EGL
+ * context (GL or GLES) through the real runtime, writes the result as a PNG
+ * and a JSON report (effects and techniques run or skipped and why, per-pass
+ * GPU times, draw and GL call counts).
+ *
+ *   fxgl-render [options] [EFFECT.fx...]
+ *     --input IN.png | --test-image   what the "application" drew (default: test image)
+ *     --size WxH                      size of the test image (default 256x144)
+ *     --output OUT.png                result (default out.png)
+ *     --report REPORT.json            the report (default: none)
+ *     --frames N                      frames to run (default 3)
+ *     --api gl|gl-compat|gles         context (default gl: 4.5 core)
+ *     --preset PRESET.ini             techniques, order, values, definitions
+ *     -I DIR                          include and effect search path (repeatable)
+ *     -D NAME[=VALUE]                 preprocessor definition (repeatable)
+ *     --textures DIR                  `source=` search path (repeatable)
+ *
+ * With a preset and no effect on the command line, the effects are the
+ * files its Techniques/TechniqueSorting entries name, looked up in -I dirs.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <glad/gl.h>
+
+#include "fxgl_fx.h"
+#include "fxgl_gl.h"
+#include "fxgl_preset.h"
+#include "fxgl_test.h"
+
+#define MAX_ITEMS 64
+
+typedef struct options {
+    const char *input;
+    const char *output;
+    const char *report;
+    const char *preset;
+    int width, height;
+    int frames;
+    fxgl_api api;
+    bool compat;
+    const char *effects[MAX_ITEMS];
+    size_t effect_count;
+    const char *includes[MAX_ITEMS];
+    size_t include_count;
+    const char *textures[MAX_ITEMS];
+    size_t texture_count;
+    fxgl_define defines[MAX_ITEMS];
+    size_t define_count;
+} options;
+
+typedef struct loaded {
+    char path[1024];
+    const char *file;            // file name part of path
+    fxgl_effect *fx;             // NULL when it did not compile
+    char error[2048];            // compile errors
+    int runtime_index;           // -1 when not added
+} loaded;
+
+static void usage(void) {
+    fprintf(stderr,
+            "usage: fxgl-render [--input IN.png | --test-image] [--size WxH] [--output OUT.png]\n"
+            "                   [--report R.json] [--frames N] [--api gl|gl-compat|gles]\n"
+            "                   [--preset P.ini] [-I DIR] [-D NAME[=VALUE]] [--textures DIR]\n"
+            "                   [EFFECT.fx...]\n");
+}
+
+static bool parse(int argc, char **argv, options *o) {
+    memset(o, 0, sizeof(*o));
+    o->output = "out.png";
+    o->width = 256;
+    o->height = 144;
+    o->frames = 3;
+    o->api = FXGL_API_GL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *next = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--input") == 0 && next) {
+            o->input = argv[++i];
+        } else if (strcmp(a, "--test-image") == 0) {
+            o->input = NULL;
+        } else if (strcmp(a, "--size") == 0 && next) {
+            if (sscanf(argv[++i], "%dx%d", &o->width, &o->height) != 2 || o->width < 1 ||
+                o->height < 1 || o->width > 16384 || o->height > 16384) {
+                fprintf(stderr, "fxgl-render: bad size '%s'\n", argv[i]);
+                return false;
+            }
+        } else if (strcmp(a, "--output") == 0 && next) {
+            o->output = argv[++i];
+        } else if (strcmp(a, "--report") == 0 && next) {
+            o->report = argv[++i];
+        } else if (strcmp(a, "--frames") == 0 && next) {
+            o->frames = atoi(argv[++i]);
+            if (o->frames < 1) {
+                fprintf(stderr, "fxgl-render: --frames needs a positive number\n");
+                return false;
+            }
+        } else if (strcmp(a, "--api") == 0 && next) {
+            const char *v = argv[++i];
+            if (strcmp(v, "gl") == 0) {
+                o->api = FXGL_API_GL;
+            } else if (strcmp(v, "gl-compat") == 0) {
+                o->api = FXGL_API_GL;
+                o->compat = true;
+            } else if (strcmp(v, "gles") == 0) {
+                o->api = FXGL_API_GLES;
+            } else {
+                fprintf(stderr, "fxgl-render: unknown api '%s'\n", v);
+                return false;
+            }
+        } else if (strcmp(a, "--preset") == 0 && next) {
+            o->preset = argv[++i];
+        } else if (strcmp(a, "-I") == 0 && next && o->include_count < MAX_ITEMS) {
+            o->includes[o->include_count++] = argv[++i];
+        } else if (strcmp(a, "--textures") == 0 && next && o->texture_count < MAX_ITEMS) {
+            o->textures[o->texture_count++] = argv[++i];
+        } else if (strcmp(a, "-D") == 0 && next && o->define_count < MAX_ITEMS) {
+            char *d = argv[++i];
+            char *eq = strchr(d, '=');
+            if (eq) {
+                *eq = '\0';
+            }
+            o->defines[o->define_count++] = (fxgl_define){d, eq ? eq + 1 : "1"};
+        } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            usage();
+            exit(0);
+        } else if (a[0] == '-') {
+            fprintf(stderr, "fxgl-render: unknown option '%s'\n", a);
+            return false;
+        } else if (o->effect_count < MAX_ITEMS) {
+            o->effects[o->effect_count++] = a;
+        }
+    }
+    return true;
+}
+
+// A test image: colour bars on top, a grey ramp, and a hue/brightness field.
+static bool test_image(fxgl_image *img, int w, int h) {
+    if (!fxgl_image_alloc(img, w, h)) {
+        return false;
+    }
+    static const uint8_t bars[8][3] = {{255, 255, 255}, {255, 255, 0}, {0, 255, 255},
+                                       {0, 255, 0},     {255, 0, 255}, {255, 0, 0},
+                                       {0, 0, 255},     {0, 0, 0}};
+    for (int y = 0; y < h; y++) {
+        for (int x = 0; x < w; x++) {
+            uint8_t *p = img->pixels + ((size_t)y * (size_t)w + (size_t)x) * 4;
+            if (y < h / 3) {
+                const uint8_t *b = bars[x * 8 / w];
+                p[0] = b[0], p[1] = b[1], p[2] = b[2];
+            } else if (y < h / 2) {
+                uint8_t g = (uint8_t)(x * 255 / (w > 1 ? w - 1 : 1));
+                p[0] = p[1] = p[2] = g;
+            } else {
+                p[0] = (uint8_t)(x * 255 / (w > 1 ? w - 1 : 1));
+                p[1] = (uint8_t)((y - h / 2) * 255 / (h - h / 2 > 1 ? h - h / 2 - 1 : 1));
+                p[2] = (uint8_t)(((x / 8 + y / 8) & 1) ? 200 : 40);
+            }
+            p[3] = 255;
+        }
+    }
+    return true;
+}
+
+static const char *file_part(const char *path) {
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+static bool find_effect(const options *o, const char *file, char *out, size_t size) {
+    for (size_t i = 0; i < o->include_count; i++) {
+        snprintf(out, size, "%s/%s", o->includes[i], file);
+        FILE *f = fopen(out, "r");
+        if (f) {
+            fclose(f);
+            return true;
+        }
+    }
+    return false;
+}
+
+static fxgl_glsl_target target_for(const fxgl_gl_info *info) {
+    if (info->api == FXGL_API_GLES) {
+        return info->minor >= 2 ? FXGL_GLSL_ES320 : info->minor >= 1 ? FXGL_GLSL_ES310
+                                                                     : FXGL_GLSL_ES300;
+    }
+    return info->major > 4 || info->minor >= 5 ? FXGL_GLSL_GL450 : FXGL_GLSL_GL430;
+}
+
+static void json_string(FILE *f, const char *s) {
+    fputc('"', f);
+    for (; s && *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') {
+            fprintf(f, "\\%c", c);
+        } else if (c == '\n') {
+            fputs("\\n", f);
+        } else if (c < 0x20) {
+            fprintf(f, "\\u%04x", c);
+        } else {
+            fputc(c, f);
+        }
+    }
+    fputc('"', f);
+}
+
+static const char *status_name(fxgl_status s) {
+    return s == FXGL_STATUS_READY ? "ready" : s == FXGL_STATUS_FAILED ? "failed" : "pending";
+}
+
+// --- preset ---
+
+static fxgl_preset_base_type base_type(fxgl_scalar s) {
+    switch (s) {
+    case FXGL_SCALAR_INT: return FXGL_PRESET_INT;
+    case FXGL_SCALAR_UINT: return FXGL_PRESET_UINT;
+    case FXGL_SCALAR_BOOL: return FXGL_PRESET_BOOL;
+    default: return FXGL_PRESET_FLOAT;
+    }
+}
+
+static const char *short_name(const char *name) {
+    const char *s = strrchr(name, ':');
+    return s ? s + 1 : name;
+}
+
+static void apply_preset(fxgl_runtime *rt, const fxgl_preset *preset, loaded *fx, size_t n) {
+    fxgl_preset_effect effects[MAX_ITEMS];
+    size_t map[MAX_ITEMS];
+    size_t count = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!fx[i].fx || fx[i].runtime_index < 0) {
+            continue;
+        }
+        const fxgl_effect *e = fx[i].fx;
+        fxgl_preset_effect *pe = &effects[count];
+        map[count++] = i;
+        pe->file = fx[i].file;
+        pe->uniform_count = e->uniform_count;
+        pe->uniforms = calloc(e->uniform_count + 1, sizeof(*pe->uniforms));
+        pe->technique_count = e->technique_count;
+        pe->techniques = calloc(e->technique_count + 1, sizeof(*pe->techniques));
+        if (!pe->uniforms || !pe->techniques) {
+            fprintf(stderr, "fxgl-render: out of memory\n");
+            exit(1);
+        }
+        for (size_t u = 0; u < e->uniform_count; u++) {
+            const fxgl_uniform *fu = &e->uniforms[u];
+            fxgl_preset_uniform *pu = &pe->uniforms[u];
+            pu->name = short_name(fu->name);
+            pu->type = base_type(fu->scalar);
+            pu->rows = (unsigned)fu->rows;
+            pu->cols = (unsigned)fu->cols;
+            pu->special = fu->special != FXGL_SPECIAL_NONE;
+            pu->nosave = fu->nosave;
+            const fxgl_annotation *ui = fxgl_annotation_find(&fu->annotations, "ui_type");
+            pu->ui_type = ui && ui->value.scalar == FXGL_SCALAR_STRING ? ui->value.string : NULL;
+            for (int k = 0; k < fu->initializer.count && k < FXGL_PRESET_MAX_COMPONENTS; k++) {
+                pu->value[k].u = fu->initializer.u[k];
+            }
+        }
+        for (size_t t = 0; t < e->technique_count; t++) {
+            const fxgl_technique *ft = &e->techniques[t];
+            fxgl_preset_technique *pt = &pe->techniques[t];
+            pt->name = ft->name;
+            pt->ui_label = ft->label;
+            pt->forced_on = ft->enabled;
+            pt->nosave = ft->nosave;
+            pt->hidden = ft->hidden;
+            pt->skip_in_screenshot = !ft->enabled_in_screenshot;
+            pt->timeout_ms = (uint32_t)ft->timeout_ms;
+        }
+    }
+    if (!fxgl_preset_apply(preset, effects, count)) {
+        fprintf(stderr, "fxgl-render: the preset names techniques no effect has\n");
+    }
+    for (size_t k = 0; k < count; k++) {
+        const loaded *l = &fx[map[k]];
+        const fxgl_effect *e = l->fx;
+        for (size_t t = 0; t < e->technique_count; t++) {
+            fxgl_runtime_set_enabled(rt, (size_t)l->runtime_index, t,
+                                     effects[k].techniques[t].enabled);
+        }
+        for (size_t u = 0; u < e->uniform_count; u++) {
+            const fxgl_preset_uniform *pu = &effects[k].uniforms[u];
+            if (pu->special) {
+                continue;
+            }
+            const fxgl_uniform *fu = &e->uniforms[u];
+            fxgl_value v = {.count = fu->rows * (fu->cols > 0 ? fu->cols : 1)};
+            v.scalar = pu->type == FXGL_PRESET_FLOAT  ? FXGL_SCALAR_FLOAT
+                       : pu->type == FXGL_PRESET_INT  ? FXGL_SCALAR_INT
+                       : pu->type == FXGL_PRESET_BOOL ? FXGL_SCALAR_BOOL
+                                                      : FXGL_SCALAR_UINT;
+            for (int c = 0; c < v.count && c < 16; c++) {
+                v.u[c] = pu->value[c].u;
+            }
+            fxgl_runtime_set_uniform(rt, (size_t)l->runtime_index, fu->name, &v);
+        }
+    }
+    size_t total = 0;
+    for (size_t k = 0; k < count; k++) {
+        total += effects[k].technique_count;
+    }
+    fxgl_preset_technique_ref *refs = calloc(total + 1, sizeof(*refs));
+    fxgl_technique_ref *order = calloc(total + 1, sizeof(*order));
+    if (refs && order) {
+        size_t m = fxgl_preset_order(preset, NULL, 0, effects, count, refs);
+        for (size_t i = 0; i < m; i++) {
+            order[i].effect = (uint32_t)fx[map[refs[i].effect]].runtime_index;
+            order[i].technique = refs[i].technique;
+        }
+        fxgl_runtime_set_order(rt, order, m);
+    }
+    free(refs);
+    free(order);
+    for (size_t k = 0; k < count; k++) {
+        free(effects[k].uniforms);
+        free(effects[k].techniques);
+    }
+}
+
+static void on_preset_diag(void *user, const fxgl_preset_diag *d) {
+    (void)user;
+    char buf[1024];
+    fxgl_preset_diag_format(d, buf, sizeof(buf));
+    fprintf(stderr, "%s\n", buf);
+}
+
+static void on_log(void *user, fxgl_gl_log_level level, const char *message) {
+    (void)user;
+    if (level <= FXGL_GL_LOG_WARN) {
+        fprintf(stderr, "fxgl-render: %s\n", message);
+    }
+}
+
+// --- main ---
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int main(int argc, char **argv) {
+    options o;
+    if (!parse(argc, argv, &o)) {
+        usage();
+        return 2;
+    }
+    fxgl_preset *preset = NULL;
+    if (o.preset) {
+        preset = fxgl_preset_create(&(fxgl_preset_desc){
+            .path = o.preset, .sink = {.fn = on_preset_diag}});
+        if (!preset) {
+            fprintf(stderr, "fxgl-render: cannot read preset '%s'\n", o.preset);
+            return 1;
+        }
+    }
+    static loaded fx[MAX_ITEMS];
+    size_t n = 0;
+    for (size_t i = 0; i < o.effect_count; i++) {
+        snprintf(fx[n].path, sizeof(fx[n].path), "%s", o.effects[i]);
+        fx[n].file = file_part(fx[n].path);
+        n++;
+    }
+    if (preset && n == 0) {
+        // The files the preset's technique lists name.
+        for (int list = 0; list < 2; list++) {
+            size_t count = 0;
+            const char *const *items = list == 0 ? fxgl_preset_technique_sorting(preset, &count)
+                                                 : fxgl_preset_techniques(preset, &count);
+            for (size_t i = 0; i < count && n < MAX_ITEMS; i++) {
+                const char *at = strchr(items[i], '@');
+                if (!at) {
+                    continue;
+                }
+                bool seen = false;
+                for (size_t k = 0; k < n; k++) {
+                    seen |= strcmp(fx[k].file, at + 1) == 0;
+                }
+                if (!seen && find_effect(&o, at + 1, fx[n].path, sizeof(fx[n].path))) {
+                    fx[n].file = file_part(fx[n].path);
+                    n++;
+                } else if (!seen) {
+                    fprintf(stderr, "fxgl-render: %s not found in the -I directories\n", at + 1);
+                }
+            }
+        }
+    }
+
+    fxgl_image input;
+    if (o.input) {
+        if (!fxgl_image_load_png(&input, o.input)) {
+            fprintf(stderr, "fxgl-render: cannot read '%s'\n", o.input);
+            return 1;
+        }
+    } else if (!test_image(&input, o.width, o.height)) {
+        fprintf(stderr, "fxgl-render: out of memory\n");
+        return 1;
+    }
+    int w = input.width, h = input.height;
+
+    char reason[256];
+    fxgl_test_egl_desc ed = {.api = o.api, .compatibility = o.compat};
+    fxgl_test_egl *egl = fxgl_test_egl_create(&ed, reason, sizeof(reason));
+    if (!egl) {
+        fprintf(stderr, "fxgl-render: no EGL context: %s\n", reason);
+        return 1;
+    }
+    GladGLContext *gl = fxgl_test_egl_gl(egl);
+    const fxgl_gl_info *info = fxgl_test_egl_info(egl);
+
+    // Compile: predefined macros for this context, then preset and -D definitions.
+    fxgl_environment env = {
+        .width = w, .height = h,
+        .api = info->api == FXGL_API_GLES ? FXGL_API_KIND_GLES : FXGL_API_KIND_GL,
+        .api_major = info->major, .api_minor = info->minor,
+    };
+    fxgl_define defines[FXGL_PREDEFINED_MAX + MAX_ITEMS];
+    char storage[FXGL_PREDEFINED_STORAGE];
+    size_t predefined = fxgl_predefined_macros(&env, defines, storage, sizeof(storage));
+    const char *reserved[FXGL_PREDEFINED_MAX];
+    for (size_t i = 0; i < predefined; i++) {
+        reserved[i] = defines[i].name;
+    }
+    for (size_t i = 0; i < n; i++) {
+        size_t count = predefined;
+        for (size_t k = 0; k < o.define_count; k++) {
+            defines[count++] = o.defines[k];
+        }
+        fxgl_preset_define_list list = {0};
+        if (preset && fxgl_preset_resolve_defines(preset, fx[i].file, NULL, 0, NULL, 0,
+                                                  reserved, predefined, &list)) {
+            for (size_t k = 0; k < list.count && count < sizeof(defines) / sizeof(defines[0]);
+                 k++) {
+                defines[count++] = (fxgl_define){list.items[k].name, list.items[k].value};
+            }
+        }
+        fxgl_compile_desc cd = {
+            .path = fx[i].path,
+            .include_paths = o.includes,
+            .include_path_count = o.include_count,
+            .defines = defines,
+            .define_count = count,
+            .target = target_for(info),
+        };
+        fxgl_diags diags;
+        fxgl_diags_init(&diags);
+        fx[i].fx = fxgl_effect_compile(&cd, &diags);
+        fx[i].runtime_index = -1;
+        size_t used = 0;
+        for (size_t k = 0; k < diags.count && used + 1 < sizeof(fx[i].error); k++) {
+            if (diags.items[k].severity != FXGL_DIAG_ERROR) {
+                continue;
+            }
+            int len = fxgl_diag_format(&diags.items[k], fx[i].error + used,
+                                       sizeof(fx[i].error) - used);
+            used += len > 0 ? (size_t)len : 0;
+            if (used + 1 < sizeof(fx[i].error)) {
+                fx[i].error[used++] = '\n';
+                fx[i].error[used] = '\0';
+            } else {
+                used = sizeof(fx[i].error) - 1;
+            }
+        }
+        if (!fx[i].fx) {
+            fprintf(stderr, "fxgl-render: %s does not compile:\n%s", fx[i].path, fx[i].error);
+        }
+        fxgl_diags_finish(&diags);
+        fxgl_preset_define_list_finish(&list);
+    }
+
+    fxgl_runtime_desc rd = {
+        .log = on_log,
+        .texture_search_paths = o.textures,
+        .texture_search_path_count = o.texture_count,
+    };
+    fxgl_runtime *rt = fxgl_runtime_create(gl, info, &rd);
+    if (!rt) {
+        fprintf(stderr, "fxgl-render: the runtime cannot work on %s\n", info->version);
+        return 1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (fx[i].fx) {
+            fx[i].runtime_index = fxgl_runtime_add_effect(rt, fx[i].fx, fx[i].file);
+        }
+    }
+    if (preset) {
+        apply_preset(rt, preset, fx, n);
+    }
+
+    // The application: a scene texture it "draws" (copies) into its
+    // framebuffer at the start of every frame, as a game redraws its scene;
+    // the effects then see the same input each frame, not their own output.
+    GLuint color, fbo, scene, scene_fbo;
+    gl->GenTextures(1, &scene);
+    gl->BindTexture(GL_TEXTURE_2D, scene);
+    gl->TexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, w, h);
+    for (int y = 0; y < h; y++) {
+        gl->TexSubImage2D(GL_TEXTURE_2D, 0, 0, h - 1 - y, w, 1, GL_RGBA, GL_UNSIGNED_BYTE,
+                          input.pixels + (size_t)y * (size_t)w * 4);
+    }
+    gl->GenFramebuffers(1, &scene_fbo);
+    gl->BindFramebuffer(GL_FRAMEBUFFER, scene_fbo);
+    gl->FramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, scene, 0);
+    gl->GenTextures(1, &color);
+    gl->BindTexture(GL_TEXTURE_2D, color);
+    gl->TexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, w, h);
+    gl->GenFramebuffers(1, &fbo);
+    gl->BindFramebuffer(GL_FRAMEBUFFER, fbo);
+    gl->FramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, color, 0);
+
+    double cpu_total = 0;
+    fxgl_runtime_stats last = {0};
+    for (int frame = 0; frame < o.frames; frame++) {
+        fxgl_frame_desc fd = {.width = w, .height = h, .framebuffer = fbo,
+                              .time = frame / 60.0};
+        gl->BindFramebuffer(GL_READ_FRAMEBUFFER, scene_fbo);
+        gl->BindFramebuffer(GL_DRAW_FRAMEBUFFER, fbo);
+        gl->BlitFramebuffer(0, 0, w, h, 0, 0, w, h, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+        double t0 = now();
+        fxgl_runtime_frame(rt, &fd);
+        cpu_total += now() - t0;
+        last = *fxgl_runtime_stats_get(rt);
+    }
+    gl->Finish();
+    fxgl_runtime_collect_timings(rt);
+    GLenum err = gl->GetError();
+    fxgl_image out;
+    gl->BindFramebuffer(GL_READ_FRAMEBUFFER, fbo);
+    bool ok = fxgl_image_read_gl(&out, gl, w, h);
+    if (ok) {
+        // Alpha cleared, as the reference's screenshots do by default
+        // (ClearAlpha=1): a window's alpha is not shown, a PNG's would be.
+        for (size_t i = 0; i < (size_t)w * (size_t)h; i++) {
+            out.pixels[i * 4 + 3] = 255;
+        }
+        ok = fxgl_image_save_png(&out, o.output);
+    }
+    if (!ok) {
+        fprintf(stderr, "fxgl-render: cannot write '%s'\n", o.output);
+    }
+
+    size_t failed = 0, ran = 0;
+    for (size_t i = 0; i < n; i++) {
+        failed += !fx[i].fx || fxgl_runtime_effect_status(rt, (size_t)fx[i].runtime_index,
+                                                          NULL) != FXGL_STATUS_READY;
+    }
+    size_t tcount = fxgl_runtime_technique_count(rt);
+    for (size_t i = 0; i < tcount; i++) {
+        fxgl_technique_info ti;
+        fxgl_runtime_technique(rt, i, &ti);
+        ran += ti.frames_run > 0;
+    }
+    if (o.report) {
+        FILE *f = fopen(o.report, "w");
+        if (!f) {
+            fprintf(stderr, "fxgl-render: cannot write '%s': %s\n", o.report, strerror(errno));
+        } else {
+            fprintf(f, "{\n  \"context\": {\"api\": \"%s\", \"version\": ",
+                    info->api == FXGL_API_GLES ? "gles" : o.compat ? "gl-compat" : "gl");
+            json_string(f, info->version);
+            fprintf(f, ", \"renderer\": ");
+            json_string(f, info->renderer);
+            fprintf(f, "},\n  \"size\": [%d, %d],\n  \"frames\": %d,\n", w, h, o.frames);
+            fprintf(f, "  \"gl_error\": %u,\n  \"cpu_ms_per_frame\": %.4f,\n", err,
+                    cpu_total * 1000.0 / o.frames);
+            fprintf(f, "  \"last_frame\": {\"gl_calls\": %u, \"pass_calls\": %u, "
+                       "\"state_calls\": %u, \"draw_calls\": %u, \"dispatches\": %u, "
+                       "\"framebuffer_binds\": %u, \"texture_binds\": %u, \"barriers\": %u, "
+                       "\"uniform_uploads\": %u, \"uniform_bytes\": %u, \"copies\": %u, "
+                       "\"techniques_run\": %u, \"passes_run\": %u, \"cpu_ms\": %.4f},\n",
+                    last.gl_calls, last.pass_calls, last.state_calls, last.draw_calls,
+                    last.dispatches, last.framebuffer_binds, last.texture_binds, last.barriers,
+                    last.uniform_uploads, last.uniform_bytes, last.copies, last.techniques_run,
+                    last.passes_run, last.cpu_ms);
+            fprintf(f, "  \"effects\": [\n");
+            for (size_t i = 0; i < n; i++) {
+                const char *why = "";
+                fxgl_status st = FXGL_STATUS_FAILED;
+                if (fx[i].fx) {
+                    st = fxgl_runtime_effect_status(rt, (size_t)fx[i].runtime_index, &why);
+                } else {
+                    why = fx[i].error;
+                }
+                fprintf(f, "    {\"file\": ");
+                json_string(f, fx[i].path);
+                fprintf(f, ", \"compiled\": %s, \"status\": \"%s\", \"reason\": ",
+                        fx[i].fx ? "true" : "false", status_name(st));
+                json_string(f, why);
+                fprintf(f, "}%s\n", i + 1 < n ? "," : "");
+            }
+            fprintf(f, "  ],\n  \"techniques\": [\n");
+            for (size_t i = 0; i < tcount; i++) {
+                fxgl_technique_info ti;
+                fxgl_runtime_technique(rt, i, &ti);
+                fprintf(f, "    {\"name\": ");
+                json_string(f, ti.name);
+                fprintf(f, ", \"file\": ");
+                json_string(f, ti.file);
+                const char *why = ti.reason && ti.reason[0] ? ti.reason
+                                  : !ti.enabled             ? "disabled"
+                                                            : "";
+                fprintf(f, ", \"enabled\": %s, \"status\": \"%s\", \"ran\": %s, "
+                           "\"frames_run\": %llu, \"reason\": ",
+                        ti.enabled ? "true" : "false", status_name(ti.status),
+                        ti.frames_run ? "true" : "false", (unsigned long long)ti.frames_run);
+                json_string(f, why);
+                fprintf(f, ", \"cpu_ms\": %.4f, \"gpu_ms\": %.4f, \"pass_gpu_ms\": [", ti.cpu_ms,
+                        ti.gpu_ms);
+                const fxgl_effect *e = NULL;
+                for (size_t k = 0; k < n; k++) {
+                    if (fx[k].runtime_index == (int)ti.effect) {
+                        e = fx[k].fx;
+                    }
+                }
+                size_t passes = e ? e->techniques[ti.technique].pass_count : 0;
+                for (size_t p = 0; p < passes; p++) {
+                    fprintf(f, "%s%.4f", p ? ", " : "", fxgl_runtime_pass_gpu_ms(rt, i, p));
+                }
+                fprintf(f, "]}%s\n", i + 1 < tcount ? "," : "");
+            }
+            fprintf(f, "  ]\n}\n");
+            fclose(f);
+        }
+    }
+    printf("fxgl-render: %zu effect(s), %zu failed, %zu of %zu technique(s) ran, %d frame(s) "
+           "%dx%d on %s; last frame %u GL calls, %u draws; %s\n",
+           n, failed, ran, tcount, o.frames, w, h, info->version, last.gl_calls,
+           last.draw_calls, ok ? o.output : "no output");
+
+    if (ok) {
+        fxgl_image_free(&out);
+    }
+    fxgl_runtime_destroy(rt);
+    GLuint fbos[2] = {fbo, scene_fbo}, texs[2] = {color, scene};
+    gl->DeleteFramebuffers(2, fbos);
+    gl->DeleteTextures(2, texs);
+    fxgl_test_egl_destroy(egl);
+    for (size_t i = 0; i < n; i++) {
+        fxgl_effect_destroy(fx[i].fx);
+    }
+    fxgl_preset_destroy(preset);
+    fxgl_image_free(&input);
+    return ok && err == GL_NO_ERROR ? 0 : 1;
+}
