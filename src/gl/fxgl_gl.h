@@ -140,6 +140,17 @@ void fxgl_runtime_destroy(fxgl_runtime *rt);
 int fxgl_runtime_add_effect(fxgl_runtime *rt, const fxgl_effect *effect,
                             const char *file);
 
+// Replaces effect index by a new version of it (a recompile after an edit), in whole.
+// Call on the frame thread between frames, with the runtime's context current. The new
+// version's GL objects are built first; only if that works does it take the old one's
+// place, keeping its index, file name, technique order and enabled flags (by technique
+// name) and the values of uniforms that kept their name and type. Returns true when it
+// was swapped in: the old fxgl_effect is no longer used and may be destroyed. False (with
+// reason) leaves the old version running: effect is not used and may be destroyed.
+// (src/gl/replace.c)
+bool fxgl_runtime_replace_effect(fxgl_runtime *rt, size_t index, const fxgl_effect *effect,
+                                 char *reason, size_t reason_size);
+
 typedef enum fxgl_status {
     FXGL_STATUS_PENDING,         // recorded, GL objects not created yet
     FXGL_STATUS_READY,           // runs when enabled
@@ -171,6 +182,10 @@ size_t fxgl_runtime_technique_count(fxgl_runtime *rt);
 bool fxgl_runtime_technique(fxgl_runtime *rt, size_t i, fxgl_technique_info *info);
 // 60-frame average GPU time of pass p of the technique at order position i (ms).
 double fxgl_runtime_pass_gpu_ms(fxgl_runtime *rt, size_t i, size_t p);
+// Frames read their timer queries back 4 frames later, never waiting. A
+// host that stops (a headless run, a dump) calls this on the runtime's
+// context to take in every result already available (after glFinish: all).
+void fxgl_runtime_collect_timings(fxgl_runtime *rt);
 
 typedef struct fxgl_technique_ref {
     uint32_t effect;             // effect index

@@ -8,6 +8,7 @@ libfxgl_gl_la_SOURCES = \
 	src/gl/state.c \
 	src/gl/gl_runtime.h \
 	src/gl/runtime.c \
+	src/gl/replace.c \
 	src/gl/cache.c \
 	src/gl/load.c \
 	src/gl/frame.c \
@@ -62,7 +63,7 @@ fxgl_render_SOURCES = tools/render.c tests/harness/egl.c tests/harness/image.c \
 	tests/harness/fxgl_test.h
 fxgl_render_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/harness $(EGL_CFLAGS) \
 	$(STB_CFLAGS) $(INIH_CFLAGS)
-fxgl_render_LDADD = libfxgl_gl.la libfxgl_preset.la libfxgl_fx.la $(INIH_LIBS) $(EGL_LIBS) -lm
+fxgl_render_LDADD = libfxgl_gl.la libfxgl_effects.la libfxgl_preset.la libfxgl_fx.la $(INIH_LIBS) $(EGL_LIBS) -lm
 
 # The per-pass cost of the runtime against a hand-written loop (docs/runtime.md).
 # `make check` runs a few frames and checks the bars; run it by hand with a

@@ -21,7 +21,7 @@ libfxgl_la_SOURCES = \
 # them at run time (real.c).
 libfxgl_la_CPPFLAGS = $(AM_CPPFLAGS) $(X11_CFLAGS) $(GLX_CFLAGS) $(EGL_CFLAGS)
 libfxgl_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
-libfxgl_la_LIBADD = libfxgl_gl.la libfxgl_preset.la $(AX_PTHREAD_LIBS) -ldl
+libfxgl_la_LIBADD = libfxgl_gl.la libfxgl_preset.la libfxgl_effects.la $(AX_PTHREAD_LIBS) -ldl
 libfxgl_la_LDFLAGS = $(AM_LDFLAGS) -module -avoid-version -shared \
 	-Wl,--version-script=$(top_srcdir)/src/interpose/exports.map -Wl,-z,defs
 EXTRA_DIST += src/interpose/exports.map src/interpose/local.mk
@@ -135,14 +135,14 @@ check_PROGRAMS += tests/interpose/test_config
 tests_interpose_test_config_SOURCES = tests/interpose/test_config.c $(libfxgl_la_SOURCES)
 tests_interpose_test_config_CPPFLAGS = $(TEST_CPPFLAGS) $(X11_CFLAGS) $(GLX_CFLAGS) \
 	$(EGL_CFLAGS) -DIP_TEST_NO_EXPORTS
-tests_interpose_test_config_LDADD = libfxgl_preset.la $(TEST_LDADD) $(AX_PTHREAD_LIBS) -ldl
+tests_interpose_test_config_LDADD = libfxgl_effects.la libfxgl_preset.la $(TEST_LDADD) $(AX_PTHREAD_LIBS) -ldl
 
 # input.c against a private Xvfb, keys and pointer driven through XTest.
 check_PROGRAMS += tests/interpose/test_input
 tests_interpose_test_input_SOURCES = tests/interpose/test_input.c $(libfxgl_la_SOURCES)
 tests_interpose_test_input_CPPFLAGS = $(TEST_CPPFLAGS) $(X11_CFLAGS) $(GLX_CFLAGS) \
 	$(EGL_CFLAGS) $(XTST_CFLAGS) -DIP_TEST_NO_EXPORTS
-tests_interpose_test_input_LDADD = libfxgl_preset.la $(TEST_LDADD) $(XTST_LIBS) $(X11_LIBS) \
+tests_interpose_test_input_LDADD = libfxgl_effects.la libfxgl_preset.la $(TEST_LDADD) $(XTST_LIBS) $(X11_LIBS) \
 	$(AX_PTHREAD_LIBS) -ldl
 
 # control.c: the socket (permissions, owner checks, SO_PEERCRED, never
@@ -176,7 +176,7 @@ EXTRA_DIST += tests/interpose/data/Invert.fx tests/interpose/data/Broken.fx \
 	tests/interpose/data/missing.ini tests/interpose/data/invert_key.ini
 
 TESTS += tests/interpose/test_fxgl_cmd.sh tests/interpose/test_asan_glmark2.sh
-EXTRA_DIST += tests/interpose/test_asan_glmark2.sh
+EXTRA_DIST += tests/interpose/test_asan_glmark2.sh bench/interpose_overhead.sh
 EXTRA_DIST += tests/interpose/test_fxgl_cmd.sh
 
 # --- the 32-bit library: make lib32 ---
@@ -189,7 +189,7 @@ EXTRA_DIST += tests/interpose/test_fxgl_cmd.sh
 # exists: ld.so skips the one of the other class in each process.
 LIB32_CC = $(CC) -m32
 lib32_sources = $(libfxgl_la_SOURCES) $(libfxgl_gl_la_SOURCES) $(libfxgl_fx_la_SOURCES) \
-	$(libfxgl_preset_la_SOURCES)
+	$(libfxgl_preset_la_SOURCES) $(libfxgl_effects_la_SOURCES)
 
 # libfxgl.la first: it brings the generated glad sources.
 lib32/libfxgl.so: libfxgl.la $(srcdir)/src/interpose/exports.map config.h
@@ -198,7 +198,7 @@ lib32/libfxgl.so: libfxgl.la $(srcdir)/src/interpose/exports.map config.h
 		case $$f in *.c) srcs="$$srcs $(srcdir)/$$f" ;; esac; \
 	done && \
 	$(LIB32_CC) $(AX_FXGL_CFLAGS) $(WARN_CFLAGS) -O2 -g -fPIC -shared -fvisibility=hidden \
-		$(DEFAULT_INCLUDES) $(AM_CPPFLAGS) $(X11_CFLAGS) $(GLX_CFLAGS) $(EGL_CFLAGS) $(INIH_CFLAGS) \
+		$(DEFAULT_INCLUDES) $(AM_CPPFLAGS) $(X11_CFLAGS) $(GLX_CFLAGS) $(EGL_CFLAGS) $(INIH_CFLAGS) $(STB_CFLAGS) \
 		-Wl,--version-script=$(srcdir)/src/interpose/exports.map -Wl,-z,defs \
 		-o $@.tmp $$srcs -linih -lm -ldl -pthread && mv $@.tmp $@
 
