@@ -74,14 +74,10 @@ static void usage(void) {
     fprintf(stderr,
             "usage: fxgl-render [--input IN.png | --test-image] [--size WxH] [--output OUT.png]\n"
             "                   [--report R.json] [--frames N] [--api gl|gl-compat|gles]\n"
-            "                   [--preset P.ini] [--performance-mode] [--skip-disabled]
-"
-            "                   [-I DIR] [-D NAME[=VALUE]] [--textures DIR]
-"
-            "                   [--dump FILE] [--visualise Effect.fx:Tex[@mip,rgba,corner]]
-"
-            "                   [--overlay] [EFFECT.fx...]
-");
+            "                   [--preset P.ini] [--performance-mode] [--skip-disabled]\n"
+            "                   [-I DIR] [-D NAME[=VALUE]] [--textures DIR]\n"
+            "                   [--dump FILE] [--visualise Effect.fx:Tex[@mip,rgba,corner]]\n"
+            "                   [--overlay] [EFFECT.fx...]\n");
 }
 
 static bool parse(int argc, char **argv, options *o) {
