@@ -232,6 +232,7 @@ static fxgl_effect *compile(const char *path, const fxgl_gl_info *info, int widt
             }
         }
         fxgl_log(FXGL_LOG_WARN, "effect %s skipped: %s", path, first);
+        ip_inspect_note_failed(base_name(path), first); // issue 10: for the dump
     }
     fxgl_diags_finish(&diags);
     return effect;
