@@ -1,8 +1,8 @@
 # data/local.mk - standard headers, built-in effects and the default preset
 # (included by Makefile.am).
 #
-# Installed layout under $(pkgdatadir) ($(datadir)/fxgl, which tools/fxgl
-# searches as @datadir@/fxgl/shaders):
+# Installed layout under $(pkgdatadir) ($(datadir)/fxgl; compiled into the
+# library as FXGL_DATADIR, see src/preset/config.c, and into tools/fxgl):
 #   shaders/    ReShade.fxh, ReShadeUI.fxh, fxgl_Noise.fxh and the fxgl_*.fx effects
 #   textures/   fxgl_lut.png, generated at build time by tools/fxgl-lutgen
 #   presets/    default.ini

@@ -4,6 +4,8 @@
  *   fxc check [options] FILE...         compile, print diagnostics
  *   fxc preprocess [options] FILE       print the preprocessed text
  *   fxc dump --json [options] FILE      print the effect module as JSON
+ *   fxc techniques [options] FILE...    the techniques of each file, one a
+ *                                       line (fxgl --list-effects uses it)
  *   fxc glsl --target T [--pass N] FILE print the generated GLSL
  *   fxc conform [options] DIR...        every .fx below DIR: status and first
  *                                       diagnostic, then "N passed, M failed"
@@ -61,6 +63,7 @@ static void usage(FILE *out) {
             "usage: fxc check [options] FILE...\n"
             "       fxc preprocess [options] FILE\n"
             "       fxc dump --json [options] FILE\n"
+            "       fxc techniques [options] FILE...\n"
             "       fxc glsl --target gl450|gl430|es300|es310|es320 [--pass N] [options] FILE\n"
             "       fxc conform [options] DIR...\n"
             "       fxc stats [options] DIR...\n"
@@ -240,6 +243,29 @@ static int cmd_check(const options *o) {
         if (!e) {
             status = 1;
         }
+        fxgl_effect_destroy(e);
+        fxgl_diags_finish(&diags);
+    }
+    return status;
+}
+
+// One technique name a line, in declaration order; 1 when a file does not compile
+// (its diagnostics go to stderr, as check's).
+static int cmd_techniques(const options *o) {
+    if (o->file_count == 0) {
+        usage(stderr);
+        return 2;
+    }
+    int status = 0;
+    for (size_t i = 0; i < o->file_count; i++) {
+        fxgl_diags diags;
+        fxgl_diags_init(&diags);
+        fxgl_effect *e = compile(o, o->files[i], FXGL_GLSL_NONE, &diags);
+        print_diags(&diags, o->quiet);
+        for (size_t t = 0; e && t < e->technique_count; t++) {
+            printf("%s\n", e->techniques[t].name);
+        }
+        status |= e == NULL;
         fxgl_effect_destroy(e);
         fxgl_diags_finish(&diags);
     }
@@ -845,6 +871,9 @@ int main(int argc, char **argv) {
     }
     if (strcmp(cmd, "dump") == 0) {
         return cmd_dump(&o);
+    }
+    if (strcmp(cmd, "techniques") == 0) {
+        return cmd_techniques(&o);
     }
     if (strcmp(cmd, "glsl") == 0) {
         return cmd_glsl(&o);

@@ -38,17 +38,19 @@ CLEANFILES += tools/fxgl tests/interpose/fxgl-uninstalled
 EXTRA_DIST += tools/fxgl.in
 
 fxgl_script_subst = sed -e 's|@PACKAGE_VERSION[@]|$(PACKAGE_VERSION)|g' \
-	-e 's|@datadir[@]|$(datadir)|g'
+	-e 's|@pkgdatadir[@]|$(pkgdatadir)|g'
 
 tools/fxgl: $(top_srcdir)/tools/fxgl.in Makefile
 	$(AM_V_GEN)$(MKDIR_P) tools && \
 	$(fxgl_script_subst) -e 's|@FXGL_LIBRARY[@]|$(libdir)/libfxgl.so|g' \
+		-e 's|@FXGL_FXC[@]|$(bindir)/fxc$(EXEEXT)|g' \
 		-e 's|@FXGL_CTL[@]|$(bindir)/fxgl-ctl|g' \
 		$(top_srcdir)/tools/fxgl.in > $@.tmp && chmod +x $@.tmp && mv $@.tmp $@
 
 tests/interpose/fxgl-uninstalled: $(top_srcdir)/tools/fxgl.in Makefile
 	$(AM_V_GEN)$(MKDIR_P) tests/interpose && \
 	$(fxgl_script_subst) -e 's|@FXGL_LIBRARY[@]|$(abs_top_builddir)/.libs/libfxgl.so|g' \
+		-e 's|@FXGL_FXC[@]|$(abs_top_builddir)/fxc$(EXEEXT)|g' \
 		-e 's|@FXGL_CTL[@]|$(abs_top_builddir)/fxgl-ctl|g' \
 		$(top_srcdir)/tools/fxgl.in > $@.tmp && chmod +x $@.tmp && mv $@.tmp $@
 
@@ -178,6 +180,10 @@ EXTRA_DIST += tests/interpose/data/Invert.fx tests/interpose/data/Broken.fx \
 TESTS += tests/interpose/test_fxgl_cmd.sh tests/interpose/test_asan_glmark2.sh
 EXTRA_DIST += tests/interpose/test_asan_glmark2.sh bench/interpose_overhead.sh
 EXTRA_DIST += tests/interpose/test_fxgl_cmd.sh
+# make install DESTDIR=<tmp>, then the installed fxgl on ip_glx_app (built for test_preload).
+TESTS += tests/interpose/test_install.sh
+EXTRA_DIST += tests/interpose/test_install.sh
+tests/interpose/test_install.log: $(ip_host_programs)
 
 # --- the 32-bit library: make lib32 ---
 #
@@ -199,7 +205,7 @@ lib32/libfxgl.so: libfxgl.la $(srcdir)/src/interpose/exports.map config.h
 	done && \
 	$(LIB32_CC) $(AX_FXGL_CFLAGS) $(WARN_CFLAGS) -O2 -g -fPIC -shared -fvisibility=hidden \
 		$(DEFAULT_INCLUDES) $(AM_CPPFLAGS) $(X11_CFLAGS) $(GLX_CFLAGS) $(EGL_CFLAGS) $(INIH_CFLAGS) $(STB_CFLAGS) \
-		-Wl,--version-script=$(srcdir)/src/interpose/exports.map -Wl,-z,defs \
+		$(FXGL_DATADIR_CPPFLAGS) -Wl,--version-script=$(srcdir)/src/interpose/exports.map -Wl,-z,defs \
 		-o $@.tmp $$srcs -linih -lm -ldl -pthread && mv $@.tmp $@
 
 lib32: lib32/libfxgl.so

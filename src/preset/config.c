@@ -18,8 +18,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #define CONFIG_MAX_CANDIDATES 32
+
+// The installed data ($(pkgdatadir): shaders/, textures/, presets/) comes from the build,
+// so a package built for /usr finds its own files; FXGL_DATA_DIR moves it at run time
+// (an install unpacked elsewhere, the install test's DESTDIR).
+#ifndef FXGL_DATADIR
+#error "FXGL_DATADIR (the installed data directory) must be defined by the build"
+#endif
 
 static const char *env_get(const fxgl_config_env *env, const char *name)
 {
@@ -53,6 +61,12 @@ static char *join(const char *a, const char *b)
         memcpy(out + la, b, lb + 1);
     }
     return out;
+}
+
+static const char *data_dir(const fxgl_config_env *env)
+{
+    const char *value = env_value(env, "FXGL_DATA_DIR");
+    return value != NULL ? value : FXGL_DATADIR;
 }
 
 // $XDG_<name>_HOME, else $HOME/<fallback>; NULL when neither is known.
@@ -125,6 +139,7 @@ typedef struct config_reader {
     size_t count;
     const fxgl_config_env *env;
     const fxgl_preset_sink *sink;
+    bool preset_chosen;          // a file key or FXGL_PRESET named the preset
     bool oom;
 } config_reader;
 
@@ -425,22 +440,29 @@ static void set_defaults(config_reader *r, fxgl_config *config)
     char *cache_home = xdg_home(env, "XDG_CACHE_HOME", ".cache");
     char *config_home = xdg_home(env, "XDG_CONFIG_HOME", ".config");
     // The reference searches `.\` (the game's directory); the shared shader folders of
-    // a Linux user live under $XDG_DATA_HOME/fxgl.
-    char *raw[2];
-    const char *bases[2] = {NULL, NULL};
+    // a Linux user live under $XDG_DATA_HOME/fxgl, then the installed data. Earlier
+    // entries win (the first file of a name is the one used, includes too), so a user's
+    // own ReShade.fxh or effect of the same name replaces the installed one.
+    char *raw[3];
+    const char *bases[3] = {NULL, NULL, NULL};
     size_t n = 0;
     if (program_dir != NULL) {
         raw[n] = ".";
         bases[n++] = program_dir;
     }
+    size_t user = n;
     if (data_home != NULL) {
-        raw[n] = "fxgl/Shaders/**";
+        raw[n] = "fxgl/shaders/**";
         bases[n++] = data_home;
     }
+    size_t installed = n;
+    raw[n] = "shaders/**";
+    bases[n++] = data_dir(env);
     r->oom |= !set_paths(&config->effect_paths, &config->effect_path_count, raw, bases, n, env);
     if (data_home != NULL) {
-        raw[n - 1] = "fxgl/Textures/**";
+        raw[user] = "fxgl/textures/**";
     }
+    raw[installed] = "textures/**";
     r->oom |= !set_paths(&config->texture_paths, &config->texture_path_count, raw, bases, n,
                          env);
     const char *preset_dir = program_dir != NULL ? program_dir : config_home;
@@ -483,6 +505,7 @@ static void read_general(config_reader *r, fxgl_config *config)
         if (fxgl_preset_is_preset_path(path.path)) {
             free(config->preset_path);
             config->preset_path = path.path;
+            r->preset_chosen = true;
             break;
         }
         warn_at(r, layer, "GENERAL", preset_keys[k], "'%s' is not a preset: not used",
@@ -589,11 +612,80 @@ static void env_bool(config_reader *r, const char *name, bool *out)
     }
 }
 
+// A preset given by name ("default", "mine"): no directory, no .ini, and no file of that
+// name in the working directory (which keeps its meaning of a path).
+static bool is_preset_name(const char *value)
+{
+    size_t len = strlen(value);
+    return strpbrk(value, "/\\") == NULL && value[0] != '.' && value[0] != '~' &&
+           !(len >= 4 && strcasecmp(value + len - 4, ".ini") == 0) && access(value, F_OK) != 0;
+}
+
+// NAME -> $XDG_DATA_HOME/fxgl/presets/NAME.ini when that exists, else the installed
+// presets/NAME.ini (which the preset loader reports when it is missing too).
+static char *named_preset(const fxgl_config_env *env, const char *name)
+{
+    size_t len = strlen(name);
+    char *file = malloc(len + sizeof("presets/.ini"));
+    if (file == NULL) {
+        return NULL;
+    }
+    memcpy(file, "presets/", 8);
+    memcpy(file + 8, name, len);
+    memcpy(file + 8 + len, ".ini", 5);
+    char *path = NULL;
+    char *data_home = xdg_home(env, "XDG_DATA_HOME", ".local/share");
+    char *user = data_home != NULL ? join(data_home, "fxgl") : NULL;
+    if (user != NULL) {
+        path = join(user, file);
+        if (path != NULL && access(path, F_OK) != 0) {
+            free(path);
+            path = NULL;
+        }
+    }
+    if (path == NULL) {
+        path = join(data_dir(env), file);
+    }
+    free(user);
+    free(data_home);
+    free(file);
+    return path;
+}
+
+// Nothing named a preset and there is none at the default place: the installed default
+// preset, so that `fxgl program` with no configuration at all shows effects. Only when it
+// is installed: an uninstalled build keeps passing frames through without a warning.
+static void installed_default_preset(config_reader *r, fxgl_config *config)
+{
+    if (r->preset_chosen || (config->preset_path != NULL &&
+                             access(config->preset_path, F_OK) == 0)) {
+        return;
+    }
+    char *path = join(data_dir(r->env), "presets/default.ini");
+    if (path == NULL) {
+        r->oom = true;
+    } else if (access(path, F_OK) == 0) {
+        free(config->preset_path);
+        config->preset_path = path;
+    } else {
+        free(path);
+    }
+}
+
 static void read_environment(config_reader *r, fxgl_config *config)
 {
     const char *value = env_value(r->env, "FXGL_PRESET");
-    if (value != NULL) {
+    if (value != NULL && is_preset_name(value)) {
+        char *path = named_preset(r->env, value);
+        r->oom |= path == NULL;
+        if (path != NULL) {
+            free(config->preset_path);
+            config->preset_path = path;
+        }
+        r->preset_chosen = true;
+    } else if (value != NULL) {
         r->oom |= !replace_path(&config->preset_path, r->env, value, NULL);
+        r->preset_chosen = true;
     }
     env_paths(r, "FXGL_EFFECT_PATHS", &config->effect_paths, &config->effect_path_count);
     env_paths(r, "FXGL_TEXTURE_PATHS", &config->texture_paths, &config->texture_path_count);
@@ -636,6 +728,7 @@ bool fxgl_config_load(fxgl_config *config, const fxgl_config_env *env,
     read_general(&r, config);
     read_input_and_log(&r, config);
     read_environment(&r, config);
+    installed_default_preset(&r, config);
     for (size_t i = 0; i < r.count; i++) {
         fxgl_ini_destroy(r.layers[i].ini);
         free(r.layers[i].path);

@@ -407,7 +407,11 @@ typedef struct fxgl_config {
 
 // Finds, reads and layers the files, then applies the environment:
 //   FXGL_CONFIG            the first file looked at
-//   FXGL_PRESET            PresetPath
+//   FXGL_PRESET            PresetPath; a bare name (no '/', no .ini, no such file here)
+//                          is $XDG_DATA_HOME/fxgl/presets/NAME.ini, else the installed
+//                          presets/NAME.ini ("default": the installed default preset)
+//   FXGL_DATA_DIR          the installed data directory (default: the build's
+//                          $(pkgdatadir)); its shaders/ and textures/ end the search paths
 //   FXGL_EFFECT_PATHS      EffectSearchPaths, ':'-separated, `dir/**` = recursive
 //   FXGL_TEXTURE_PATHS     TextureSearchPaths, likewise
 //   FXGL_PERFORMANCE_MODE  PerformanceMode (0/1)
@@ -415,6 +419,9 @@ typedef struct fxgl_config {
 //   FXGL_DEFINES           PreprocessorDefinitions, `A=1,B` (replaces the files' list)
 //   FXGL_CACHE_DIR         IntermediateCachePath
 //   FXGL_LOG               log level;  FXGL_LOG_FILE  log file
+// Default search paths: <program dir>, $XDG_DATA_HOME/fxgl/shaders/** (textures/**),
+// then the installed shaders/** (textures/**); earlier entries win. With no preset named
+// anywhere and no ReShadePreset.ini at the default place, the installed default preset.
 // Missing files are not errors; defaults are used. false only when out of memory.
 bool fxgl_config_load(fxgl_config *config, const fxgl_config_env *env,
                       const fxgl_preset_sink *sink);

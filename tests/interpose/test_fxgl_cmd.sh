@@ -45,16 +45,36 @@ out=$(sh "$fxgl" -- printf '%s,' a "b c" --preset 2>/dev/null; echo)
 check "arguments passed unchanged" "a,b c,--preset," "$out"
 out=$(sh "$fxgl" --version)
 case $out in "fxgl "[0-9]*) ;; *) echo "FAIL: --version printed '$out'"; fail=1 ;; esac
-sh "$fxgl" --help | grep -q -- '--preset FILE' || { echo "FAIL: --help"; fail=1; }
+sh "$fxgl" --help | grep -q -- '--preset PRESET' || { echo "FAIL: --help"; fail=1; }
 sh "$fxgl" --bogus true 2>/dev/null; check "unknown option" "2" "$?"
 sh "$fxgl" --log loud true 2>/dev/null; check "bad log level" "2" "$?"
 sh "$fxgl" 2>/dev/null; check "no program" "2" "$?"
 FXGL_LIBRARY=/nonexistent/libfxgl.so sh "$fxgl" true 2>/dev/null
 check "missing library" "2" "$?"
 dir=$(mktemp -d)
-mkdir -p "$dir/sub" && : > "$dir/a.fx" && : > "$dir/sub/b.fx"
-out=$(FXGL_EFFECT_PATH="$dir" sh "$fxgl" --list-effects | sed "s|$dir/||" | tr '\n' ' ')
+mkdir -p "$dir/sub" "$dir/other" && : > "$dir/a.fx" && : > "$dir/sub/b.fx"
+: > "$dir/other/a.fx" && : > "$dir/other/c.fx"
+# Without fxc: file names only; "dir/**" searches below, "dir" does not, and the
+# first file of a name hides later ones (as the library loads them).
+out=$(FXGL_FXC=/nonexistent/fxc FXGL_EFFECT_PATHS="$dir/**:$dir/other" sh "$fxgl" --list-effects |
+    sed "s|$dir/||" | tr '\n' ' ')
+check "--list-effects" "a.fx other/c.fx sub/b.fx " "$out"
+out=$(FXGL_FXC=/nonexistent/fxc FXGL_EFFECT_PATHS="$dir" sh "$fxgl" --list-effects |
+    sed "s|$dir/||" | tr '\n' ' ')
+check "--list-effects, not recursive" "a.fx " "$out"
+# With the build's fxc: techniques, compiled against the same include path.
+{
+    echo '#include "inc.fxh"'
+    echo 'technique One { pass { VertexShader = V; PixelShader = P; } }'
+    echo 'technique Two { pass { VertexShader = V; PixelShader = P; } }'
+} > "$dir/sub/b.fx"
+printf 'void V(uint id : SV_VertexID, out float4 p : SV_Position) { p = 0; }\n%s\n' \
+    'float4 P(float4 p : SV_Position) : SV_Target { return 1; }' > "$dir/inc.fxh"
+printf 'technique Broken {' > "$dir/other/c.fx"
+out=$(FXGL_EFFECT_PATHS="$dir/other:$dir/**" sh "$fxgl" --list-effects | sed "s|$dir/||" |
+    tr '\n' ' ')
+check "--list-effects with techniques" \
+    "other/a.fx: other/c.fx: (does not compile; see: fxc check) sub/b.fx: One Two " "$out"
 rm -rf "$dir"
-check "--list-effects" "a.fx sub/b.fx " "$out"
 [ $fail -eq 0 ] && echo "fxgl command: ok"
 exit $fail

@@ -165,19 +165,30 @@ END_TEST
 START_TEST(test_defaults_without_files)
 {
     char home[600];
+    char data[600];
     snprintf(home, sizeof(home), "HOME=%s/home", root);
-    const char *envp[] = {home, "XDG_CONFIG_DIRS=/nonexistent-fxgl", NULL};
-    fxgl_config_env env = {.envp = envp, .program_dir = at("game")};
+    snprintf(data, sizeof(data), "FXGL_DATA_DIR=%s/data", root);
+    const char *envp[] = {home, "XDG_CONFIG_DIRS=/nonexistent-fxgl", data, NULL};
+    char game[600];
+    snprintf(game, sizeof(game), "%s/game", root); // at() reuses its buffers
+    fxgl_config_env env = {.envp = envp, .program_dir = game};
     fxgl_config config;
     ck_assert(fxgl_config_load(&config, &env, NULL));
     ck_assert_uint_eq(config.file_count, 0);
     ck_assert_str_eq(config.save_path, at("home/.config/fxgl/fxgl.ini"));
-    ck_assert_uint_eq(config.effect_path_count, 2);
+    // The program's directory, the user's data, the installed data: in that order.
+    ck_assert_uint_eq(config.effect_path_count, 3);
     ck_assert_str_eq(config.effect_paths[0].path, at("game"));
     ck_assert(!config.effect_paths[0].recursive);
-    ck_assert_str_eq(config.effect_paths[1].path, at("home/.local/share/fxgl/Shaders"));
+    ck_assert_str_eq(config.effect_paths[1].path, at("home/.local/share/fxgl/shaders"));
     ck_assert(config.effect_paths[1].recursive);
-    ck_assert_str_eq(config.texture_paths[1].path, at("home/.local/share/fxgl/Textures"));
+    ck_assert_str_eq(config.effect_paths[2].path, at("data/shaders"));
+    ck_assert(config.effect_paths[2].recursive);
+    ck_assert_uint_eq(config.texture_path_count, 3);
+    ck_assert_str_eq(config.texture_paths[0].path, at("game"));
+    ck_assert_str_eq(config.texture_paths[1].path, at("home/.local/share/fxgl/textures"));
+    ck_assert_str_eq(config.texture_paths[2].path, at("data/textures"));
+    // No installed default preset: the default place, as before.
     ck_assert_str_eq(config.preset_path, at("game/ReShadePreset.ini"));
     ck_assert_str_eq(config.cache_path, at("home/.cache/fxgl"));
     ck_assert(!config.performance_mode && config.force_shortcut_modifiers);
@@ -186,6 +197,80 @@ START_TEST(test_defaults_without_files)
     ck_assert_ptr_null(config.log_file);
     fxgl_config_finish(&config);
     fxgl_config_finish(NULL);
+
+    // Installed: with nothing else, the installed default preset is the one used...
+    put_file("data/presets/default.ini", "Techniques=A@A.fx\n");
+    ck_assert(fxgl_config_load(&config, &env, NULL));
+    ck_assert_str_eq(config.preset_path, at("data/presets/default.ini"));
+    fxgl_config_finish(&config);
+    // ...but a ReShadePreset.ini at the default place wins,
+    put_file("game/ReShadePreset.ini", "Techniques=B@B.fx\n");
+    ck_assert(fxgl_config_load(&config, &env, NULL));
+    ck_assert_str_eq(config.preset_path, at("game/ReShadePreset.ini"));
+    fxgl_config_finish(&config);
+    // and so does a preset named in a file, even one that does not exist yet.
+    unlink(at("game/ReShadePreset.ini"));
+    put_file("game/fxgl.ini", "[GENERAL]\nPresetPath=New.ini\n");
+    ck_assert(fxgl_config_load(&config, &env, NULL));
+    ck_assert_str_eq(config.preset_path, at("game/New.ini"));
+    fxgl_config_finish(&config);
+}
+END_TEST
+
+// Without FXGL_DATA_DIR the installed data directory is the build's (-DFXGL_DATADIR).
+START_TEST(test_compiled_in_data_dir)
+{
+    const char *envp[] = {"HOME=/nonexistent-home", "XDG_CONFIG_DIRS=/nonexistent-fxgl", NULL};
+    fxgl_config_env env = {.envp = envp, .program_dir = NULL};
+    fxgl_config config;
+    ck_assert(fxgl_config_load(&config, &env, NULL));
+    ck_assert_uint_eq(config.effect_path_count, 2);
+    ck_assert_str_eq(config.effect_paths[0].path, "/nonexistent-home/.local/share/fxgl/shaders");
+    ck_assert_str_eq(config.effect_paths[1].path, FXGL_DATADIR "/shaders");
+    ck_assert_str_eq(config.texture_paths[1].path, FXGL_DATADIR "/textures");
+    fxgl_config_finish(&config);
+}
+END_TEST
+
+// FXGL_PRESET=NAME: the user's presets/NAME.ini, else the installed one; paths stay paths.
+START_TEST(test_named_presets)
+{
+    char home[600];
+    char data[600];
+    char preset[600];
+    snprintf(home, sizeof(home), "HOME=%s/home", root);
+    snprintf(data, sizeof(data), "FXGL_DATA_DIR=%s/data", root);
+    const char *envp[] = {home, "XDG_CONFIG_DIRS=/nonexistent-fxgl", data, preset, NULL};
+    char game[600];
+    snprintf(game, sizeof(game), "%s/game", root); // at() reuses its buffers
+    fxgl_config_env env = {.envp = envp, .program_dir = game};
+    fxgl_config config;
+    strcpy(preset, "FXGL_PRESET=default");
+    ck_assert(fxgl_config_load(&config, &env, NULL));
+    ck_assert_str_eq(config.preset_path, at("data/presets/default.ini")); // reported later
+    fxgl_config_finish(&config);
+    put_file("home/.local/share/fxgl/presets/default.ini", "Techniques=U@U.fx\n");
+    ck_assert(fxgl_config_load(&config, &env, NULL));
+    ck_assert_str_eq(config.preset_path, at("home/.local/share/fxgl/presets/default.ini"));
+    fxgl_config_finish(&config);
+    strcpy(preset, "FXGL_PRESET=sharp");
+    put_file("data/presets/sharp.ini", "Techniques=S@S.fx\n");
+    ck_assert(fxgl_config_load(&config, &env, NULL));
+    ck_assert_str_eq(config.preset_path, at("data/presets/sharp.ini"));
+    fxgl_config_finish(&config);
+    // Not names: a .ini file, a path with a directory, an absolute path.
+    strcpy(preset, "FXGL_PRESET=sharp.ini");
+    ck_assert(fxgl_config_load(&config, &env, NULL));
+    ck_assert_str_eq(config.preset_path, "sharp.ini");
+    fxgl_config_finish(&config);
+    strcpy(preset, "FXGL_PRESET=dir/sharp");
+    ck_assert(fxgl_config_load(&config, &env, NULL));
+    ck_assert_str_eq(config.preset_path, "dir/sharp");
+    fxgl_config_finish(&config);
+    snprintf(preset, sizeof(preset), "FXGL_PRESET=%s/p.ini", root);
+    ck_assert(fxgl_config_load(&config, &env, NULL));
+    ck_assert_str_eq(config.preset_path, at("p.ini"));
+    fxgl_config_finish(&config);
 }
 END_TEST
 
@@ -267,6 +352,8 @@ static Suite *config_suite(void)
     tcase_add_test(tc, test_candidate_order);
     tcase_add_test(tc, test_layering_relative_paths_and_reshade_ini);
     tcase_add_test(tc, test_defaults_without_files);
+    tcase_add_test(tc, test_compiled_in_data_dir);
+    tcase_add_test(tc, test_named_presets);
     tcase_add_test(tc, test_environment_overrides);
     tcase_add_test(tc, test_preset_path_must_be_a_preset);
     suite_add_tcase(s, tc);
