@@ -15,7 +15,8 @@ libfxgl_la_SOURCES = \
 	src/interpose/context.c \
 	src/interpose/input.c \
 	src/interpose/effects.c \
-	src/interpose/frame.c
+	src/interpose/frame.c \
+	src/interpose/stats.c
 # GLX/EGL headers only: the library never links libGL/libEGL, it finds
 # them at run time (real.c).
 libfxgl_la_CPPFLAGS = $(AM_CPPFLAGS) $(X11_CFLAGS) $(GLX_CFLAGS) $(EGL_CFLAGS)
