@@ -16,15 +16,18 @@
  * GL_TIME_ELAPSED), the wall time from the CPU clock around frame+finish.
  * Medians per (mode, N) are printed as CSV on stdout:
  *   mode,width,height,passes,frames,gpu_ms,wall_ms,gl_calls,draws,
- *   framebuffer_binds,texture_binds,renderer
+ *   dispatches,framebuffer_binds,texture_binds,uniform_bytes,cpu_ms,renderer
  * The slope over N (least squares, sweep.sh) is the fixed cost per pass.
  *
  *   bench/sweep [--size WxH] [--frames F] [--passes 1,2,4] [--modes runtime,...]
  *               [--api gl|gles]
  * Modes: runtime (as the preloaded library creates it: timers and debug
- * groups on), runtime-lean (both off), frag, compute (floors).
- * With no argument (make check) it runs a small sweep and checks what the
- * runtime reports against what the chain must cost: N draws, N+? binds.
+ * groups on), runtime-lean (both off), runtime-uniform (every pass also
+ * reads a `timer` uniform, so the uniform block is uploaded every frame),
+ * frag, compute (the floors), copies (the floor's copy in and out alone).
+ * cpu_ms is the median CPU time of fxgl_runtime_frame (runtime modes).
+ * With no argument (make check) it runs a small sweep of every mode and
+ * checks what the runtime reports against what the chain must cost.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,8 +43,11 @@
 #define MAX_PASSES 64
 #define MAX_COUNTS 16
 
-enum { MODE_RUNTIME, MODE_LEAN, MODE_FRAG, MODE_COMPUTE, MODE_COUNT };
-static const char *const mode_names[MODE_COUNT] = {"runtime", "runtime-lean", "frag", "compute"};
+// The runtime modes come first (index < MODE_FLOORS): each has a runtime.
+enum { MODE_RUNTIME, MODE_LEAN, MODE_UNIFORM, MODE_FLOORS, MODE_FRAG = MODE_FLOORS,
+       MODE_COMPUTE, MODE_COPIES, MODE_COUNT };
+static const char *const mode_names[MODE_COUNT] = {"runtime", "runtime-lean", "runtime-uniform",
+                                                   "frag", "compute", "copies"};
 
 static double now(void) {
     struct timespec ts;
@@ -61,7 +67,9 @@ static double median(double *v, int n) {
 
 // --- the chain as ReShade FX, compiled by fxgl's own compiler ---
 
-static char *chain_source(int passes, int w, int h) {
+// uniform: every pass also reads a uniform that changes every frame (the
+// `timer` source), so each frame uploads the uniform block (breakdown.sh).
+static char *chain_source(int passes, int w, int h, bool uniform) {
     size_t size = 4096 + (size_t)passes * 160;
     char *s = malloc(size);
     if (!s) {
@@ -74,18 +82,22 @@ static char *chain_source(int passes, int w, int h) {
         "texture2D TB { Width = %d; Height = %d; Format = RGBA8; };\n"
         "sampler2D SA { Texture = TA; MinFilter = POINT; MagFilter = POINT; };\n"
         "sampler2D SB { Texture = TB; MinFilter = POINT; MagFilter = POINT; };\n"
+        "%s"
         "void VS(in uint id : SV_VertexID, out float4 pos : SV_Position,\n"
         "        out float2 uv : TEXCOORD) {\n"
         "    uv = float2(id == 2 ? 2.0 : 0.0, id == 1 ? 2.0 : 0.0);\n"
         "    pos = float4(uv * float2(2.0, -2.0) + float2(-1.0, 1.0), 0.0, 1.0);\n"
         "}\n"
         "float4 P0(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target"
-        " { return tex2D(Back, uv); }\n"
+        " { return tex2D(Back, uv)%s; }\n"
         "float4 PA(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target"
-        " { return tex2D(SA, uv); }\n"
+        " { return tex2D(SA, uv)%s; }\n"
         "float4 PB(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target"
-        " { return tex2D(SB, uv); }\n"
-        "technique Sweep {\n", w, h, w, h);
+        " { return tex2D(SB, uv)%s; }\n"
+        "technique Sweep {\n", w, h, w, h,
+        uniform ? "uniform float Timer < source = \"timer\"; >;\n" : "",
+        uniform ? " + Timer * 1e-30" : "", uniform ? " + Timer * 1e-30" : "",
+        uniform ? " + Timer * 1e-30" : "");
     for (int i = 0; i < passes; i++) {
         // pass 0 reads COLOR; pass i reads what pass i-1 wrote (TA when i-1 even)
         const char *ps = i == 0 ? "P0" : (i - 1) % 2 == 0 ? "PA" : "PB";
@@ -100,8 +112,9 @@ static char *chain_source(int passes, int w, int h) {
     return s;
 }
 
-static fxgl_effect *chain_compile(const fxgl_gl_info *info, int passes, int w, int h) {
-    char *src = chain_source(passes, w, h);
+static fxgl_effect *chain_compile(const fxgl_gl_info *info, int passes, int w, int h,
+                                  bool uniform) {
+    char *src = chain_source(passes, w, h, uniform);
     fxgl_glsl_target target = info->api == FXGL_API_GLES ? FXGL_GLSL_ES320
                               : info->major > 4 || info->minor >= 5 ? FXGL_GLSL_GL450
                                                                     : FXGL_GLSL_GL430;
@@ -289,23 +302,25 @@ static void parse_modes(const char *s, options *o) {
 }
 
 typedef struct measured {
-    double gpu_ms, wall_ms;
+    double gpu_ms, wall_ms, cpu_ms;
     fxgl_runtime_stats stats;
 } measured;
 
 // One (N) point: every requested mode, frames interleaved.
 static void run_point(GladGLContext *gl, const fxgl_gl_info *info, const options *o,
                       floor_gl *fl, GLuint app_fbo, int n, measured out[MODE_COUNT]) {
-    fxgl_effect *fx = chain_compile(info, n, o->w, o->h);
-    fxgl_runtime *rt[2] = {NULL, NULL};
-    for (int k = 0; k < 2; k++) {
+    fxgl_effect *fx = chain_compile(info, n, o->w, o->h, false);
+    fxgl_effect *fxu = o->modes[MODE_UNIFORM] ? chain_compile(info, n, o->w, o->h, true) : NULL;
+    fxgl_runtime *rt[MODE_FLOORS] = {NULL};
+    for (int k = 0; k < MODE_FLOORS; k++) {
         if (!o->modes[k]) {
             continue;
         }
         fxgl_runtime_desc desc = {.no_timer_queries = k == MODE_LEAN,
                                   .no_debug_groups = k == MODE_LEAN};
         rt[k] = fxgl_runtime_create(gl, info, &desc);
-        if (!rt[k] || fxgl_runtime_add_effect(rt[k], fx, "Sweep.fx") != 0) {
+        if (!rt[k] || fxgl_runtime_add_effect(rt[k], k == MODE_UNIFORM ? fxu : fx,
+                                              "Sweep.fx") != 0) {
             fprintf(stderr, "sweep: runtime creation failed\n");
             exit(1);
         }
@@ -313,11 +328,12 @@ static void run_point(GladGLContext *gl, const fxgl_gl_info *info, const options
     fxgl_frame_desc fd = {.width = o->w, .height = o->h, .framebuffer = app_fbo};
     GLuint q[2];
     gl->GenQueries(2, q);
-    double *gpu[MODE_COUNT], *wall[MODE_COUNT];
+    double *gpu[MODE_COUNT], *wall[MODE_COUNT], *cpu[MODE_COUNT];
     for (int m = 0; m < MODE_COUNT; m++) {
         gpu[m] = calloc((size_t)o->frames, sizeof(double));
         wall[m] = calloc((size_t)o->frames, sizeof(double));
-        if (!gpu[m] || !wall[m]) {
+        cpu[m] = calloc((size_t)o->frames, sizeof(double));
+        if (!gpu[m] || !wall[m] || !cpu[m]) {
             exit(1);
         }
     }
@@ -330,10 +346,10 @@ static void run_point(GladGLContext *gl, const fxgl_gl_info *info, const options
             fd.time = (i + warm) / 60.0;
             double t0 = now();
             gl->QueryCounter(q[0], GL_TIMESTAMP);
-            if (m <= MODE_LEAN) {
+            if (m < MODE_FLOORS) {
                 fxgl_runtime_frame(rt[m], &fd);
             } else {
-                floor_frame(gl, fl, app_fbo, n, m == MODE_COMPUTE);
+                floor_frame(gl, fl, app_fbo, m == MODE_COPIES ? 0 : n, m == MODE_COMPUTE);
             }
             gl->QueryCounter(q[1], GL_TIMESTAMP);
             gl->Finish();
@@ -344,6 +360,7 @@ static void run_point(GladGLContext *gl, const fxgl_gl_info *info, const options
             if (i >= 0) {
                 gpu[m][i] = (double)(b - a) * 1e-6;
                 wall[m][i] = (t1 - t0) * 1000.0;
+                cpu[m][i] = m < MODE_FLOORS ? fxgl_runtime_stats_get(rt[m])->cpu_ms : 0.0;
             }
         }
     }
@@ -351,8 +368,9 @@ static void run_point(GladGLContext *gl, const fxgl_gl_info *info, const options
         if (o->modes[m]) {
             out[m].gpu_ms = median(gpu[m], o->frames);
             out[m].wall_ms = median(wall[m], o->frames);
+            out[m].cpu_ms = median(cpu[m], o->frames);
             memset(&out[m].stats, 0, sizeof(out[m].stats));
-            if (m <= MODE_LEAN) {
+            if (m < MODE_FLOORS) {
                 const char *reason = NULL;
                 if (fxgl_runtime_effect_status(rt[m], 0, &reason) != FXGL_STATUS_READY) {
                     fprintf(stderr, "sweep: the chain failed in the runtime: %s\n", reason);
@@ -361,34 +379,38 @@ static void run_point(GladGLContext *gl, const fxgl_gl_info *info, const options
                 out[m].stats = *fxgl_runtime_stats_get(rt[m]);
             } else {
                 // The floors count by construction (see floor_frame).
-                out[m].stats.draw_calls = m == MODE_FRAG ? (uint32_t)n : 0;
-                out[m].stats.dispatches = m == MODE_COMPUTE ? (uint32_t)n : 0;
-                out[m].stats.framebuffer_binds = m == MODE_FRAG ? 4 + (uint32_t)n : 4;
-                out[m].stats.texture_binds = (uint32_t)n;
-                out[m].stats.gl_calls = m == MODE_FRAG ? 14 + 3 * (uint32_t)n
-                                                       : 11 + 4 * (uint32_t)n;
+                uint32_t k = m == MODE_COPIES ? 0 : (uint32_t)n;
+                out[m].stats.draw_calls = m == MODE_FRAG ? k : 0;
+                out[m].stats.dispatches = m == MODE_COMPUTE ? k : 0;
+                out[m].stats.framebuffer_binds = m == MODE_FRAG ? 4 + k : 4;
+                out[m].stats.texture_binds = k;
+                out[m].stats.gl_calls = m == MODE_FRAG ? 14 + 3 * k : 11 + 4 * k;
+                out[m].stats.uniform_bytes = 0;
             }
         }
         free(gpu[m]);
         free(wall[m]);
+        free(cpu[m]);
     }
     gl->DeleteQueries(2, q);
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < MODE_FLOORS; k++) {
         fxgl_runtime_destroy(rt[k]);
     }
     fxgl_effect_destroy(fx);
+    fxgl_effect_destroy(fxu);
 }
 
 int main(int argc, char **argv) {
     options o = {.w = 1280, .h = 720, .frames = 30};
     parse_list("1,2,4,8,16,32", &o);
-    parse_modes("runtime,runtime-lean,frag,compute", &o);
+    parse_modes("runtime,runtime-lean,frag,compute", &o); // the sweep's default
     o.check = argc == 1;
     if (o.check) { // make check: small, quick, and the counts checked
         o.w = 64;
         o.h = 36;
         o.frames = 3;
         parse_list("1,2,5", &o);
+        parse_modes("runtime,runtime-lean,runtime-uniform,frag,compute,copies", &o);
     }
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -408,7 +430,8 @@ int main(int argc, char **argv) {
             i++;
         } else {
             fprintf(stderr, "usage: sweep [--size WxH] [--frames F] [--passes 1,2,4] "
-                    "[--modes runtime,runtime-lean,frag,compute] [--api gl|gles]\n");
+                    "[--modes runtime,runtime-lean,runtime-uniform,frag,compute,copies] "
+                    "[--api gl|gles]\n");
             return 2;
         }
     }
@@ -449,7 +472,7 @@ int main(int argc, char **argv) {
         *p = *p == ',' ? ';' : *p;
     }
     printf("mode,width,height,passes,frames,gpu_ms,wall_ms,gl_calls,draws,dispatches,"
-           "framebuffer_binds,texture_binds,renderer\n");
+           "framebuffer_binds,texture_binds,uniform_bytes,cpu_ms,renderer\n");
     int failed = 0;
     for (int c = 0; c < o.count_n; c++) {
         int n = o.counts[c];
@@ -460,11 +483,12 @@ int main(int argc, char **argv) {
                 continue;
             }
             const fxgl_runtime_stats *s = &res[m].stats;
-            printf("%s,%d,%d,%d,%d,%.4f,%.4f,%u,%u,%u,%u,%u,%s\n", mode_names[m], o.w, o.h, n,
-                   o.frames, res[m].gpu_ms, res[m].wall_ms, s->gl_calls, s->draw_calls,
-                   s->dispatches, s->framebuffer_binds, s->texture_binds, renderer);
+            printf("%s,%d,%d,%d,%d,%.4f,%.4f,%u,%u,%u,%u,%u,%u,%.4f,%s\n", mode_names[m], o.w,
+                   o.h, m == MODE_COPIES ? 0 : n, o.frames, res[m].gpu_ms, res[m].wall_ms,
+                   s->gl_calls, s->draw_calls, s->dispatches, s->framebuffer_binds,
+                   s->texture_binds, s->uniform_bytes, res[m].cpu_ms, renderer);
             fflush(stdout);
-            if (o.check && m <= MODE_LEAN) {
+            if (o.check && m < MODE_FLOORS) {
                 // What the chain must cost, counted from its shape: one draw
                 // per pass, every pass run, no dispatch; at least one
                 // framebuffer bind and one texture bind per pass (target and
@@ -472,11 +496,15 @@ int main(int argc, char **argv) {
                 if (s->draw_calls != (uint32_t)n || s->passes_run != (uint32_t)n ||
                     s->dispatches != 0 || s->framebuffer_binds < (uint32_t)n ||
                     s->texture_binds < (uint32_t)n || !(res[m].gpu_ms > 0) ||
-                    !(res[m].wall_ms > 0)) {
+                    !(res[m].wall_ms > 0) || !(res[m].cpu_ms > 0) ||
+                    // one float uniform: uploaded every frame only when it is read
+                    (m == MODE_UNIFORM) != (s->uniform_bytes >= 4)) {
                     printf("sweep: FAIL: %s at %d passes: draws %u, passes %u, dispatches %u, "
-                           "framebuffer binds %u, texture binds %u, gpu %.4f ms\n",
+                           "framebuffer binds %u, texture binds %u, uniform bytes %u, "
+                           "gpu %.4f ms, cpu %.4f ms\n",
                            mode_names[m], n, s->draw_calls, s->passes_run, s->dispatches,
-                           s->framebuffer_binds, s->texture_binds, res[m].gpu_ms);
+                           s->framebuffer_binds, s->texture_binds, s->uniform_bytes,
+                           res[m].gpu_ms, res[m].cpu_ms);
                     failed = 1;
                 }
             }

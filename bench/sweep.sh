@@ -31,7 +31,7 @@ for size in $sizes; do
     if [ ! -s "$tmp/all.csv" ]; then head -1 "$tmp/one.csv" >"$tmp/all.csv"; fi
     tail -n +2 "$tmp/one.csv" >>"$tmp/all.csv"
 done
-renderer=$(awk -F, 'NR == 2 {print $13}' "$tmp/all.csv" | tr -c 'A-Za-z0-9.\n' '_' | cut -c1-40)
+renderer=$(awk -F, 'NR == 2 {print $15}' "$tmp/all.csv" | tr -c 'A-Za-z0-9.\n' '_' | cut -c1-40)
 csv="$out/sweep-$renderer.csv"
 slopes="$out/sweep-slopes-$renderer.csv"
 { echo "# $(date -u +%Y-%m-%dT%H:%MZ) $(uname -n) load $(cut -d' ' -f1-3 /proc/loadavg)"; cat "$tmp/all.csv"; } >"$csv"
@@ -54,7 +54,7 @@ END {
     }
 }' "$tmp/all.csv" >"$slopes"
 
-echo "sweep: $(awk -F, 'NR == 2 {print $13}' "$tmp/all.csv"), $frames frames per point (medians, modes interleaved), load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "sweep: $(awk -F, 'NR == 2 {print $15}' "$tmp/all.csv"), $frames frames per point (medians, modes interleaved), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "points (median ms per frame):"
 awk -F, 'NR > 1 && $1 !~ /^#/ {printf "  %-9s %-13s N=%-3d gpu %9.4f  wall %9.4f  calls %4d fb %3d tex %3d\n", $2 "x" $3, $1, $4, $6, $7, $8, $11, $12}' "$tmp/all.csv"
 echo "fixed cost per pass (least-squares slope):"
