@@ -84,7 +84,7 @@ END {
 }' "$tmp/frame.txt") || rc=$?
 report="$out/apitrace-check.txt"
 {
-    echo "apitrace check, $(date -u +%Y-%m-%dT%H:%MZ) $(uname -n); apitrace $(dpkg-query -W -f "${Version}" apitrace 2>/dev/null || echo "?")"
+    echo "apitrace check, $(date -u +%Y-%m-%dT%H:%MZ) $(uname -n); apitrace $(dpkg-query -W -f '${Version}' apitrace 2>/dev/null || echo "?")"
     echo "fxgl-render default preset, $size, frame $frames of $frames; renderer: $(sed -n 's/.*"renderer": "\([^"]*\)".*/\1/p' "$tmp/r.json")"
     echo "$result"
 } | tee "$report"

@@ -267,6 +267,17 @@ FXGL_INTERNAL void ip_runtime_destroy(ip_runtime *runtime);
 // (its GL objects die with the context; its CPU memory is leaked, logged).
 FXGL_INTERNAL void ip_runtime_context_gone(ip_runtime *runtime, void *ctx, bool current);
 
+// --- draws.c (issue 9): the host's glDraw* calls, FXGL_COUNT_APP_DRAWS=1 ---
+
+// Our counting hook for a glDraw*/glMultiDraw* name when counting is on, else NULL.
+FXGL_INTERNAL void *ip_draws_hook_for(const char *name);
+// Records real as name's real function and returns the hook (or real when
+// that entry point already has a different real function).
+FXGL_INTERNAL void *ip_draws_bind(const char *name, void *real);
+// The host's draws since the last call; false when no hook was handed out
+// (nothing counted: the program reaches its draws some other way).
+FXGL_INTERNAL bool ip_draws_take(uint64_t *count);
+
 // --- stats.c (issue 9) ---
 
 // True when FXGL_STATS names a file that opened (checked once).

@@ -16,7 +16,8 @@ libfxgl_la_SOURCES = \
 	src/interpose/input.c \
 	src/interpose/effects.c \
 	src/interpose/frame.c \
-	src/interpose/stats.c
+	src/interpose/stats.c \
+	src/interpose/draws.c
 # GLX/EGL headers only: the library never links libGL/libEGL, it finds
 # them at run time (real.c).
 libfxgl_la_CPPFLAGS = $(AM_CPPFLAGS) $(X11_CFLAGS) $(GLX_CFLAGS) $(EGL_CFLAGS)

@@ -10,7 +10,7 @@
  * changes (a reload), a new header line follows.
  *
  * Cost on the presenting thread: formatting one row into a fixed buffer.
- * Rows go into one of two 64 KiB buffers; a full one is handed to a writer
+ * Rows go into one of two 16 KiB buffers; a full one is handed to a writer
  * thread, which does the write(2), so no frame waits for the disk and no
  * frame allocates. The buffers are allocated once, at the first row. If the
  * writer falls behind (both buffers full), rows are dropped and counted,
@@ -33,7 +33,7 @@
 #include "fxgl_gl.h"
 #include "fxgl_interpose.h"
 
-#define IP_STATS_BUFFER (64 * 1024)
+#define IP_STATS_BUFFER (16 * 1024)
 #define IP_STATS_ROW_MAX (8 * 1024)  // a row never exceeds this (columns are capped)
 #define IP_STATS_MAX_TIMERS 128      // technique + pass columns at most
 

@@ -6,8 +6,12 @@
 # consecutive indices (none dropped), and the counts the effect's shape
 # dictates: exactly 1 draw call and 0 dispatches per frame, at least one
 # framebuffer and one texture bind, more GL calls than draws, a positive
-# frame time after the first row. Enough frames run to fill the 64 KiB
-# buffer more than once, so the writer thread's hand-over is exercised.
+# frame time after the first row, and an empty app_draw_calls column
+# (counting is off by default). Enough frames run to fill the
+# 16 KiB buffer more than once, so the writer thread's hand-over is exercised.
+# Then FXGL_COUNT_APP_DRAWS=1 on fxgl-demo, which issues exactly one
+# glDrawArrays per frame (tools/demo.c), reached through GLFW's
+# glXGetProcAddress: app_draw_calls must be 1 in every row.
 set -u
 build=${FXGL_TOP_BUILDDIR:-.}
 src=${FXGL_TOP_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -35,7 +39,7 @@ export DISPLAY
 LD_PRELOAD="$preload" ASAN_OPTIONS=detect_leaks=0 \
 FXGL_LOG=info FXGL_PRESET="$src/tests/interpose/data/invert.ini" \
 FXGL_EFFECT_PATHS="$src/tests/interpose/data" FXGL_STATS="$tmp/stats.csv" \
-    timeout 120 "$glmark2" -s 64x48 -b "build:duration=${FXGL_STATS_SECONDS:-8}" \
+    timeout 120 "$glmark2" -s 64x48 -b "build:duration=${FXGL_STATS_SECONDS:-5}" \
     >"$tmp/log" 2>&1
 rc=$?
 [ $rc -eq 0 ] || { echo "FAIL: glmark2 exited $rc"; cat "$tmp/log"; exit 1; }
@@ -56,6 +60,7 @@ NR == 1 {
     rows++
     if ($1 != NR - 2) { print "FAIL: row " NR " has frame " $1; bad = 1; exit }
     if (NF != 13) { print "FAIL: row " NR " has " NF " fields"; bad = 1; exit }
+    if ($11 != "") { print "FAIL: frame " $1 ": app draws counted while off: " $11; bad = 1 }
     # The first frame creates the effect (its draws count too); all run it once.
     if ($5 != 1 || $6 != 0) { print "FAIL: frame " $1 ": draws " $5 ", dispatches " $6; bad = 1 }
     if ($8 < 1 || $9 < 1 || $7 <= $5) {
@@ -68,7 +73,31 @@ NR == 1 {
 END {
     if (rows < 50) { print "FAIL: only " rows " rows"; bad = 1 }
     if (timed < rows / 2) { print "FAIL: GPU time in only " timed " of " rows " rows"; bad = 1 }
-    printf "stats: %d rows (%d bytes, %s), GPU times in %d; ", rows, bytes, bytes > 65536 ? "writer thread used" : "one buffer: writer thread not exercised", timed
+    printf "stats: %d rows (%d bytes, %s), GPU times in %d; ", rows, bytes, (bytes > 16384 ? "writer thread used" : "one buffer: writer thread not exercised"), timed
     if (bad) exit 1
     print "ok"
 }' "$tmp/stats.csv" || { head -3 "$tmp/stats.csv"; exit 1; }
+
+demo="$build/fxgl-demo"
+if [ ! -x "$demo" ]; then
+    echo "fxgl-demo not built (GLFW absent): FXGL_COUNT_APP_DRAWS not checked"
+    exit 0
+fi
+LD_PRELOAD="$preload" ASAN_OPTIONS=detect_leaks=0 \
+FXGL_LOG=info FXGL_PRESET="$src/tests/interpose/data/invert.ini" \
+FXGL_EFFECT_PATHS="$src/tests/interpose/data" FXGL_STATS="$tmp/demo.csv" FXGL_COUNT_APP_DRAWS=1 \
+    timeout 120 "$demo" --frames 40 --size 64x48 >"$tmp/demo.log" 2>&1 ||
+    { echo "FAIL: fxgl-demo failed"; cat "$tmp/demo.log"; exit 1; }
+# fxgl-demo presents once before its loop (nothing drawn, nothing looked
+# up through us yet: the column is empty there), then 40 frames.
+awk -F, 'NR > 2 {
+    rows++
+    if ($11 != 1) { print "FAIL: frame " $1 ": app_draw_calls " $11 ", want 1"; bad = 1 }
+    if ($5 != 1) { print "FAIL: frame " $1 ": effect draws " $5 ", want 1"; bad = 1 }
+}
+END {
+    if (rows != 40) { print "FAIL: " rows " rows for 40 frames"; bad = 1 }
+    printf "app draws: %d rows, 1 host draw each; ", rows
+    if (bad) exit 1
+    print "ok"
+}' "$tmp/demo.csv" || { head -3 "$tmp/demo.csv"; exit 1; }
