@@ -39,7 +39,7 @@ w=${size%x*}; h=${size#*x}
 missing=""
 command -v vkcube >/dev/null 2>&1 || missing="$missing vulkan-tools(vkcube)"
 command -v xvfb-run >/dev/null 2>&1 || missing="$missing xvfb"
-ls /usr/share/vulkan/implicit_layer.d/vkBasalt*.json /usr/share/vulkan/implicit_layer.d/vkbasalt*.json >/dev/null 2>&1 || missing="$missing vkbasalt"
+ls /usr/share/vulkan/implicit_layer.d/ 2>/dev/null | grep -qi basalt || missing="$missing vkbasalt"
 ls /usr/share/vulkan/explicit_layer.d/VkLayer_MESA_overlay.json >/dev/null 2>&1 || missing="$missing mesa-vulkan-drivers(VK_LAYER_MESA_overlay)"
 [ -z "$missing" ] || { echo "vs_vulkan.sh: missing Debian packages:$missing" >&2; exit 1; }
 [ -x "$demo" ] && [ -f "$lib" ] || { echo "vs_vulkan.sh: $demo or $lib not built" >&2; exit 1; }
@@ -67,7 +67,7 @@ vk() { # on|off run
     en=0; [ "$1" = on ] && en=1
     ENABLE_VKBASALT=$en VKBASALT_CONFIG_FILE="$tmp/vkbasalt.conf" \
     VK_INSTANCE_LAYERS=VK_LAYER_MESA_overlay \
-    VK_LAYER_MESA_OVERLAY_CONFIG="output_file=$tmp/vk-$1-$2.csv,no_display,fps_sampling_period=1,frame_timing,draw,draw_indexed,dispatch" \
+    VK_LAYER_MESA_OVERLAY_CONFIG="output_file=$tmp/vk-$1-$2.csv,no_display,fps_sampling_period=1,frame_timing,draw,draw_indexed,draw_indirect,draw_indexed_indirect,dispatch,dispatch_indirect" \
         x timeout 600 vkcube --c "$((frames + 1))" --width "$w" --height "$h" >"$tmp/vk-$1-$2.log" 2>&1 || true
 }
 gl() { # on|off run
@@ -75,14 +75,27 @@ gl() { # on|off run
     LD_PRELOAD="$lib" x timeout 600 "$demo" --frames "$frames" --size "$size" >"$tmp/gl-$1-$2.log" 2>&1 || true
 }
 med() { sort -g | awk '{v[NR] = $1} END {if (NR == 0) print "nan"; else print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
-# overlay CSV: "device, format, fps, frame_timing(us), draw, draw_indexed, dispatch"
-vk_col() { awk -F', *' -v c="$2" -v s="$warm" 'NR > 1 + s {print $c}' "$1"; }
-vk_frame() { awk -F', *' -v s="$warm" 'NR > 1 + s {print $4 / 1000}' "$1" | med; }
-vk_draws() { awk -F', *' -v s="$warm" 'NR > 1 + s {print $5 + $6}' "$1" | med; }
-vk_disp() { awk -F', *' -v s="$warm" 'NR > 1 + s {print $7}' "$1" | med; }
+# overlay CSV: a header names the columns ("frame_timing(us)", "draw",
+# "draw_indexed", "dispatch", ...), in the layer's own order: found by
+# name. A row covers one sampling period (1 ms, the shortest the layer
+# takes) and sums the counts of the frames presented in it: one frame when
+# frames take longer than 1 ms (always the case here on lavapipe at these
+# sizes), more when they are shorter. So the per-frame count is the most
+# frequent row value (the mode), which is the one-frame rows' value as long
+# as most rows hold one frame; the table also gives the share of rows that
+# agree. Rows before WARMUP frames are dropped.
+vk_rows() { # file columns... : per row, the named columns summed
+    f=$1; shift
+    awk -F', *' -v s="$warm" -v names="$*" 'NR == 1 {n = split(names, want, " "); for (i = 1; i <= NF; i++) for (k = 1; k <= n; k++) if ($i == want[k]) use[i] = 1; next}
+        NR > 1 + s {t = 0; for (i in use) t += $i; print t}' "$f"
+}
+mode() { sort -n | uniq -c | sort -k1,1nr -k2,2n | awk 'NR == 1 {m = $2; c = $1} {t += $1} END {if (t) printf "%s %.0f\n", m, 100 * c / t; else print "nan 0"}'; }
+vk_frame() { awk -F', *' -v s="$warm" 'NR == 1 {for (i = 1; i <= NF; i++) if ($i == "frame_timing(us)") c = i; next} NR > 1 + s {print $c / 1000}' "$1" | med; }
+vk_draws() { vk_rows "$1" draw draw_indexed draw_indirect draw_indexed_indirect | mode; }
+vk_disp() { vk_rows "$1" dispatch dispatch_indirect | mode; }
 gl_col() { awk -F, -v c="$2" -v s="$warm" 'NR > 1 + s && $1 !~ /^#/ {print $c}' "$1" | med; }
 
-echo "run,vk_off_ms,vk_on_ms,vk_effect_ms,vk_effect_draws,vk_effect_dispatches,gl_off_ms,gl_on_ms,gl_effect_ms,gl_effect_draws,gl_effect_dispatches,gl_effect_gpu_ms,ratio_gl_over_vk" >"$tmp/runs.csv"
+echo "run,vk_off_ms,vk_on_ms,vk_effect_ms,vk_effect_draws,vk_rows_agreeing_pct_on/off,vk_effect_dispatches,gl_off_ms,gl_on_ms,gl_effect_ms,gl_effect_draws,gl_effect_dispatches,gl_effect_gpu_ms,ratio_gl_over_vk" >"$tmp/runs.csv"
 r=1
 while [ "$r" -le "$runs" ]; do
     vk off "$r"; gl off "$r"; vk on "$r"; gl on "$r"
@@ -91,12 +104,14 @@ while [ "$r" -le "$runs" ]; do
     done
     grep -q "loaded, on" "$tmp/gl-on-$r.log" || { echo "vs_vulkan.sh: fxgl ran no effect" >&2; grep fxgl "$tmp/gl-on-$r.log" | head >&2; exit 1; }
     vo=$(vk_frame "$tmp/vk-off-$r.csv"); vn=$(vk_frame "$tmp/vk-on-$r.csv")
-    vd=$(( $(vk_draws "$tmp/vk-on-$r.csv") - $(vk_draws "$tmp/vk-off-$r.csv") ))
-    vx=$(( $(vk_disp "$tmp/vk-on-$r.csv") - $(vk_disp "$tmp/vk-off-$r.csv") ))
+    set -- $(vk_draws "$tmp/vk-on-$r.csv") $(vk_draws "$tmp/vk-off-$r.csv")
+    vd=$(awk -v a="$1" -v b="$3" 'BEGIN {print a - b}'); agree="$2/$4"
+    set -- $(vk_disp "$tmp/vk-on-$r.csv") $(vk_disp "$tmp/vk-off-$r.csv")
+    vx=$(awk -v a="$1" -v b="$3" 'BEGIN {print a - b}')
     go=$(gl_col "$tmp/gl-off-$r.csv" 2); gn=$(gl_col "$tmp/gl-on-$r.csv" 2)
     gd=$(gl_col "$tmp/gl-on-$r.csv" 5); gx=$(gl_col "$tmp/gl-on-$r.csv" 6); gg=$(gl_col "$tmp/gl-on-$r.csv" 4)
-    awk -v r="$r" -v vo="$vo" -v vn="$vn" -v vd="$vd" -v vx="$vx" -v go="$go" -v gn="$gn" -v gd="$gd" -v gx="$gx" -v gg="$gg" \
-        'BEGIN {ve = vn - vo; ge = gn - go; printf "%d,%.3f,%.3f,%.3f,%d,%d,%.3f,%.3f,%.3f,%d,%d,%.3f,%.3f\n", r, vo, vn, ve, vd, vx, go, gn, ge, gd, gx, gg, ve != 0 ? ge / ve : 0}' >>"$tmp/runs.csv"
+    awk -v r="$r" -v vo="$vo" -v vn="$vn" -v vd="$vd" -v ag="$agree" -v vx="$vx" -v go="$go" -v gn="$gn" -v gd="$gd" -v gx="$gx" -v gg="$gg" \
+        'BEGIN {ve = vn - vo; ge = gn - go; printf "%d,%.3f,%.3f,%.3f,%s,%s,%s,%.3f,%.3f,%.3f,%d,%d,%.3f,%.3f\n", r, vo, vn, ve, vd, ag, vx, go, gn, ge, gd, gx, gg, ve != 0 ? ge / ve : 0}' >>"$tmp/runs.csv"
     r=$((r + 1))
 done
 vkdev=$(grep -m1 -i "Selected GPU" "$tmp/vk-off-1.log" | sed 's/.*: \([^,]*\),.*/\1/')
@@ -111,10 +126,10 @@ csv="$out/vs_vulkan-$tag.csv"
 echo "vs_vulkan: $size, $frames frames, $runs interleaved runs; GL ${gldev:-?} (fxgl-demo + fxgl), Vulkan ${vkdev:-?} (vkcube + vkBasalt)"
 echo "effects: $effects"
 column -t -s, "$tmp/runs.csv" | sed 's/^/  /'
-awk -F, 'NR > 1 {for (c = 2; c <= 13; c++) v[c, NR - 1] = $c; n = NR - 1; if (NR == 2) for (c = 2; c <= 13; c++) name[c] = h[c]} NR == 1 {for (c = 2; c <= 13; c++) h[c] = $c}
+awk -F, 'NR > 1 {for (c = 2; c <= 14; c++) v[c, NR - 1] = $c; n = NR - 1; if (NR == 2) for (c = 2; c <= 14; c++) name[c] = h[c]} NR == 1 {for (c = 2; c <= 14; c++) h[c] = $c}
 END {
     printf "  %-22s %10s %10s %10s\n", "over runs", "min", "median", "max"
-    split("4 5 6 9 10 11 12 13", cols, " ")
+    split("4 5 7 10 11 12 13 14", cols, " ")
     for (k = 1; k <= 8; k++) {
         c = cols[k]
         for (i = 1; i <= n; i++) a[i] = v[c, i]
@@ -135,7 +150,7 @@ set style fill solid 0.6
 set grid ytics
 set ylabel 'ms per frame'
 set xlabel 'run'
-plot '$tmp/runs.csv' using 4:xtic(1) title 'Vulkan (vkBasalt, vkcube)', '' using 9 title 'GL (fxgl, fxgl-demo)'
+plot '$tmp/runs.csv' using 4:xtic(1) title 'Vulkan (vkBasalt, vkcube)', '' using 10 title 'GL (fxgl, fxgl-demo)'
 GP
     echo "vs_vulkan: $csv, $png"
 else
