@@ -19,14 +19,15 @@ build=${1:-build}
 size=${2:-1920x1080}
 frames=${FRAMES:-60}
 top=$(cd "$(dirname "$0")/.." && pwd)
-[ -x "$build/tests/effects/fxgl-effect" ] && [ -x "$build/fxgl-demo" ] && [ -x "$build/fxgl-render" ] ||
-    make -C "$build" -s tests/effects/fxgl-effect fxgl-demo fxgl-render >/dev/null
+[ -x "$build/tests/effects/fxgl-effect" ] && [ -x "$build/fxgl-render" ] ||
+    make -C "$build" -s tests/effects/fxgl-effect fxgl-render >/dev/null
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 if [ "${NO_X:-0}" = 1 ] || ! command -v xvfb-run >/dev/null 2>&1; then
     "$build/fxgl-render" --test-image --size "$size" --frames 1 --output "$tmp/scene.png" 2>&1 |
         sed -n 's/.* on \(.*\); last frame.*/renderer: \1/p' >"$tmp/stats.txt"
 else
+    [ -x "$build/fxgl-demo" ] || make -C "$build" -s fxgl-demo >/dev/null
     xvfb-run -a -s "-screen 0 ${size}x24 -nolisten tcp" \
         "$build/fxgl-demo" --frames 30 --size "$size" --screenshot "$tmp/scene.png" \
         --stats "$tmp/stats.txt"

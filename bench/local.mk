@@ -11,7 +11,7 @@ bench_sweep_CPPFLAGS = $(TEST_CPPFLAGS) $(EGL_CFLAGS)
 bench_sweep_LDADD = $(TEST_LDADD) $(EGL_LIBS)
 
 EXTRA_DIST += bench/local.mk bench/sweep.sh bench/vs_vulkan.sh bench/overhead.sh \
-	bench/breakdown.sh bench/loadtime.sh bench/apitrace_check.sh bench/plot.sh \
+	bench/breakdown.sh bench/loadtime.sh bench/apitrace_check.sh bench/plot.sh bench/h200.sh \
 	bench/RESULTS.md
 
 # FXGL_STATS on a real program (src/interpose/stats.c).
