@@ -92,7 +92,7 @@ END {
     printf "  %-5s %8s %9s %9s %13s %13s %13s %13s\n", "run", "effects", "compiled", "rendered", "compile med", "compile max", "1st frame med", "1st frame max"
     for (r = 1; r <= 2; r++) {
         k = r == 1 ? "cold" : "warm"
-        printf "  %-5s %8d %9d %9d %10.1f ms %10.1f ms %10.1f ms %10.1f ms   (whole run median %.0f ms)\n", k, c[k], cok[k], rok[k], med(cm, k, nc[k]) * 1000, mx(cm, k, nc[k]) * 1000, med(fm, k, nf[k]), mx(fm, k, nf[k]), med(tm, k, nf[k]) * 1000
+        printf "  %-5s %8d %9d %9d %10.1f ms %10.1f ms %10.1f ms %10.1f ms   (whole run median %.0f ms)\n", k, c[k], cok[k], rok[k], med(cm, k, nc[k]), mx(cm, k, nc[k]), med(fm, k, nf[k]), mx(fm, k, nf[k]), med(tm, k, nf[k])
     }
 }' "$tmp/all.csv"
 if command -v gnuplot >/dev/null 2>&1; then

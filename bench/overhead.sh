@@ -78,7 +78,7 @@ END {
     print "scene,none_ms,passthrough_ms,default_ms,passthrough_ratio,default_ratio,runs"
     for (i = 1; i <= ns; i++) {
         s = order[i]; a = med(s SUBSEP "none"); b = med(s SUBSEP "passthrough"); c = med(s SUBSEP "default")
-        printf "%s,%.3f,%.3f,%.3f,%.3f,%.3f,%d\n", s, a, b, c, a > 0 ? b / a : 0, a > 0 ? c / a : 0, n[s SUBSEP "none"]
+        printf "%s,%.3f,%.3f,%.3f,%.3f,%.3f,%d\n", s, a, b, c, (a > 0 ? b / a : 0), (a > 0 ? c / a : 0), n[s SUBSEP "none"]
     }
 }' "$tmp/all.csv" >"$tmp/summary.csv"
 { echo "# $(date -u +%Y-%m-%dT%H:%MZ) $(uname -n) $size ${duration}s per scene, $runs runs; ${renderer:-?}; load $(cut -d' ' -f1-3 /proc/loadavg)"; cat "$tmp/summary.csv"; echo "# raw"; cat "$tmp/all.csv"; } >"$csv"
