@@ -46,12 +46,14 @@ run() { # config run
     config=$1 r=$2
     shift 2
     # shellcheck disable=SC2086
+    # fxgl logs to a file: on stderr its lines would split glmark2's result lines.
     FXGL_EFFECT_PATHS="$top/data/shaders" FXGL_TEXTURE_PATHS="$textures" FXGL_LOG=info \
+    FXGL_LOG_FILE="$tmp/$config-$r.fxgl.log" \
         xvfb-run -a -s "-screen 0 ${size}x24 -nolisten tcp" "$@" "$glmark2" -s "$size" $bench_args \
         >"$tmp/$config-$r.log" 2>&1 || true
-    if [ "$config" != none ] && ! grep -q "loaded, on" "$tmp/$config-$r.log"; then
+    if [ "$config" != none ] && ! grep -q "loaded, on" "$tmp/$config-$r.fxgl.log" 2>/dev/null; then
         echo "overhead.sh: fxgl ran no effect in the $config run:" >&2
-        grep fxgl "$tmp/$config-$r.log" | head -5 >&2
+        head -5 "$tmp/$config-$r.fxgl.log" >&2 2>/dev/null || true
     fi
     sed -n 's/^\[\([^]]*\)\] \(.*\): FPS: \([0-9.]*\) FrameTime: \([0-9.]*\) ms.*/\1:\2,\3,\4/p' "$tmp/$config-$r.log" |
         sed 's/:duration=[0-9]*//; s/^\([^:,]*\):\([^,]*\),/\1 \2,/' |
