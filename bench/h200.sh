@@ -48,11 +48,11 @@ fi
 sed -n '2p' "$out/smoke.txt"
 SWEEP="$bin/bench/sweep" FRAMES=${FRAMES:-200} sh "$top/bench/sweep.sh" "$out" >"$out/sweep.txt" 2>&1 || true
 tail -14 "$out/sweep.txt"
-BUILD="$bin" SIZE=1920x1080 FRAMES=${FRAMES:-200} sh "$top/bench/breakdown.sh" "$out" >"$out/breakdown.txt" 2>&1 || true
+BUILD="$bin" SIZE=${SIZE:-1920x1080} FRAMES=${FRAMES:-200} sh "$top/bench/breakdown.sh" "$out" >"$out/breakdown.txt" 2>&1 || true
 cat "$out/breakdown.txt"
 # effects.sh writes into bench/results of the tree it runs from: copy back.
-NO_X=1 FRAMES=60 sh "$top/bench/effects.sh" "$bin" 1920x1080 >"$out/effects.txt" 2>&1 || true
-cp "$top"/bench/results/effects-1920x1080-*NVIDIA* "$out/" 2>/dev/null || true
+NO_X=1 FRAMES=60 sh "$top/bench/effects.sh" "$bin" ${SIZE:-1920x1080} >"$out/effects.txt" 2>&1 || true
+cp "$top"/bench/results/effects-${SIZE:-1920x1080}-*NVIDIA* "$out/" 2>/dev/null || true
 tail -14 "$out/effects.txt"
 "$bin/bench/state_cost" 500 >"$out/state_cost.txt" 2>&1 || true
 head -8 "$out/state_cost.txt"
