@@ -821,10 +821,15 @@ static int cmd_bench(const options *o) {
     return failed ? 1 : 0;
 }
 
+int fxc_preset_main(int argc, char **argv);
+
 int main(int argc, char **argv) {
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
+    }
+    if (strcmp(argv[1], "preset") == 0) {
+        return fxc_preset_main(argc - 2, argv + 2); // tools/fxc_preset.c
     }
     static options o;
     if (!parse_options(argc - 2, argv + 2, &o)) {

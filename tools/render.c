@@ -12,6 +12,8 @@
  *     --frames N                      frames to run (default 3)
  *     --api gl|gl-compat|gles         context (default gl: 4.5 core)
  *     --preset PRESET.ini             techniques, order, values, definitions
+ *     --performance-mode              the preset's values as constants (src/effects)
+ *     --skip-disabled                 SkipLoadingDisabledEffects
  *     -I DIR                          include and effect search path (repeatable)
  *     -D NAME[=VALUE]                 preprocessor definition (repeatable)
  *     --textures DIR                  `source=` search path (repeatable)
@@ -27,6 +29,7 @@
 
 #include <glad/gl.h>
 
+#include "fxgl_effects.h"
 #include "fxgl_fx.h"
 #include "fxgl_gl.h"
 #include "fxgl_preset.h"
@@ -39,6 +42,8 @@ typedef struct options {
     const char *output;
     const char *report;
     const char *preset;
+    bool performance;            // --performance-mode: preset values compiled in
+    bool skip_disabled;          // --skip-disabled: SkipLoadingDisabledEffects
     int width, height;
     int frames;
     fxgl_api api;
@@ -51,6 +56,10 @@ typedef struct options {
     size_t texture_count;
     fxgl_define defines[MAX_ITEMS];
     size_t define_count;
+    // issue 10 (src/gl inspection layer)
+    const char *dump;            // --dump FILE
+    const char *visualise;       // --visualise Effect.fx:Texture[@mip,channels,corner]
+    bool overlay;                // --overlay
 } options;
 
 typedef struct loaded {
@@ -65,8 +74,10 @@ static void usage(void) {
     fprintf(stderr,
             "usage: fxgl-render [--input IN.png | --test-image] [--size WxH] [--output OUT.png]\n"
             "                   [--report R.json] [--frames N] [--api gl|gl-compat|gles]\n"
-            "                   [--preset P.ini] [-I DIR] [-D NAME[=VALUE]] [--textures DIR]\n"
-            "                   [EFFECT.fx...]\n");
+            "                   [--preset P.ini] [--performance-mode] [--skip-disabled]\n"
+            "                   [-I DIR] [-D NAME[=VALUE]] [--textures DIR]\n"
+            "                   [--dump FILE] [--visualise Effect.fx:Tex[@mip,rgba,corner]]\n"
+            "                   [--overlay] [EFFECT.fx...]\n");
 }
 
 static bool parse(int argc, char **argv, options *o) {
@@ -112,6 +123,10 @@ static bool parse(int argc, char **argv, options *o) {
                 fprintf(stderr, "fxgl-render: unknown api '%s'\n", v);
                 return false;
             }
+        } else if (strcmp(a, "--performance-mode") == 0) {
+            o->performance = true;
+        } else if (strcmp(a, "--skip-disabled") == 0) {
+            o->skip_disabled = true;
         } else if (strcmp(a, "--preset") == 0 && next) {
             o->preset = argv[++i];
         } else if (strcmp(a, "-I") == 0 && next && o->include_count < MAX_ITEMS) {
@@ -125,6 +140,12 @@ static bool parse(int argc, char **argv, options *o) {
                 *eq = '\0';
             }
             o->defines[o->define_count++] = (fxgl_define){d, eq ? eq + 1 : "1"};
+        } else if (strcmp(a, "--dump") == 0 && next) {
+            o->dump = argv[++i];
+        } else if (strcmp(a, "--visualise") == 0 && next) {
+            o->visualise = argv[++i];
+        } else if (strcmp(a, "--overlay") == 0) {
+            o->overlay = true;
         } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             usage();
             exit(0);
@@ -415,44 +436,44 @@ int main(int argc, char **argv) {
     GladGLContext *gl = fxgl_test_egl_gl(egl);
     const fxgl_gl_info *info = fxgl_test_egl_info(egl);
 
-    // Compile: predefined macros for this context, then preset and -D definitions.
+    // Compile through src/effects, as the interposer and fxc do: predefined macros for
+    // this context, then definitions layered effect section > preset > -D, and in
+    // performance mode the preset's values as constants.
     fxgl_environment env = {
         .width = w, .height = h,
         .api = info->api == FXGL_API_GLES ? FXGL_API_KIND_GLES : FXGL_API_KIND_GL,
         .api_major = info->major, .api_minor = info->minor,
     };
-    fxgl_define defines[FXGL_PREDEFINED_MAX + MAX_ITEMS];
-    char storage[FXGL_PREDEFINED_STORAGE];
-    size_t predefined = fxgl_predefined_macros(&env, defines, storage, sizeof(storage));
-    const char *reserved[FXGL_PREDEFINED_MAX];
-    for (size_t i = 0; i < predefined; i++) {
-        reserved[i] = defines[i].name;
+    fxgl_preset_define cl[MAX_ITEMS];
+    for (size_t k = 0; k < o.define_count; k++) {
+        cl[k] = (fxgl_preset_define){o.defines[k].name, o.defines[k].value};
     }
+    fxgl_effects *effects = fxgl_effects_create(&(fxgl_effects_desc){
+        .env = env,
+        .target = target_for(info),
+        .include_paths = o.includes,
+        .include_path_count = o.include_count,
+        .defines = cl,
+        .define_count = o.define_count,
+        .performance_mode = o.performance,
+        .skip_disabled = o.skip_disabled,
+    });
+    if (!effects || (o.preset && !fxgl_effects_set_preset(effects, o.preset))) {
+        fprintf(stderr, "fxgl-render: out of memory\n");
+        return 1;
+    }
+    fxgl_effects_lock_preset(effects, preset);
     for (size_t i = 0; i < n; i++) {
-        size_t count = predefined;
-        for (size_t k = 0; k < o.define_count; k++) {
-            defines[count++] = o.defines[k];
+        fx[i].runtime_index = -1;
+        if (!fxgl_effects_wanted(effects, fx[i].file)) {
+            snprintf(fx[i].error, sizeof(fx[i].error),
+                     "not compiled: the preset enables none of its techniques "
+                     "(SkipLoadingDisabledEffects)");
+            continue;
         }
-        fxgl_preset_define_list list = {0};
-        if (preset && fxgl_preset_resolve_defines(preset, fx[i].file, NULL, 0, NULL, 0,
-                                                  reserved, predefined, &list)) {
-            for (size_t k = 0; k < list.count && count < sizeof(defines) / sizeof(defines[0]);
-                 k++) {
-                defines[count++] = (fxgl_define){list.items[k].name, list.items[k].value};
-            }
-        }
-        fxgl_compile_desc cd = {
-            .path = fx[i].path,
-            .include_paths = o.includes,
-            .include_path_count = o.include_count,
-            .defines = defines,
-            .define_count = count,
-            .target = target_for(info),
-        };
         fxgl_diags diags;
         fxgl_diags_init(&diags);
-        fx[i].fx = fxgl_effect_compile(&cd, &diags);
-        fx[i].runtime_index = -1;
+        fx[i].fx = fxgl_effects_compile(effects, fx[i].path, &diags);
         size_t used = 0;
         for (size_t k = 0; k < diags.count && used + 1 < sizeof(fx[i].error); k++) {
             if (diags.items[k].severity != FXGL_DIAG_ERROR) {
@@ -472,8 +493,8 @@ int main(int argc, char **argv) {
             fprintf(stderr, "fxgl-render: %s does not compile:\n%s", fx[i].path, fx[i].error);
         }
         fxgl_diags_finish(&diags);
-        fxgl_preset_define_list_finish(&list);
     }
+    fxgl_effects_destroy(effects);
 
     fxgl_runtime_desc rd = {
         .log = on_log,
@@ -492,6 +513,33 @@ int main(int argc, char **argv) {
     }
     if (preset) {
         apply_preset(rt, preset, fx, n);
+    }
+    // issue 10: frames run through the inspection layer (dump, visualise, overlay).
+    fxgl_inspect *in = fxgl_inspect_create(rt, &(fxgl_inspect_desc){
+                                                   .log = on_log, .overlay = o.overlay});
+    if (!in) {
+        fprintf(stderr, "fxgl-render: out of memory\n");
+        return 1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (!fx[i].fx) {
+            fxgl_inspect_add_failed(in, fx[i].file, fx[i].error);
+        }
+    }
+    if (o.visualise) {
+        char why[300];
+        if (!fxgl_inspect_visualise(in, o.visualise, why, sizeof(why))) {
+            fprintf(stderr, "fxgl-render: %s\n", why);
+            fxgl_inspect_destroy(in);
+            fxgl_runtime_destroy(rt);
+            fxgl_test_egl_destroy(egl);
+            for (size_t i = 0; i < n; i++) {
+                fxgl_effect_destroy(fx[i].fx);
+            }
+            fxgl_preset_destroy(preset);
+            fxgl_image_free(&input);
+            return 2;
+        }
     }
 
     // The application: a scene texture it "draws" (copies) into its
@@ -524,11 +572,12 @@ int main(int argc, char **argv) {
         gl->BindFramebuffer(GL_DRAW_FRAMEBUFFER, fbo);
         gl->BlitFramebuffer(0, 0, w, h, 0, 0, w, h, GL_COLOR_BUFFER_BIT, GL_NEAREST);
         double t0 = now();
-        fxgl_runtime_frame(rt, &fd);
+        fxgl_inspect_frame(in, &fd); // issue 10: the runtime's frame, then visualise/overlay
         cpu_total += now() - t0;
         last = *fxgl_runtime_stats_get(rt);
     }
     gl->Finish();
+    fxgl_runtime_collect_timings(rt);
     GLenum err = gl->GetError();
     fxgl_image out;
     gl->BindFramebuffer(GL_READ_FRAMEBUFFER, fbo);
@@ -633,9 +682,17 @@ int main(int argc, char **argv) {
            n, failed, ran, tcount, o.frames, w, h, info->version, last.gl_calls,
            last.draw_calls, ok ? o.output : "no output");
 
+    if (o.dump) {
+        char why[300];
+        if (!fxgl_inspect_dump_file(in, o.dump, why, sizeof(why))) {
+            fprintf(stderr, "fxgl-render: %s\n", why);
+            ok = false;
+        }
+    }
     if (ok) {
         fxgl_image_free(&out);
     }
+    fxgl_inspect_destroy(in);
     fxgl_runtime_destroy(rt);
     GLuint fbos[2] = {fbo, scene_fbo}, texs[2] = {color, scene};
     gl->DeleteFramebuffers(2, fbos);

@@ -290,6 +290,11 @@ typedef struct fxgl_shader {
     const fxgl_binding *storages; // image units the code uses
     size_t storage_count;
     bool uses_uniforms;          // reads the uniform block (binding 0)
+    // Pixel shaders: components written to render target n (1..4), 0 when
+    // the shader writes no output n. A float3 return leaves alpha undefined
+    // in GL; the runtime masks the channels a shader never writes so that
+    // the target keeps them (a window's alpha stays what the program drew).
+    uint8_t target_components[8];
 } fxgl_shader;
 
 typedef enum fxgl_blend_op {

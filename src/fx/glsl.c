@@ -1976,6 +1976,9 @@ static void io_leaf(gen *g, io *x, fx_type t, const char *path, const char *base
             fx_type ot = t.base == FX_TYPE_BOOL ? float_shape(t) : t;
             ot.quals = 0;
             const char *name = fx_sprintf(g->ctx, "_gtarget%d", index);
+            if (index >= 0 && index < 8) {
+                g->sh->target_components[index] = (uint8_t)fx_type_components(ot);
+            }
             if (declare_once(g, x, name)) {
                 bprintf(&x->decls, "layout(location = %d) out %s %s;\n", index,
                         type_name(g, ot), name);

@@ -229,6 +229,8 @@ typedef struct pp {
     name_entry **ifdef_seen;
     uint32_t ifdef_mask;
     struct dir_listing *listings; // directories read so far (include lookup)
+    const char *tok_file;        // file of the token next_expanded returned, when the
+                                 // file being read is no longer that one (NULL: it is)
 } pp;
 
 // --- small helpers ---
@@ -677,7 +679,7 @@ static bool would_join(int last_kind, char last, char first) {
 }
 
 static void emit(pp *p, const pp_tok *t) {
-    out_goto(p, p->src->name, t->line);
+    out_goto(p, p->tok_file ? p->tok_file : p->src->name, t->line);
     if ((t->flags & F_SRC) && p->out_col < t->col) {
         int pad = t->col - p->out_col;
         out_reserve(p, (size_t)pad);
@@ -1178,6 +1180,7 @@ static bool expand_macro(pp *p, pp_macro *m, const pp_tok *name);
 
 // The next token with macros expanded.
 static void next_expanded(pp *p, pp_tok *t) {
+    p->tok_file = NULL;
     for (;;) {
         next_raw(p, t, false);
         if (t->kind != T_IDENT || (t->flags & F_NOEXPAND)) {
@@ -1191,7 +1194,12 @@ static void next_expanded(pp *p, pp_tok *t) {
             t->flags |= F_NOEXPAND;
             return;
         }
+        pp_src *before = p->src;
         if (!expand_macro(p, m, t)) {
+            if (p->src != before) {
+                // The peek for '(' left the file the name is in.
+                p->tok_file = before->name;
+            }
             return;
         }
     }

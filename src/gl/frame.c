@@ -426,8 +426,7 @@ static void run_technique(fxgl_runtime *rt, gl_technique *t) {
 // Reads the timestamps of the ring slot this frame is about to reuse, if
 // the GPU is done with them; a slot still in flight is dropped, never
 // waited for.
-static void read_timings(fxgl_runtime *rt) {
-    size_t slot = rt->frame_count % GL_RT_QUERY_RING;
+static void read_slot(fxgl_runtime *rt, size_t slot) {
     for (size_t i = 0; i < rt->order_count; i++) {
         gl_technique *t = rt->order[i];
         if (!t->queries || !t->query_pending[slot]) {
@@ -453,6 +452,17 @@ static void read_timings(fxgl_runtime *rt) {
             prev = ts;
         }
         gl_avg_add(&t->gpu, (double)(prev - first) * 1e-6);
+    }
+}
+
+static void read_timings(fxgl_runtime *rt) {
+    read_slot(rt, rt->frame_count % GL_RT_QUERY_RING);
+}
+
+void fxgl_runtime_collect_timings(fxgl_runtime *rt) {
+    // Oldest slot first, so the averages see the frames in order.
+    for (size_t i = 0; i < GL_RT_QUERY_RING; i++) {
+        read_slot(rt, (rt->frame_count + i) % GL_RT_QUERY_RING);
     }
 }
 

@@ -380,6 +380,10 @@ GLuint gl_mip_program(fxgl_runtime *rt, const char *format, bool create);
 
 // runtime.c
 void gl_adopt(fxgl_runtime *rt);
+// A new effect record (PENDING, initial uniform values, all techniques enabled); file is
+// adopted. NULL when out of memory (file is then not freed).
+gl_effect *gl_effect_new(fxgl_runtime *rt, const fxgl_effect *fx, char *file, size_t index);
+void gl_effect_free(gl_effect *e); // the record only: unload its GL objects first
 
 // special.c
 bool gl_specials_init(fxgl_runtime *rt, gl_effect *e);

@@ -732,6 +732,14 @@ static bool pass_load(fxgl_runtime *rt, gl_effect *e, gl_technique *t, gl_pass *
             .op = blend_op(b->op), .op_alpha = blend_op(b->op_alpha),
             .mask = b->write_mask & 0xF,
         };
+        // A pixel shader that writes fewer than four components leaves the
+        // rest undefined in GL (0 on Mesa): keep what the target holds.
+        if (fp->pixel_shader >= 0) {
+            int n = fx->shaders[fp->pixel_shader].target_components[i];
+            if (n > 0 && n < 4) {
+                p->blend[i].mask &= (uint8_t)((1u << n) - 1u);
+            }
+        }
         if (i >= p->blend_count) {
             p->blend[i] = p->blend[0];
         }

@@ -231,7 +231,7 @@ fail:
     return NULL;
 }
 
-static void effect_free(gl_effect *e) {
+void gl_effect_free(gl_effect *e) {
     if (!e) {
         return;
     }
@@ -251,7 +251,7 @@ void fxgl_runtime_destroy(fxgl_runtime *rt) {
     gl_state_set_runtime_defaults(&rt->st);
     for (size_t i = 0; i < rt->effect_count; i++) {
         gl_effect_unload(rt, rt->effects[i]);
-        effect_free(rt->effects[i]);
+        gl_effect_free(rt->effects[i]);
     }
     for (size_t i = 0; i < rt->sampler_count; i++) {
         GLC(rt, DeleteSamplers(1, &rt->samplers[i].sampler));
@@ -327,7 +327,7 @@ int fxgl_runtime_add_effect(fxgl_runtime *rt, const fxgl_effect *effect, const c
     return index;
 }
 
-static gl_effect *effect_new(fxgl_runtime *rt, const fxgl_effect *fx, char *file, size_t index) {
+gl_effect *gl_effect_new(fxgl_runtime *rt, const fxgl_effect *fx, char *file, size_t index) {
     gl_effect *e = calloc(1, sizeof(*e));
     if (!e) {
         return NULL;
@@ -343,7 +343,7 @@ static gl_effect *effect_new(fxgl_runtime *rt, const fxgl_effect *fx, char *file
                            sizeof(*e->techniques));
     if (!e->shadow || !e->techniques || !gl_specials_init(rt, e)) {
         e->file = NULL;
-        effect_free(e);
+        gl_effect_free(e);
         return NULL;
     }
     // Initial values straight from the module (std140 bytes).
@@ -391,7 +391,7 @@ void gl_adopt(fxgl_runtime *rt) {
         return; // tried again next time
     }
     for (size_t i = 0; i < n; i++) {
-        gl_effect *e = effect_new(rt, rt->incoming[i], rt->incoming_files[i], rt->effect_count);
+        gl_effect *e = gl_effect_new(rt, rt->incoming[i], rt->incoming_files[i], rt->effect_count);
         if (!e) {
             gl_log(rt, FXGL_GL_LOG_ERROR, "%s: out of memory", rt->incoming_files[i]);
             free(rt->incoming_files[i]);

@@ -24,6 +24,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fxgl_effects.h"
 #include "fxgl_fx.h"
 #include "fxgl_gl.h"
 #include "fxgl_interpose.h"
@@ -40,6 +41,7 @@ static struct session {
     bool ok;                     // config read
     fxgl_config config;
     fxgl_preset *preset;         // NULL: no preset configured
+    fxgl_effects *effects;       // the compile path shared with fxc and fxgl-render
     char **files;                // full paths of the .fx files found, first one per name wins
     size_t file_count;
     char **include_paths;        // the effect search paths, "dir/**" when recursive
@@ -165,6 +167,25 @@ static void session_setup(void) {
         fxgl_preset_desc desc = {.path = c->preset_path, .sink = sink};
         session.preset = fxgl_preset_create(&desc);
     }
+    // Definitions layered effect > preset > fxgl.ini, performance mode, all as src/effects
+    // does it for every consumer; the search paths are the session's ("dir/**").
+    fxgl_effects_desc ed = {
+        .include_paths = (const char *const *)session.include_paths,
+        .include_path_count = session.include_count,
+        .defines = c->defines.items,
+        .define_count = c->defines.count,
+        .performance_mode = c->performance_mode,
+        .skip_disabled = true, // see the top of this file: nothing enabled, nothing compiled
+        .sink = {0},           // its copy of the preset would repeat session.preset's warnings
+    };
+    session.effects = fxgl_effects_create(&ed);
+    if (session.effects && c->preset_path && c->preset_path[0]) {
+        fxgl_effects_set_preset(session.effects, c->preset_path);
+    }
+    if (session.effects && fxgl_effects_lock_preset(session.effects, session.preset)) {
+        fxgl_log(FXGL_LOG_INFO, "performance mode: preset values are compiled in as "
+                 "constants; variables are read-only and the preset is not saved");
+    }
     fxgl_log(FXGL_LOG_DEBUG, "configuration: %zu file(s), preset '%s', %zu effect file(s) in "
              "%zu search path(s)", c->file_count, c->preset_path ? c->preset_path : "",
              session.file_count, c->effect_path_count);
@@ -197,36 +218,11 @@ static fxgl_effect *compile(const char *path, const fxgl_gl_info *info, int widt
         .api_minor = info->minor,
         .application = session.program,
     };
-    fxgl_define predefined[FXGL_PREDEFINED_MAX];
-    char storage[FXGL_PREDEFINED_STORAGE];
-    size_t npre = fxgl_predefined_macros(&env, predefined, storage, sizeof(storage));
-    const char *reserved[FXGL_PREDEFINED_MAX];
-    for (size_t i = 0; i < npre; i++) {
-        reserved[i] = predefined[i].name;
-    }
-    fxgl_preset_define_list user = {0};
-    const fxgl_config *c = &session.config;
-    fxgl_preset_resolve_defines(session.preset, base_name(path), c->defines.items,
-                                c->defines.count, NULL, 0, reserved, npre, &user);
-    fxgl_define *defines = calloc(npre + user.count + 1, sizeof(fxgl_define));
-    fxgl_effect *effect = NULL;
     fxgl_diags diags;
     fxgl_diags_init(&diags);
-    if (defines) {
-        memcpy(defines, predefined, npre * sizeof(fxgl_define));
-        for (size_t i = 0; i < user.count; i++) {
-            defines[npre + i] = (fxgl_define){user.items[i].name, user.items[i].value};
-        }
-        fxgl_compile_desc desc = {
-            .path = path,
-            .include_paths = (const char *const *)session.include_paths,
-            .include_path_count = session.include_count,
-            .defines = defines,
-            .define_count = npre + user.count,
-            .target = glsl_target(info),
-        };
-        effect = fxgl_effect_compile(&desc, &diags);
-    }
+    fxgl_effect *effect = session.effects ? fxgl_effects_compile_for(session.effects, path, &env,
+                                                                     glsl_target(info), &diags)
+                                          : NULL;
     if (!effect) {
         char first[512] = "out of memory";
         for (size_t i = 0; i < diags.count; i++) {
@@ -236,10 +232,9 @@ static fxgl_effect *compile(const char *path, const fxgl_gl_info *info, int widt
             }
         }
         fxgl_log(FXGL_LOG_WARN, "effect %s skipped: %s", path, first);
+        ip_inspect_note_failed(base_name(path), first); // issue 10: for the dump
     }
     fxgl_diags_finish(&diags);
-    free(defines);
-    fxgl_preset_define_list_finish(&user);
     return effect;
 }
 

@@ -47,6 +47,7 @@ struct ip_runtime {
     ip_input *input;             // this runtime's previous input snapshot
     bool statuses_logged;        // the first run frame logged what loaded and was skipped
     bool frame_failed_logged;
+    ip_inspect *inspect;         // control.c (issue 10): dump, overlay, control; NULL: none
 };
 
 ip_runtime *ip_runtime_create(void) {
@@ -67,12 +68,14 @@ static void drop_effects(ip_runtime *rt, bool current) {
         return;
     }
     if (current) {
+        ip_inspect_destroy(rt->inspect); // issue 10: before the runtime it reads
         fxgl_runtime_destroy(rt->fx);
         ip_effects_destroy(rt->effects);
     } else {
         fxgl_log(FXGL_LOG_DEBUG, "context destroyed while not current: its effect runtime is "
                  "abandoned (GL objects die with the context)");
     }
+    rt->inspect = NULL; // abandoned with the runtime when not current
     rt->fx = NULL;
     rt->effects = NULL;
     rt->owner = NULL;
@@ -225,6 +228,7 @@ static void create_effects(ip_runtime *rt, const ip_frame_desc *frame) {
         return;
     }
     rt->owner = frame->context;
+    rt->inspect = ip_inspect_create(rt->fx); // issue 10
     if (!rt->input) {
         rt->input = ip_input_create();
     }
@@ -274,6 +278,7 @@ static void run_effects(ip_runtime *rt, const ip_frame_desc *frame) {
                                                  frame->drawable.width,
                                                  frame->drawable.height, &input);
     if (have_input && !ip_effects_input(rt->effects, rt->fx, &input)) {
+        ip_inspect_idle(rt->inspect, &input); // issue 10: control still answers
         return; // KeyEffects: everything off
     }
     fxgl_frame_desc desc = {
@@ -283,7 +288,8 @@ static void run_effects(ip_runtime *rt, const ip_frame_desc *frame) {
         .input = have_input ? &input : NULL,
         .time = now_seconds(),
     };
-    if (!fxgl_runtime_frame(rt->fx, &desc) && !rt->frame_failed_logged) {
+    // Through the inspection layer (issue 10): control, overlay, screenshots.
+    if (!ip_inspect_frame(rt->inspect, rt->fx, &desc) && !rt->frame_failed_logged) {
         rt->frame_failed_logged = true;
         fxgl_log(FXGL_LOG_WARN, "the effect runtime passed a %dx%d frame through",
                  desc.width, desc.height);
@@ -291,6 +297,9 @@ static void run_effects(ip_runtime *rt, const ip_frame_desc *frame) {
     if (!rt->statuses_logged) {
         rt->statuses_logged = true;
         log_statuses(rt->fx);
+    }
+    if (ip_inspect_take_reload(rt->inspect)) {
+        drop_effects(rt, true); // issue 10: `reload`; rebuilt at the next frame
     }
 }
 

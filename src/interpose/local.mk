@@ -17,12 +17,13 @@ libfxgl_la_SOURCES = \
 	src/interpose/effects.c \
 	src/interpose/frame.c \
 	src/interpose/stats.c \
-	src/interpose/draws.c
+	src/interpose/draws.c \
+	src/interpose/control.c
 # GLX/EGL headers only: the library never links libGL/libEGL, it finds
 # them at run time (real.c).
 libfxgl_la_CPPFLAGS = $(AM_CPPFLAGS) $(X11_CFLAGS) $(GLX_CFLAGS) $(EGL_CFLAGS)
 libfxgl_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
-libfxgl_la_LIBADD = libfxgl_gl.la libfxgl_preset.la $(AX_PTHREAD_LIBS) -ldl
+libfxgl_la_LIBADD = libfxgl_gl.la libfxgl_preset.la libfxgl_effects.la $(AX_PTHREAD_LIBS) -ldl
 libfxgl_la_LDFLAGS = $(AM_LDFLAGS) -module -avoid-version -shared \
 	-Wl,--version-script=$(top_srcdir)/src/interpose/exports.map -Wl,-z,defs
 EXTRA_DIST += src/interpose/exports.map src/interpose/local.mk
@@ -44,12 +45,19 @@ fxgl_script_subst = sed -e 's|@PACKAGE_VERSION[@]|$(PACKAGE_VERSION)|g' \
 tools/fxgl: $(top_srcdir)/tools/fxgl.in Makefile
 	$(AM_V_GEN)$(MKDIR_P) tools && \
 	$(fxgl_script_subst) -e 's|@FXGL_LIBRARY[@]|$(libdir)/libfxgl.so|g' \
+		-e 's|@FXGL_CTL[@]|$(bindir)/fxgl-ctl|g' \
 		$(top_srcdir)/tools/fxgl.in > $@.tmp && chmod +x $@.tmp && mv $@.tmp $@
 
 tests/interpose/fxgl-uninstalled: $(top_srcdir)/tools/fxgl.in Makefile
 	$(AM_V_GEN)$(MKDIR_P) tests/interpose && \
 	$(fxgl_script_subst) -e 's|@FXGL_LIBRARY[@]|$(abs_top_builddir)/.libs/libfxgl.so|g' \
+		-e 's|@FXGL_CTL[@]|$(abs_top_builddir)/fxgl-ctl|g' \
 		$(top_srcdir)/tools/fxgl.in > $@.tmp && chmod +x $@.tmp && mv $@.tmp $@
+
+# --- the control client (fxgl ctl) ---
+
+bin_PROGRAMS += fxgl-ctl
+fxgl_ctl_SOURCES = tools/ctl.c
 
 # --- tests ---
 #
@@ -129,22 +137,48 @@ check_PROGRAMS += tests/interpose/test_config
 tests_interpose_test_config_SOURCES = tests/interpose/test_config.c $(libfxgl_la_SOURCES)
 tests_interpose_test_config_CPPFLAGS = $(TEST_CPPFLAGS) $(X11_CFLAGS) $(GLX_CFLAGS) \
 	$(EGL_CFLAGS) -DIP_TEST_NO_EXPORTS
-tests_interpose_test_config_LDADD = libfxgl_preset.la $(TEST_LDADD) $(AX_PTHREAD_LIBS) -ldl
+tests_interpose_test_config_LDADD = libfxgl_effects.la libfxgl_preset.la $(TEST_LDADD) $(AX_PTHREAD_LIBS) -ldl
 
 # input.c against a private Xvfb, keys and pointer driven through XTest.
 check_PROGRAMS += tests/interpose/test_input
 tests_interpose_test_input_SOURCES = tests/interpose/test_input.c $(libfxgl_la_SOURCES)
 tests_interpose_test_input_CPPFLAGS = $(TEST_CPPFLAGS) $(X11_CFLAGS) $(GLX_CFLAGS) \
 	$(EGL_CFLAGS) $(XTST_CFLAGS) -DIP_TEST_NO_EXPORTS
-tests_interpose_test_input_LDADD = libfxgl_preset.la $(TEST_LDADD) $(XTST_LIBS) $(X11_LIBS) \
+tests_interpose_test_input_LDADD = libfxgl_effects.la libfxgl_preset.la $(TEST_LDADD) $(XTST_LIBS) $(X11_LIBS) \
 	$(AX_PTHREAD_LIBS) -ldl
+
+# control.c: the socket (permissions, owner checks, SO_PEERCRED, never
+# blocking), keys and SIGUSR1, and commands sent with fxgl-ctl taking effect
+# on a headless EGL runtime within two frames.
+check_PROGRAMS += tests/interpose/test_control
+tests_interpose_test_control_SOURCES = tests/interpose/test_control.c $(libfxgl_la_SOURCES)
+tests_interpose_test_control_CPPFLAGS = $(TEST_CPPFLAGS) $(X11_CFLAGS) $(GLX_CFLAGS) \
+	$(EGL_CFLAGS) -I$(top_srcdir)/tests/gl -DIP_TEST_NO_EXPORTS \
+	-DFXGL_CTL_PATH='"$(abs_top_builddir)/fxgl-ctl"' \
+	-DFXGL_SCRIPT_PATH='"$(abs_top_builddir)/tests/interpose/fxgl-uninstalled"'
+tests_interpose_test_control_LDADD = libfxgl_preset.la $(TEST_LDADD) $(AX_PTHREAD_LIBS) -ldl
+EXTRA_tests_interpose_test_control_DEPENDENCIES = fxgl-ctl$(EXEEXT) \
+	tests/interpose/fxgl-uninstalled
+
+# The same through the preloaded library on a real program: glxgears under
+# Xvfb with Invert.fx, driven by `fxgl ctl` (skips without glxgears).
+check_PROGRAMS += tests/interpose/test_inspect_app
+tests_interpose_test_inspect_app_SOURCES = tests/interpose/test_inspect_app.c
+tests_interpose_test_inspect_app_CPPFLAGS = $(TEST_CPPFLAGS) $(X11_CFLAGS) \
+	-DFXGL_SCRIPT_PATH='"$(abs_top_builddir)/tests/interpose/fxgl-uninstalled"'
+tests_interpose_test_inspect_app_LDADD = $(TEST_LDADD) $(X11_LIBS)
+EXTRA_tests_interpose_test_inspect_app_DEPENDENCIES = fxgl-ctl$(EXEEXT) \
+	tests/interpose/fxgl-uninstalled libfxgl.la
+if SANITIZERS
+tests_interpose_test_inspect_app_CPPFLAGS += -DFXGL_TEST_SANITIZERS=1
+endif
 
 EXTRA_DIST += tests/interpose/data/Invert.fx tests/interpose/data/Broken.fx \
 	tests/interpose/data/invert.ini tests/interpose/data/broken.ini \
 	tests/interpose/data/missing.ini tests/interpose/data/invert_key.ini
 
 TESTS += tests/interpose/test_fxgl_cmd.sh tests/interpose/test_asan_glmark2.sh
-EXTRA_DIST += tests/interpose/test_asan_glmark2.sh
+EXTRA_DIST += tests/interpose/test_asan_glmark2.sh bench/interpose_overhead.sh
 EXTRA_DIST += tests/interpose/test_fxgl_cmd.sh
 
 # --- the 32-bit library: make lib32 ---
@@ -157,7 +191,7 @@ EXTRA_DIST += tests/interpose/test_fxgl_cmd.sh
 # exists: ld.so skips the one of the other class in each process.
 LIB32_CC = $(CC) -m32
 lib32_sources = $(libfxgl_la_SOURCES) $(libfxgl_gl_la_SOURCES) $(libfxgl_fx_la_SOURCES) \
-	$(libfxgl_preset_la_SOURCES)
+	$(libfxgl_preset_la_SOURCES) $(libfxgl_effects_la_SOURCES)
 
 # libfxgl.la first: it brings the generated glad sources.
 lib32/libfxgl.so: libfxgl.la $(srcdir)/src/interpose/exports.map config.h
@@ -166,7 +200,7 @@ lib32/libfxgl.so: libfxgl.la $(srcdir)/src/interpose/exports.map config.h
 		case $$f in *.c) srcs="$$srcs $(srcdir)/$$f" ;; esac; \
 	done && \
 	$(LIB32_CC) $(AX_FXGL_CFLAGS) $(WARN_CFLAGS) -O2 -g -fPIC -shared -fvisibility=hidden \
-		$(DEFAULT_INCLUDES) $(AM_CPPFLAGS) $(X11_CFLAGS) $(GLX_CFLAGS) $(EGL_CFLAGS) $(INIH_CFLAGS) \
+		$(DEFAULT_INCLUDES) $(AM_CPPFLAGS) $(X11_CFLAGS) $(GLX_CFLAGS) $(EGL_CFLAGS) $(INIH_CFLAGS) $(STB_CFLAGS) \
 		-Wl,--version-script=$(srcdir)/src/interpose/exports.map -Wl,-z,defs \
 		-o $@.tmp $$srcs -linih -lm -ldl -pthread && mv $@.tmp $@
 

@@ -319,10 +319,18 @@ size_t fxgl_preset_order(const fxgl_preset *preset, const char *const *fallback,
 // Applies the preset to the effects: enables techniques listed in `Techniques` (or forced
 // on), reads technique and uniform toggle keys, and overwrites uniform values it has (the
 // caller resets them to their initial values first, as the reference does). Skips special
-// and nosave uniforms. Bad values are reported and leave the value as it was. Returns false
+// and nosave uniforms. Bad values are reported and leave the value as it was; keys of an
+// effect's section that name none of its variables are reported (and kept). Returns false
 // when `Techniques` names something no effect has (the preset is incomplete).
 bool fxgl_preset_apply(const fxgl_preset *preset, fxgl_preset_effect *effects,
                        size_t effect_count);
+
+// Reads one uniform's value (and toggle key) from file's section, as fxgl_preset_apply
+// does, with its warnings. Returns false, leaving u as it was, when the section has no
+// value for it or it is special or nosave. Performance mode uses this to turn preset
+// values into compile-time constants before any effect exists in the runtime.
+bool fxgl_preset_read_uniform(const fxgl_preset *preset, const char *file,
+                              fxgl_preset_uniform *u);
 
 // Records the effects' state in the document like the reference's save: Techniques,
 // TechniqueSorting (when it existed or differs from Techniques), technique toggle keys,

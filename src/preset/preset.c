@@ -368,6 +368,20 @@ static void apply_uniform(const fxgl_preset *preset, const char *file, fxgl_pres
     }
 }
 
+bool fxgl_preset_read_uniform(const fxgl_preset *preset, const char *file,
+                              fxgl_preset_uniform *u)
+{
+    if (preset == NULL || u == NULL || !saves(u)) {
+        return false;
+    }
+    const char *section = file != NULL ? file : "";
+    if (!fxgl_ini_has(preset->ini, section, u->name)) {
+        return false;
+    }
+    apply_uniform(preset, section, u);
+    return true;
+}
+
 static bool effect_has_technique(const fxgl_preset_effect *effect, const char *name,
                                  size_t name_len)
 {
@@ -437,6 +451,33 @@ static char *key_name_for(const char *name, const char *file)
     return key;
 }
 
+// Keys of a loaded effect's section that name no variable of it (a typo, or a variable
+// the effect no longer has) are reported; they stay in the document and are saved again.
+static void warn_unused_keys(const fxgl_preset *preset, const fxgl_preset_effect *effect)
+{
+    const char *file = effect->file != NULL ? effect->file : "";
+    size_t keys = fxgl_ini_key_count(preset->ini, file);
+    for (size_t k = 0; k < keys; k++) {
+        const char *key = fxgl_ini_key_name(preset->ini, file, k);
+        if (key == NULL || strcmp(key, "PreprocessorDefinitions") == 0) {
+            continue;
+        }
+        bool known = false;
+        for (size_t u = 0; u < effect->uniform_count && !known; u++) {
+            const char *name = effect->uniforms[u].name;
+            known = name != NULL && (strcmp(key, name) == 0 ||
+                                     (strncmp(key, "Key", 3) == 0 &&
+                                      strcmp(key + 3, name) == 0));
+        }
+        if (!known) {
+            preset_diagf(&preset->sink, FXGL_PRESET_WARNING, diag_name(preset),
+                         fxgl_ini_line(preset->ini, file, key),
+                         "'%s' in [%s] is no variable of the effect: ignored, kept on save",
+                         key, file);
+        }
+    }
+}
+
 bool fxgl_preset_apply(const fxgl_preset *preset, fxgl_preset_effect *effects,
                        size_t effect_count)
 {
@@ -470,6 +511,7 @@ bool fxgl_preset_apply(const fxgl_preset *preset, fxgl_preset_effect *effects,
                 apply_uniform(preset, file, &effect->uniforms[u]);
             }
         }
+        warn_unused_keys(preset, effect);
     }
     return check_technique_list(preset, effects, effect_count);
 }
@@ -518,6 +560,72 @@ static bool capture_uniform(fxgl_ini *ini, const char *file, const fxgl_preset_u
     return false;
 }
 
+// Whether a Techniques/TechniqueSorting entry names a technique of the given effects
+// (`Name@File.fx`, or a legacy bare `Name` any of them has).
+static bool entry_loaded(const char *entry, const fxgl_preset_effect *effects,
+                         size_t effect_count)
+{
+    const char *at = strchr(entry, '@');
+    size_t name_len = at != NULL ? (size_t)(at - entry) : strlen(entry);
+    for (size_t e = 0; e < effect_count; e++) {
+        if (at != NULL && (effects[e].file == NULL || strcmp(effects[e].file, at + 1) != 0)) {
+            continue;
+        }
+        if (effect_has_technique(&effects[e], entry, name_len)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// The new list with the old list's entries that name nothing loaded (effect files that
+// are missing, failed or skipped, techniques that are unknown) put back where they were:
+// after the nearest earlier old entry that is still in the list, else first. Without this
+// a save would drop them, and a preset used with a partial shader folder would lose its
+// other effects. Returns a malloc'd array of borrowed pointers (into new_list and old),
+// NULL when out of memory.
+static const char **keep_unloaded(const char *const *old, size_t old_count,
+                                  char *const *new_list, size_t new_count,
+                                  const fxgl_preset_effect *effects, size_t effect_count,
+                                  size_t *out_count)
+{
+    const char **out = calloc(old_count + new_count + 1, sizeof(*out));
+    if (out == NULL) {
+        return NULL;
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < new_count; i++) {
+        out[n++] = new_list[i];
+    }
+    size_t insert_at = 0; // after the last kept-or-present old entry seen so far
+    for (size_t i = 0; i < old_count; i++) {
+        if (old[i][0] == '\0') {
+            continue;
+        }
+        if (entry_loaded(old[i], effects, effect_count)) {
+            for (size_t k = 0; k < n; k++) {
+                if (strcmp(out[k], old[i]) == 0) {
+                    insert_at = k + 1;
+                    break;
+                }
+            }
+            continue;
+        }
+        bool present = false;
+        for (size_t k = 0; k < n && !present; k++) {
+            present = strcmp(out[k], old[i]) == 0;
+        }
+        if (present) {
+            continue;
+        }
+        memmove(&out[insert_at + 1], &out[insert_at], (n - insert_at) * sizeof(*out));
+        out[insert_at++] = old[i];
+        n++;
+    }
+    *out_count = n;
+    return out;
+}
+
 bool fxgl_preset_capture(fxgl_preset *preset, const fxgl_preset_effect *effects,
                          size_t effect_count, const fxgl_preset_technique_ref *order,
                          size_t order_count)
@@ -562,12 +670,39 @@ bool fxgl_preset_capture(fxgl_preset *preset, const fxgl_preset_effect *effects,
         for (size_t i = 0; i < enabled_count; i++) {
             prefix = prefix && strcmp(enabled[i], sorted[i]) == 0;
         }
-        if (fxgl_ini_has(ini, NULL, "TechniqueSorting") || !prefix) {
-            ok = fxgl_ini_set(ini, NULL, "TechniqueSorting", (const char *const *)sorted,
-                              sorted_count);
+        // Entries naming nothing loaded are kept (copied: setting a key frees the
+        // elements the old lists point into).
+        size_t old_count = 0, old_sorting_count = 0;
+        const char *const *old_list = fxgl_preset_techniques(preset, &old_count);
+        const char *const *old_sorting = fxgl_preset_technique_sorting(preset,
+                                                                       &old_sorting_count);
+        char **old_copy = calloc(old_count + old_sorting_count + 1, sizeof(*old_copy));
+        ok = old_copy != NULL;
+        for (size_t i = 0; ok && i < old_count + old_sorting_count; i++) {
+            old_copy[i] = preset_strdup(i < old_count ? old_list[i]
+                                                      : old_sorting[i - old_count]);
+            ok = old_copy[i] != NULL;
         }
-        ok = ok && fxgl_ini_set(ini, NULL, "Techniques", (const char *const *)enabled,
-                                enabled_count);
+        size_t list_count = 0, sorting_count = 0;
+        const char **list = ok ? keep_unloaded((const char *const *)old_copy, old_count,
+                                               enabled, enabled_count, effects, effect_count,
+                                               &list_count)
+                               : NULL;
+        const char **sorting = ok ? keep_unloaded((const char *const *)old_copy + old_count,
+                                                  old_sorting_count, sorted, sorted_count,
+                                                  effects, effect_count, &sorting_count)
+                                  : NULL;
+        ok = list != NULL && sorting != NULL;
+        if (ok && (fxgl_ini_has(ini, NULL, "TechniqueSorting") || !prefix)) {
+            ok = fxgl_ini_set(ini, NULL, "TechniqueSorting", sorting, sorting_count);
+        }
+        ok = ok && fxgl_ini_set(ini, NULL, "Techniques", list, list_count);
+        free(list);
+        free(sorting);
+        for (size_t i = 0; old_copy != NULL && i < old_count + old_sorting_count; i++) {
+            free(old_copy[i]);
+        }
+        free(old_copy);
         ok = ok && normalise_defines(ini, NULL);
     }
     for (size_t e = 0; ok && e < effect_count; e++) {

@@ -8,14 +8,37 @@
  * The output limit is lowered to 4 MB so that exponential macros end in the
  * limit's diagnostic quickly instead of in a fuzzer timeout; a finding is
  * a crash, a sanitizer report, a hang or memory past the arena limit.
+ *
+ * FXGL_FUZZ_GLSL=gl450|es300|... in the environment also runs the GLSL
+ * back end on what the front end accepted (the back end is another
+ * module's; findings there go to its owner).
  */
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fx_ast.h"
 #include "fx_check.h"
+#include "fx_glsl.h"
 #include "fx_pp.h"
+
+static fxgl_glsl_target glsl_target(void) {
+    static const struct {
+        const char *name;
+        fxgl_glsl_target target;
+    } targets[] = {
+        {"gl430", FXGL_GLSL_GL430}, {"gl450", FXGL_GLSL_GL450}, {"es300", FXGL_GLSL_ES300},
+        {"es310", FXGL_GLSL_ES310}, {"es320", FXGL_GLSL_ES320},
+    };
+    const char *want = getenv("FXGL_FUZZ_GLSL");
+    for (size_t i = 0; want && i < sizeof(targets) / sizeof(targets[0]); i++) {
+        if (strcmp(want, targets[i].name) == 0) {
+            return targets[i].target;
+        }
+    }
+    return FXGL_GLSL_NONE;
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -66,7 +89,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             fx_ast *ast = fx_parse(&ctx, pr.text, pr.len, pd.path);
             fx_program *prog = ctx.errors == 0 ? fx_check(&ctx, ast) : NULL;
             if (prog && ctx.errors == 0) {
-                fx_module_build(&ectx, prog);
+                fxgl_effect *fx = fx_module_build(&ectx, prog);
+                static int target = -1;
+                if (target < 0) {
+                    target = (int)glsl_target();
+                }
+                if (fx && target != FXGL_GLSL_NONE) {
+                    fx_glsl_options go = {.target = (fxgl_glsl_target)target};
+                    fx_glsl_generate(&ctx, &ectx, prog, fx, &go);
+                }
             }
         }
     }

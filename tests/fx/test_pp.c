@@ -355,6 +355,14 @@ START_TEST(test_include_relative_and_markers) {
 }
 END_TEST
 
+START_TEST(test_include_ends_with_function_macro_name) {
+    // The peek for '(' after the name leaves the included file: the name is
+    // still placed in it.
+    ck_assert(run_data("#include \"ends_with_name.fxh\"\nx\n"));
+    expect_text("#line 2 \"" DATA "/ends_with_name.fxh\"\nlast F\n#line 2 \"" DATA "/main.fx\"\nx\n");
+}
+END_TEST
+
 START_TEST(test_include_case_backslash_macro) {
     ck_assert(run_data("#define NAME \"sub\\\\nested.FXH\"\n#include NAME\n#include \"SUB\\nested.fxh\"\n"));
     expect_contains("nested_token\n");
@@ -724,6 +732,7 @@ static Suite *pp_suite(void) {
     tcase_add_test(tc, test_exists);
     tcase_add_test(tc, test_ifdef_names);
     tcase_add_test(tc, test_include_relative_and_markers);
+    tcase_add_test(tc, test_include_ends_with_function_macro_name);
     tcase_add_test(tc, test_include_case_backslash_macro);
     tcase_add_test(tc, test_include_search_paths);
     tcase_add_test(tc, test_include_once_and_guard);

@@ -1227,6 +1227,63 @@ START_TEST(compiled_effect) {
 }
 END_TEST
 
+// A pixel shader returning float3 leaves alpha undefined in GL (Mesa writes
+// 0): the runtime masks the channel, so the program's alpha survives. The
+// application's alpha here varies per pixel, so a constant cannot pass.
+static uint8_t alpha_pattern(int x, int y) {
+    return (uint8_t)(x * 13 + y * 3 + 7);
+}
+
+static double px_rgb_invert_keep_alpha(int x, int y, int c, const fix *f) {
+    (void)f;
+    return c == 3 ? alpha_pattern(x, y) / 255.0 : 1.0 - pattern(x, y, c) / 255.0;
+}
+
+START_TEST(float3_output_keeps_alpha) {
+    static const char src[] =
+        "texture2D BackBufferTex : COLOR;\n"
+        "sampler2D BackBuffer { Texture = BackBufferTex; };\n"
+        "void VS(uint id : SV_VertexID, out float4 pos : SV_Position, out float2 uv : TEXCOORD)\n"
+        "{\n"
+        "    uv = float2(id == 2 ? 2.0 : 0.0, id == 1 ? 2.0 : 0.0);\n"
+        "    pos = float4(uv * float2(2.0, -2.0) + float2(-1.0, 1.0), 0.0, 1.0);\n"
+        "}\n"
+        "float3 PS(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target\n"
+        "{\n"
+        "    return 1.0 - tex2D(BackBuffer, uv).rgb;\n"
+        "}\n"
+        "technique Rgb { pass { VertexShader = VS; PixelShader = PS; } }\n";
+    for (int es = 0; es < 2; es++) {
+        fix f;
+        fix_init(&f, es, false);
+        for (int y = 0; y < H; y++) {
+            for (int x = 0; x < W; x++) {
+                f.in.pixels[((size_t)y * W + (size_t)x) * 4 + 3] = alpha_pattern(x, y);
+            }
+        }
+        fix_upload(&f, &f.in);
+        fxgl_compile_desc cd = {
+            .path = "Rgb.fx", .source = src, .source_len = sizeof(src) - 1,
+            .target = es ? FXGL_GLSL_ES320 : FXGL_GLSL_GL450,
+        };
+        fxgl_diags diags;
+        fxgl_diags_init(&diags);
+        fxgl_effect *fx = fxgl_effect_compile(&cd, &diags);
+        if (!fx) {
+            fxgl_diags_print(&diags, stderr);
+        }
+        ck_assert_msg(fx, "Rgb.fx does not compile");
+        fxgl_diags_finish(&diags);
+        ck_assert_int_eq(fxgl_runtime_add_effect(f.rt, fx, "Rgb.fx"), 0);
+        fix_frame(&f);
+        check_ready(&f, 0);
+        expect(&f, px_rgb_invert_keep_alpha, 1, "float3 output keeps alpha");
+        fix_finish(&f);
+        fxgl_effect_destroy(fx);
+    }
+}
+END_TEST
+
 // GPU timer queries (read back without waiting, averaged) and KHR_debug
 // groups named after the technique and its passes.
 typedef struct groups_seen {
@@ -1294,6 +1351,20 @@ START_TEST(timing_and_debug_groups) {
         double a = fxgl_runtime_pass_gpu_ms(f.rt, 0, 0), b = fxgl_runtime_pass_gpu_ms(f.rt, 0, 1);
         ck_assert(a > 0.0 && b > 0.0);
         ck_assert(a + b <= ti.gpu_ms * 1.0001);
+    }
+    // A fresh runtime, two frames: nothing read back yet; collected after glFinish.
+    fxgl_runtime_destroy(f.rt);
+    f.rt = fxgl_runtime_create(gl, info, NULL);
+    fxgl_runtime_add_effect(f.rt, &t.fx, NULL);
+    fix_frame(&f);
+    fix_frame(&f);
+    ck_assert(fxgl_runtime_technique(f.rt, 0, &ti));
+    ck_assert(ti.gpu_ms == 0.0);
+    gl->Finish();
+    fxgl_runtime_collect_timings(f.rt);
+    ck_assert(fxgl_runtime_technique(f.rt, 0, &ti));
+    if (info->has_timer_query) {
+        ck_assert_msg(ti.gpu_ms > 0.0, "nothing collected");
     }
     fix_finish(&f);
 }
@@ -1534,6 +1605,169 @@ START_TEST(add_effect_from_a_worker_thread) {
 }
 END_TEST
 
+// Every FX format: a 4x4 render target of each is written by its own pass
+// (vec4(0.5, 0.25, 0.125, 1.0), or ivec4/uvec4(5, 6, 7, 8) for the integer
+// formats) and read back by two back-buffer passes into pixel column x.
+static const fxgl_format all_formats[] = {
+    FXGL_FORMAT_R8,      FXGL_FORMAT_R16,     FXGL_FORMAT_R16F,    FXGL_FORMAT_R32F,
+    FXGL_FORMAT_RG8,     FXGL_FORMAT_RG16,    FXGL_FORMAT_RG16F,   FXGL_FORMAT_RG32F,
+    FXGL_FORMAT_RGBA8,   FXGL_FORMAT_RGBA16,  FXGL_FORMAT_RGBA16F, FXGL_FORMAT_RGBA32F,
+    FXGL_FORMAT_RGB10A2, FXGL_FORMAT_RG11B10F, FXGL_FORMAT_R32I,   FXGL_FORMAT_R32U,
+    FXGL_FORMAT_RGBA32I, FXGL_FORMAT_RGBA32U,
+};
+#define NFORMATS ((int)(sizeof(all_formats) / sizeof(all_formats[0])))
+
+static int format_channels(fxgl_format f) {
+    switch (f) {
+    case FXGL_FORMAT_R8: case FXGL_FORMAT_R16: case FXGL_FORMAT_R16F: case FXGL_FORMAT_R32F:
+    case FXGL_FORMAT_R32I: case FXGL_FORMAT_R32U:
+        return 1;
+    case FXGL_FORMAT_RG8: case FXGL_FORMAT_RG16: case FXGL_FORMAT_RG16F: case FXGL_FORMAT_RG32F:
+        return 2;
+    case FXGL_FORMAT_RG11B10F:
+        return 3;
+    default:
+        return 4;
+    }
+}
+
+static bool format_integer(fxgl_format f) {
+    return f == FXGL_FORMAT_R32I || f == FXGL_FORMAT_R32U || f == FXGL_FORMAT_RGBA32I ||
+           f == FXGL_FORMAT_RGBA32U;
+}
+
+static double px_formats(int x, int y, int c, const fix *f) {
+    (void)y, (void)f;
+    if (x >= NFORMATS) {
+        return c == 3 ? 1.0 : 0.0;
+    }
+    fxgl_format fmt = all_formats[x];
+    int ch = format_channels(fmt);
+    if (format_integer(fmt)) {
+        double v[4] = {5, 6, 7, 8};
+        // texelFetch of a missing integer channel: 0 (alpha 1)
+        return c < ch ? v[c] / 255.0 : c == 3 ? 1.0 / 255.0 : 0.0;
+    }
+    double v[4] = {0.5, 0.25, 0.125, 1.0};
+    return c < ch ? v[c] : c == 3 ? 1.0 : 0.0;
+}
+
+START_TEST(every_format) {
+    for (int es = 0; es < 2; es++) {
+        fix f;
+        fix_init(&f, es, false);
+        static tfx t;
+        tfx_init(&t, "Formats.fx", es);
+        int tech = tfx_technique(&t, "Formats");
+        int samplers[NFORMATS];
+        static char names[NFORMATS][32];
+        int wf = tfx_shader(&t, FXGL_STAGE_PIXEL, "WriteF",
+                            "layout(location = 0) out vec4 o;\n"
+                            "void main() { o = vec4(0.5, 0.25, 0.125, 1.0); }\n");
+        int wi = tfx_shader(&t, FXGL_STAGE_PIXEL, "WriteI",
+                            "layout(location = 0) out ivec4 o;\n"
+                            "void main() { o = ivec4(5, 6, 7, 8); }\n");
+        int wu = tfx_shader(&t, FXGL_STAGE_PIXEL, "WriteU",
+                            "layout(location = 0) out uvec4 o;\n"
+                            "void main() { o = uvec4(5u, 6u, 7u, 8u); }\n");
+        for (int i = 0; i < NFORMATS; i++) {
+            fxgl_format fmt = all_formats[i];
+            snprintf(names[i], sizeof(names[i]), "Fmt::%s", fxgl_format_name(fmt));
+            int tex = tfx_texture(&t, names[i], 4, 4, 1, fmt);
+            samplers[i] = tfx_sampler(&t, names[i], tex, false, false);
+            bool sint = fmt == FXGL_FORMAT_R32I || fmt == FXGL_FORMAT_RGBA32I;
+            bool uint_ = fmt == FXGL_FORMAT_R32U || fmt == FXGL_FORMAT_RGBA32U;
+            t.smp[samplers[i]].element = sint ? FXGL_SCALAR_INT
+                                         : uint_ ? FXGL_SCALAR_UINT : FXGL_SCALAR_FLOAT;
+            fxgl_pass *p = tfx_pass(&t, tech, sint ? wi : uint_ ? wu : wf);
+            tfx_target(&t, p, tex);
+        }
+        // Two readers: columns 0..9 and 10..17 (16 texture units at most per pass).
+        for (int half = 0; half < 2; half++) {
+            int lo = half ? 10 : 0, hi = half ? NFORMATS : 10;
+            char decls[2048] = "", body[4096] = "";
+            size_t dn = 0, bn = 0;
+            for (int i = lo; i < hi; i++) {
+                fxgl_format fmt = all_formats[i];
+                bool sint = fmt == FXGL_FORMAT_R32I || fmt == FXGL_FORMAT_RGBA32I;
+                bool uint_ = fmt == FXGL_FORMAT_R32U || fmt == FXGL_FORMAT_RGBA32U;
+                dn += (size_t)snprintf(decls + dn, sizeof(decls) - dn,
+                                       "uniform highp %s S%d;\n",
+                                       sint ? "isampler2D" : uint_ ? "usampler2D" : "sampler2D",
+                                       i);
+                bn += (size_t)snprintf(body + bn, sizeof(body) - bn,
+                                       "  if (x == %d) o = vec4(texelFetch(S%d, ivec2(0), 0))%s;\n",
+                                       i, i,
+                                       sint || uint_ ? " / 255.0" : "");
+            }
+            int r = tfx_shader(&t, FXGL_STAGE_PIXEL, "Read",
+                               "%slayout(location = 0) out vec4 o;\n"
+                               "void main() { int x = int(gl_FragCoord.x);\n"
+                               "  if (x < %d || x >= %d) { if (%d == 0 || x < %d) discard; "
+                               "o = vec4(0.0, 0.0, 0.0, 1.0); return; }\n%s}\n",
+                               decls, lo, hi, half, lo, body);
+            for (int i = lo; i < hi; i++) {
+                static char uniform[NFORMATS][8];
+                snprintf(uniform[i], sizeof(uniform[i]), "S%d", i);
+                tfx_use_sampler(&t, r, samplers[i], uniform[i]);
+            }
+            tfx_pass(&t, tech, r);
+        }
+        fxgl_runtime_add_effect(f.rt, tfx_finish(&t), NULL);
+        fix_frame(&f);
+        check_ready(&f, 0);
+        expect(&f, px_formats, 1, "every format");
+        fix_finish(&f);
+    }
+}
+END_TEST
+
+// A resize (another size, another framebuffer): the per-size objects are
+// rebuilt, stencil attachments follow, and the frame is still right.
+START_TEST(resize) {
+    for (int es = 0; es < 2; es++) {
+        fix f;
+        fix_init(&f, es, false);
+        GladGLContext *gl = f.gl;
+        static tfx t;
+        tfx_init(&t, "Resize.fx", es);
+        int smp = color_sampler(&t);
+        int tech = tfx_technique(&t, "Invert");
+        fxgl_pass *p = tfx_pass(&t, tech, ps_color(&t, smp, "vec4(1.0 - c.rgb, 1.0)"));
+        p->stencil_enable = true; // the runtime's stencil must follow the size
+        fxgl_runtime_add_effect(f.rt, tfx_finish(&t), NULL);
+        fix_frame(&f);
+        expect(&f, px_invert, 1, "before the resize");
+        // 8x4, filled with 0.25 grey.
+        GLuint tex, fbo;
+        gl->GenTextures(1, &tex);
+        gl->BindTexture(GL_TEXTURE_2D, tex);
+        gl->TexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, 8, 4);
+        gl->GenFramebuffers(1, &fbo);
+        gl->BindFramebuffer(GL_FRAMEBUFFER, fbo);
+        gl->FramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tex, 0);
+        GLfloat grey[4] = {0.25f, 0.25f, 0.25f, 1.0f};
+        gl->ClearBufferfv(GL_COLOR, 0, grey);
+        fxgl_frame_desc d = {.width = 8, .height = 4, .framebuffer = fbo};
+        ck_assert(fxgl_runtime_frame(f.rt, &d));
+        ck_assert_int_eq(gl->GetError(), GL_NO_ERROR);
+        uint8_t px[8 * 4 * 4];
+        gl->BindFramebuffer(GL_READ_FRAMEBUFFER, fbo);
+        gl->ReadPixels(0, 0, 8, 4, GL_RGBA, GL_UNSIGNED_BYTE, px);
+        for (int i = 0; i < 8 * 4; i++) {
+            ck_assert_int_le(abs(px[i * 4] - 191), 1);
+            ck_assert_int_eq(px[i * 4 + 3], 255);
+        }
+        gl->DeleteFramebuffers(1, &fbo);
+        gl->DeleteTextures(1, &tex);
+        fix_upload(&f, &f.in);
+        fix_frame(&f); // and back
+        expect(&f, px_invert, 1, "after resizing back");
+        fix_finish(&f);
+    }
+}
+END_TEST
+
 int main(void) {
     char reason[256];
     fxgl_test_egl *probe = fxgl_test_egl_create(&(fxgl_test_egl_desc){.api = FXGL_API_GL},
@@ -1570,6 +1804,9 @@ int main(void) {
     tcase_add_test(tc, multisampled_framebuffer);
     tcase_add_test(tc, fallbacks_without_views_copies_compute);
     tcase_add_test(tc, add_effect_from_a_worker_thread);
+    tcase_add_test(tc, every_format);
+    tcase_add_test(tc, resize);
+    tcase_add_test(tc, float3_output_keeps_alpha);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

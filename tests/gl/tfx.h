@@ -20,7 +20,7 @@
 
 #include "fxgl_fx.h"
 
-#define TFX_MAX 16
+#define TFX_MAX 32
 
 typedef struct tfx {
     fxgl_effect fx;
@@ -31,9 +31,9 @@ typedef struct tfx {
     fxgl_uniform uni[TFX_MAX * 2];
     fxgl_annotation ann[TFX_MAX * 2][4];
     fxgl_technique tech[4];
-    fxgl_pass pass[4][16];
+    fxgl_pass pass[4][32];
     fxgl_shader sh[TFX_MAX];
-    fxgl_binding sb[TFX_MAX][8];
+    fxgl_binding sb[TFX_MAX][16];
     fxgl_binding ib[TFX_MAX][4];
     char glsl[TFX_MAX][4096];
     int ntex, nsmp, nsto, nuni, ntech, nsh;
@@ -68,6 +68,10 @@ static inline int tfx_shader(tfx *t, fxgl_stage stage, const char *entry, const 
 
 // Adds a sampler binding (by name) to shader s.
 static inline void tfx_use_sampler(tfx *t, int s, int sampler, const char *name) {
+    if (t->sh[s].sampler_count == sizeof(t->sb[0]) / sizeof(t->sb[0][0])) {
+        fprintf(stderr, "tfx: too many samplers in one shader\n");
+        abort();
+    }
     fxgl_binding *b = &t->sb[s][t->sh[s].sampler_count++];
     b->object = sampler;
     b->unit = (int)t->sh[s].sampler_count - 1;

@@ -41,8 +41,11 @@ static bool has_word(const char *list, const char *word) {
 
 static EGLDisplay open_device_display(bool allow_software) {
     const char *client = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
+    // NVIDIA's glvnd vendor advertises EGL_EXT_device_base, which is
+    // device_enumeration and device_query together.
     if (!has_word(client, "EGL_EXT_platform_device") ||
-        !has_word(client, "EGL_EXT_device_enumeration")) {
+        !(has_word(client, "EGL_EXT_device_enumeration") ||
+          has_word(client, "EGL_EXT_device_base"))) {
         return EGL_NO_DISPLAY;
     }
     PFNEGLQUERYDEVICESEXTPROC query_devices =

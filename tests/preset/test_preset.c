@@ -224,6 +224,40 @@ START_TEST(test_values_bad_input_keeps_defaults)
 }
 END_TEST
 
+START_TEST(test_unknown_keys_warned_and_kept)
+{
+    diag_log log = {0};
+    fxgl_preset *p = from_text("Techniques=T@E.fx\n"
+                               "[E.fx]\n"
+                               "Strenght=0.5\n"
+                               "Strength=0.25\n"
+                               "KeyFlag=70,0,0,0\n"
+                               "PreprocessorDefinitions=A=1\n"
+                               "[Unloaded.fx]\n"
+                               "Whatever=1\n",
+                               &log);
+    fxgl_preset_technique t[1] = {{.name = "T"}};
+    fxgl_preset_uniform u[2] = {{.name = "Strength"}, {.name = "Flag", .type = FXGL_PRESET_BOOL}};
+    fxgl_preset_effect e = {"E.fx", u, 2, t, 1};
+    ck_assert(fxgl_preset_apply(p, &e, 1));
+    ck_assert(u[0].value[0].f == 0.25f);
+    ck_assert_uint_eq(u[1].toggle_key.vk, 70);
+    // Only the typo is reported; the key binding, the definitions and the section of an
+    // effect that is not loaded are known or not ours to judge.
+    ck_assert_uint_eq(log.count, 1);
+    ck_assert_ptr_nonnull(strstr(log.text, "(3): warning: 'Strenght' in [E.fx] is no variable "
+                                           "of the effect: ignored, kept on save"));
+    fxgl_preset_technique_ref order[1];
+    size_t n = fxgl_preset_order(p, NULL, 0, &e, 1, order);
+    ck_assert(fxgl_preset_capture(p, &e, 1, order, n));
+    char *out = fxgl_ini_write(fxgl_preset_ini(p), NULL);
+    ck_assert_ptr_nonnull(strstr(out, "Strenght=0.5\n"));
+    ck_assert_ptr_nonnull(strstr(out, "[Unloaded.fx]\nWhatever=1\n"));
+    free(out);
+    fxgl_preset_destroy(p);
+}
+END_TEST
+
 START_TEST(test_capture_skips_nosave_and_keeps_unknown)
 {
     diag_log log = {0};
@@ -270,6 +304,50 @@ START_TEST(test_capture_skips_nosave_and_keeps_unknown)
     out = fxgl_ini_write(fxgl_preset_ini(p), NULL);
     ck_assert_ptr_nonnull(strstr(out, "Techniques=B@E.fx\nTechniqueSorting=A@E.fx,B@E.fx\n"));
     ck_assert_ptr_null(strstr(out, "KeyB@E.fx"));
+    free(out);
+    fxgl_preset_destroy(p);
+}
+END_TEST
+
+START_TEST(test_capture_keeps_unloaded_entries)
+{
+    // Missing.fx is not in the shader folder, Nope is no technique of E.fx, Legacy is a
+    // bare name nothing has: a save must keep all three where they were.
+    diag_log log = {0};
+    fxgl_preset *p = from_text("Techniques=Gone@Missing.fx,A@E.fx,Nope@E.fx,Legacy,B@E.fx\n"
+                               "TechniqueSorting=B@E.fx,Gone@Missing.fx,A@E.fx\n"
+                               "KeyGone@Missing.fx=65,0,0,0\n"
+                               "[Missing.fx]\n"
+                               "Strength=0.5\n",
+                               &log);
+    fxgl_preset_technique t[2] = {{.name = "A"}, {.name = "B"}};
+    fxgl_preset_effect e = {"E.fx", NULL, 0, t, 2};
+    ck_assert(!fxgl_preset_apply(p, &e, 1)); // incomplete: warned about
+    ck_assert_ptr_nonnull(strstr(log.text, "(1): warning: preset uses technique "
+                                           "'Gone@Missing.fx' of effect file 'Missing.fx'"));
+    ck_assert_ptr_nonnull(strstr(log.text, "(1): warning: preset uses unknown technique "
+                                           "'Nope@E.fx'"));
+    ck_assert(t[0].enabled && t[1].enabled);
+    fxgl_preset_technique_ref order[2];
+    size_t n = fxgl_preset_order(p, NULL, 0, &e, 1, order);
+    ck_assert_uint_eq(n, 2);
+    ck_assert(fxgl_preset_capture(p, &e, 1, order, n));
+    char *out = fxgl_ini_write(fxgl_preset_ini(p), NULL);
+    // Each kept entry goes after the nearest earlier entry still listed: Nope and Legacy
+    // followed A in the old list, Gone was first. Unbound keys are not written.
+    ck_assert_str_eq(out, "KeyGone@Missing.fx=65,0,0,0\n"
+                          "Techniques=Gone@Missing.fx,B@E.fx,A@E.fx,Nope@E.fx,Legacy\n"
+                          "TechniqueSorting=B@E.fx,Gone@Missing.fx,A@E.fx\n"
+                          "\n"
+                          "[Missing.fx]\n"
+                          "Strength=0.5\n"
+                          "\n");
+    free(out);
+    // Saving again changes nothing: the kept entries are not duplicated.
+    ck_assert(fxgl_preset_capture(p, &e, 1, order, n));
+    out = fxgl_ini_write(fxgl_preset_ini(p), NULL);
+    ck_assert_ptr_nonnull(strstr(out, "Techniques=Gone@Missing.fx,B@E.fx,A@E.fx,Nope@E.fx,"
+                                      "Legacy\n"));
     free(out);
     fxgl_preset_destroy(p);
 }
@@ -412,7 +490,9 @@ static Suite *preset_suite(void)
     tcase_add_test(tc, test_messy_preset_saved_normalised);
     tcase_add_test(tc, test_enabling_rules_legacy_and_forced);
     tcase_add_test(tc, test_values_bad_input_keeps_defaults);
+    tcase_add_test(tc, test_unknown_keys_warned_and_kept);
     tcase_add_test(tc, test_capture_skips_nosave_and_keeps_unknown);
+    tcase_add_test(tc, test_capture_keeps_unloaded_entries);
     tcase_add_test(tc, test_save_refusals_and_success);
     tcase_add_test(tc, test_wants_effect);
     suite_add_tcase(s, tc);

@@ -1,0 +1,365 @@
+/*
+ * effects.c - one compile description for every consumer: layered definitions, the
+ * performance-mode constants from the preset, SkipLoadingDisabledEffects.
+ *
+ * The preset is held by reference count: a compile on the reload worker takes a reference
+ * under a short lock and reads the preset without it, so switching presets on the render
+ * thread never waits for a compile to finish.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fxgl_effects.h"
+
+typedef struct held_preset {
+    fxgl_preset *preset;
+    int refs;
+} held_preset;
+
+struct fxgl_effects {
+    fxgl_effects_desc desc;      // its arrays point into the copies below
+    char **include_paths;
+    fxgl_preset_define_list defines;
+    fxgl_preset_define_list builtins;
+    pthread_mutex_t lock;        // guards current (and the refs of every held_preset)
+    held_preset *current;
+};
+
+static char *dup_string(const char *s)
+{
+    size_t len = strlen(s) + 1;
+    char *d = malloc(len);
+    if (d != NULL) {
+        memcpy(d, s, len);
+    }
+    return d;
+}
+
+// Copies a define array into an owned list (one storage block, like the preset module).
+static bool copy_defines(const fxgl_preset_define *items, size_t count,
+                         fxgl_preset_define_list *out)
+{
+    *out = (fxgl_preset_define_list){0};
+    if (count == 0) {
+        return true;
+    }
+    size_t bytes = 0;
+    for (size_t i = 0; i < count; i++) {
+        bytes += strlen(items[i].name) + 1 + strlen(items[i].value ? items[i].value : "") + 1;
+    }
+    out->items = calloc(count, sizeof(*out->items));
+    out->storage = malloc(bytes);
+    if (out->items == NULL || out->storage == NULL) {
+        fxgl_preset_define_list_finish(out);
+        return false;
+    }
+    char *p = out->storage;
+    for (size_t i = 0; i < count; i++) {
+        const char *v = items[i].value ? items[i].value : "";
+        size_t n = strlen(items[i].name) + 1, m = strlen(v) + 1;
+        memcpy(p, items[i].name, n);
+        out->items[i].name = p;
+        p += n;
+        memcpy(p, v, m);
+        out->items[i].value = p;
+        p += m;
+    }
+    out->count = count;
+    return true;
+}
+
+void fxgl_effects_desc_from_config(fxgl_effects_desc *desc, const fxgl_config *config,
+                                   char (*paths)[4096], const char **path_list,
+                                   size_t path_count)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < config->effect_path_count && n < path_count; i++) {
+        const fxgl_config_path *p = &config->effect_paths[i];
+        snprintf(paths[n], sizeof(paths[n]), p->recursive ? "%s/**" : "%s", p->path);
+        path_list[n] = paths[n];
+        n++;
+    }
+    desc->include_paths = path_list;
+    desc->include_path_count = n;
+    desc->defines = config->defines.items;
+    desc->define_count = config->defines.count;
+    desc->performance_mode = config->performance_mode;
+    desc->skip_disabled = config->skip_disabled_effects;
+}
+
+fxgl_effects *fxgl_effects_create(const fxgl_effects_desc *desc)
+{
+    fxgl_effects *fx = calloc(1, sizeof(*fx));
+    if (fx == NULL) {
+        return NULL;
+    }
+    fx->desc = *desc;
+    fx->include_paths = calloc(desc->include_path_count + 1, sizeof(char *));
+    bool ok = fx->include_paths != NULL;
+    for (size_t i = 0; ok && i < desc->include_path_count; i++) {
+        fx->include_paths[i] = dup_string(desc->include_paths[i]);
+        ok = fx->include_paths[i] != NULL;
+    }
+    ok = ok && copy_defines(desc->defines, desc->define_count, &fx->defines) &&
+         copy_defines(desc->builtins, desc->builtin_count, &fx->builtins);
+    if (!ok || pthread_mutex_init(&fx->lock, NULL) != 0) {
+        for (size_t i = 0; fx->include_paths != NULL && i < desc->include_path_count; i++) {
+            free(fx->include_paths[i]);
+        }
+        free(fx->include_paths);
+        fxgl_preset_define_list_finish(&fx->defines);
+        fxgl_preset_define_list_finish(&fx->builtins);
+        free(fx);
+        return NULL;
+    }
+    fx->desc.include_paths = (const char *const *)fx->include_paths;
+    fx->desc.defines = fx->defines.items;
+    fx->desc.builtins = fx->builtins.items;
+    fx->desc.env.performance_mode = desc->performance_mode;
+    return fx;
+}
+
+static void release(fxgl_effects *fx, held_preset *h)
+{
+    if (h == NULL) {
+        return;
+    }
+    pthread_mutex_lock(&fx->lock);
+    bool last = --h->refs == 0;
+    pthread_mutex_unlock(&fx->lock);
+    if (last) {
+        fxgl_preset_destroy(h->preset);
+        free(h);
+    }
+}
+
+static held_preset *acquire(const fxgl_effects *cfx)
+{
+    fxgl_effects *fx = (fxgl_effects *)cfx; // the lock and counts are not the object's value
+    pthread_mutex_lock(&fx->lock);
+    held_preset *h = fx->current;
+    if (h != NULL) {
+        h->refs++;
+    }
+    pthread_mutex_unlock(&fx->lock);
+    return h;
+}
+
+void fxgl_effects_destroy(fxgl_effects *fx)
+{
+    if (fx == NULL) {
+        return;
+    }
+    release(fx, fx->current);
+    for (size_t i = 0; i < fx->desc.include_path_count; i++) {
+        free(fx->include_paths[i]);
+    }
+    free(fx->include_paths);
+    fxgl_preset_define_list_finish(&fx->defines);
+    fxgl_preset_define_list_finish(&fx->builtins);
+    pthread_mutex_destroy(&fx->lock);
+    free(fx);
+}
+
+bool fxgl_effects_set_preset(fxgl_effects *fx, const char *path)
+{
+    held_preset *h = NULL;
+    if (path != NULL) {
+        h = calloc(1, sizeof(*h));
+        if (h == NULL) {
+            return false;
+        }
+        h->preset = fxgl_preset_create(&(fxgl_preset_desc){.path = path,
+                                                            .sink = fx->desc.sink});
+        if (h->preset == NULL) {
+            free(h);
+            return false;
+        }
+        h->refs = 1;
+        fxgl_effects_lock_preset(fx, h->preset);
+    }
+    pthread_mutex_lock(&fx->lock);
+    held_preset *old = fx->current;
+    fx->current = h;
+    pthread_mutex_unlock(&fx->lock);
+    release(fx, old);
+    return true;
+}
+
+bool fxgl_effects_lock_preset(const fxgl_effects *fx, fxgl_preset *preset)
+{
+    if (preset == NULL) {
+        return false;
+    }
+    fxgl_preset_lock(preset, fx->desc.performance_mode ? FXGL_EFFECTS_PERFORMANCE_LOCK : NULL);
+    return fx->desc.performance_mode;
+}
+
+bool fxgl_effects_performance_mode(const fxgl_effects *fx)
+{
+    return fx->desc.performance_mode;
+}
+
+const char *fxgl_effects_file_part(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash != NULL ? slash + 1 : path;
+}
+
+bool fxgl_effects_wanted(const fxgl_effects *fx, const char *file)
+{
+    if (!fx->desc.skip_disabled) {
+        return true;
+    }
+    held_preset *h = acquire(fx);
+    bool wanted = h == NULL || fxgl_preset_wants_effect(h->preset, file);
+    release((fxgl_effects *)fx, h);
+    return wanted;
+}
+
+bool fxgl_effects_uniform_editable(const fxgl_effects *fx, const fxgl_uniform *uniform)
+{
+    if (uniform->special != FXGL_SPECIAL_NONE) {
+        return false; // the runtime's
+    }
+    // The same rule as the GLSL back end's: what it turned into a constant.
+    return !(fx->desc.performance_mode && uniform->has_initializer &&
+             uniform->array_length == 0);
+}
+
+static bool layered(const fxgl_effects *fx, const fxgl_preset *preset, const char *file,
+                    const char *const *reserved, size_t reserved_count,
+                    fxgl_preset_define_list *out)
+{
+    if (preset != NULL) {
+        return fxgl_preset_resolve_defines(preset, file, fx->defines.items, fx->defines.count,
+                                           fx->builtins.items, fx->builtins.count, reserved,
+                                           reserved_count, out);
+    }
+    // No preset: the global and built-in layers alone, by the same rule.
+    const fxgl_preset_define *sets[2] = {fx->defines.items, fx->builtins.items};
+    size_t counts[2] = {fx->defines.count, fx->builtins.count};
+    return fxgl_preset_layer_defines(sets, counts, 2, reserved, reserved_count, out);
+}
+
+bool fxgl_effects_defines(const fxgl_effects *fx, const char *file,
+                          fxgl_preset_define_list *out)
+{
+    fxgl_define pre[FXGL_PREDEFINED_MAX];
+    char storage[FXGL_PREDEFINED_STORAGE];
+    size_t n = fxgl_predefined_macros(&fx->desc.env, pre, storage, sizeof(storage));
+    const char *reserved[FXGL_PREDEFINED_MAX];
+    for (size_t i = 0; i < n; i++) {
+        reserved[i] = pre[i].name;
+    }
+    held_preset *h = acquire(fx);
+    bool ok = layered(fx, h != NULL ? h->preset : NULL, file, reserved, n, out);
+    release((fxgl_effects *)fx, h);
+    return ok;
+}
+
+// --- performance mode: the preset's values as constants ---
+
+typedef struct value_ctx {
+    const fxgl_preset *preset;
+    const char *file;
+} value_ctx;
+
+static fxgl_preset_base_type base_of(fxgl_scalar s)
+{
+    switch (s) {
+    case FXGL_SCALAR_INT:
+        return FXGL_PRESET_INT;
+    case FXGL_SCALAR_UINT:
+        return FXGL_PRESET_UINT;
+    case FXGL_SCALAR_BOOL:
+        return FXGL_PRESET_BOOL;
+    default:
+        return FXGL_PRESET_FLOAT;
+    }
+}
+
+// The compiler asks for each initialized uniform; value holds the initializer (scalar and
+// component count), which stays where the preset has nothing.
+static bool uniform_value(void *user, const char *uniform, fxgl_value *value)
+{
+    const value_ctx *ctx = user;
+    if (ctx->preset == NULL || value->scalar == FXGL_SCALAR_STRING || value->count < 1 ||
+        value->count > FXGL_PRESET_MAX_COMPONENTS) {
+        return false;
+    }
+    // Presets store the short name; the module's is namespaced ("ns::name").
+    const char *colon = strrchr(uniform, ':');
+    fxgl_preset_uniform u = {
+        .name = colon != NULL ? colon + 1 : uniform,
+        .type = base_of(value->scalar),
+        .rows = (unsigned)value->count, // the component count is what the preset lists
+        .cols = 1,
+    };
+    for (int i = 0; i < value->count; i++) {
+        u.value[i].u = value->u[i];
+    }
+    if (!fxgl_preset_read_uniform(ctx->preset, ctx->file, &u)) {
+        return false;
+    }
+    for (int i = 0; i < value->count; i++) {
+        value->u[i] = u.value[i].u;
+    }
+    return true;
+}
+
+fxgl_effect *fxgl_effects_compile(fxgl_effects *fx, const char *path, fxgl_diags *diags)
+{
+    return fxgl_effects_compile_for(fx, path, &fx->desc.env, fx->desc.target, diags);
+}
+
+fxgl_effect *fxgl_effects_compile_for(fxgl_effects *fx, const char *path,
+                                      const fxgl_environment *environment,
+                                      fxgl_glsl_target target, fxgl_diags *diags)
+{
+    const char *file = fxgl_effects_file_part(path);
+    fxgl_environment env = *environment;
+    env.performance_mode = fx->desc.performance_mode;
+    fxgl_define pre[FXGL_PREDEFINED_MAX];
+    char storage[FXGL_PREDEFINED_STORAGE];
+    size_t n = fxgl_predefined_macros(&env, pre, storage, sizeof(storage));
+    const char *reserved[FXGL_PREDEFINED_MAX];
+    for (size_t i = 0; i < n; i++) {
+        reserved[i] = pre[i].name;
+    }
+    held_preset *h = acquire(fx);
+    const fxgl_preset *preset = h != NULL ? h->preset : NULL;
+    fxgl_preset_define_list user = {0};
+    fxgl_define *defines = NULL;
+    fxgl_effect *effect = NULL;
+    if (!layered(fx, preset, file, reserved, n, &user) ||
+        (defines = calloc(n + user.count + 1, sizeof(*defines))) == NULL) {
+        fxgl_diags_add(diags, FXGL_DIAG_ERROR, "OUT_OF_MEMORY", path, 0, 0, NULL,
+                       "out of memory");
+        goto done;
+    }
+    memcpy(defines, pre, n * sizeof(*defines));
+    for (size_t i = 0; i < user.count; i++) {
+        defines[n + i] = (fxgl_define){user.items[i].name, user.items[i].value};
+    }
+    value_ctx ctx = {.preset = preset, .file = file};
+    fxgl_compile_desc cd = {
+        .path = path,
+        .include_paths = fx->desc.include_paths,
+        .include_path_count = fx->desc.include_path_count,
+        .defines = defines,
+        .define_count = n + user.count,
+        .target = target,
+        .performance_mode = fx->desc.performance_mode,
+        .uniform_value = fx->desc.performance_mode ? uniform_value : NULL,
+        .user = &ctx,
+    };
+    effect = fxgl_effect_compile(&cd, diags);
+done:
+    free(defines);
+    fxgl_preset_define_list_finish(&user);
+    release(fx, h);
+    return effect;
+}

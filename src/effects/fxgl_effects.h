@@ -1,0 +1,181 @@
+/*
+ * fxgl_effects.h - compiling effects the way the configuration and preset ask, and
+ * reloading them when their files change (src/effects).
+ *
+ * src/preset knows nothing about the compiler and src/fx nothing about presets; this small
+ * module joins them so that every consumer (fxgl-render, fxc preset, the interposer)
+ * compiles an effect the same way: predefined macros first, then the definitions layered
+ * effect section > preset > global (config) > built-ins, performance mode turning the
+ * preset's values into constants, SkipLoadingDisabledEffects leaving effects without an
+ * enabled technique out. It is GL-free: the reloader hands finished effects to the render
+ * thread, which swaps them into the runtime (fxgl_runtime_replace_effect).
+ *
+ * Nothing here prints; messages go to the fxgl_preset_sink given at create time.
+ */
+#ifndef FXGL_EFFECTS_H
+#define FXGL_EFFECTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fxgl_fx.h"
+#include "fxgl_preset.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// --- compiling (effects.c) ---
+
+typedef struct fxgl_effects fxgl_effects;
+
+typedef struct fxgl_effects_desc {
+    fxgl_environment env;        // predefined macros (performance_mode is taken from below)
+    fxgl_glsl_target target;     // FXGL_GLSL_NONE: front end only (fxc preset)
+    const char *const *include_paths; // effect search paths ("dir/**" recurses), copied
+    size_t include_path_count;
+    const fxgl_preset_define *defines; // global layer (fxgl.ini PreprocessorDefinitions
+    size_t define_count;         // or the command line), copied
+    const fxgl_preset_define *builtins; // lowest layer, copied
+    size_t builtin_count;
+    bool performance_mode;       // constants + __RESHADE_PERFORMANCE_MODE__=1
+    bool skip_disabled;          // SkipLoadingDisabledEffects
+    fxgl_preset_sink sink;       // warnings (preset values) go here
+} fxgl_effects_desc;
+
+// Fills desc's search paths, definitions and modes from a configuration. The pointers
+// borrow from config (fxgl_effects_create copies them); paths is caller storage for the
+// "dir/**" spellings (path_count entries, each at least 4096 bytes).
+void fxgl_effects_desc_from_config(fxgl_effects_desc *desc, const fxgl_config *config,
+                                   char (*paths)[4096], const char **path_list,
+                                   size_t path_count);
+
+// NULL only when out of memory.
+fxgl_effects *fxgl_effects_create(const fxgl_effects_desc *desc);
+void fxgl_effects_destroy(fxgl_effects *fx);
+
+// The preset whose definitions and (in performance mode) values compile into the effects.
+// The object reads the file itself and keeps its own copy, so a compile on another thread
+// never sees a preset freed under it; NULL path: no preset. In performance mode the copy
+// is locked against saving. false when out of memory (the previous preset stays).
+bool fxgl_effects_set_preset(fxgl_effects *fx, const char *path);
+
+// The message a save is refused with in performance mode.
+#define FXGL_EFFECTS_PERFORMANCE_LOCK \
+    "performance mode is on: effect variables are compile-time constants and read-only; " \
+    "turn performance mode off to change and save them"
+
+// Locks preset against saving when performance mode is on (and unlocks it otherwise), so a
+// preset the caller holds refuses saves the same way. Returns whether it is now locked.
+bool fxgl_effects_lock_preset(const fxgl_effects *fx, fxgl_preset *preset);
+
+bool fxgl_effects_performance_mode(const fxgl_effects *fx);
+
+// Whether file ("LUT.fx") is to be compiled: false only under SkipLoadingDisabledEffects
+// when the preset enables no technique of it (fxgl_preset_wants_effect).
+bool fxgl_effects_wanted(const fxgl_effects *fx, const char *file);
+
+// Whether a uniform of a compiled effect can be changed at run time: false in performance
+// mode for the ones that became constants (initialized, not special, not arrays).
+bool fxgl_effects_uniform_editable(const fxgl_effects *fx, const fxgl_uniform *uniform);
+
+// The layered definitions for file (user layers only; the predefined macros are added by
+// fxgl_effects_compile). false when out of memory.
+bool fxgl_effects_defines(const fxgl_effects *fx, const char *file,
+                          fxgl_preset_define_list *out);
+
+// Compiles path (its preset section is the file name part). NULL on errors (in diags).
+// Thread-safe: several threads may compile at once and the preset may change meanwhile.
+fxgl_effect *fxgl_effects_compile(fxgl_effects *fx, const char *path, fxgl_diags *diags);
+
+// The same for a context of its own: env and target replace the ones given at create time
+// (one object serves every context of a process; performance_mode still comes from the
+// object).
+fxgl_effect *fxgl_effects_compile_for(fxgl_effects *fx, const char *path,
+                                      const fxgl_environment *env, fxgl_glsl_target target,
+                                      fxgl_diags *diags);
+
+// The file name part of a path ("a/b/LUT.fx" -> "LUT.fx").
+const char *fxgl_effects_file_part(const char *path);
+
+// --- live reload (reload.c) ---
+//
+// A worker thread watches (inotify) the directories of every file an effect was built
+// from: the effect, its includes (fxgl_effect.included_files), its `source=` images, and
+// the preset. When one changes (written, replaced by rename, created again), the effects
+// that use it are recompiled on the worker; results wait in a queue that the render thread
+// drains with fxgl_reloader_poll, which never blocks on a compile. A failed compile is
+// reported with its diagnostics and the caller keeps the last good effect.
+
+typedef struct fxgl_reloader fxgl_reloader;
+
+typedef struct fxgl_reloader_desc {
+    fxgl_effects *effects;       // borrowed: compiles with it
+    const char *const *texture_paths; // where `source=` images are looked for, after the
+    size_t texture_path_count;   // effect's own directory (copied)
+    uint32_t settle_ms;          // wait this long after the last event of a burst (0: 50)
+} fxgl_reloader_desc;
+
+// NULL when out of memory or inotify is unavailable.
+fxgl_reloader *fxgl_reloader_create(const fxgl_reloader_desc *desc);
+// Stops the worker (waits for a compile in progress) and frees undelivered results.
+void fxgl_reloader_destroy(fxgl_reloader *r);
+
+// Watches the files effect was built from under id (the caller's effect index). Calling it
+// again for the same id (after a swap) replaces the watched set. false when out of memory.
+bool fxgl_reloader_watch(fxgl_reloader *r, int id, const char *path, const fxgl_effect *effect);
+// Watches the preset file: a change is reported as a result with preset_changed set.
+bool fxgl_reloader_watch_preset(fxgl_reloader *r, const char *path);
+
+typedef struct fxgl_reload_result {
+    int id;                      // the effect's id; -1 for a preset change
+    bool preset_changed;         // the preset file changed (re-read and re-apply it)
+    fxgl_effect *effect;         // owned by the caller now; NULL when the compile failed
+    char *errors;                // owned; the diagnostics, one per line ("" when none)
+    double compile_ms;           // how long the compile took on the worker
+} fxgl_reload_result;
+
+// Takes one finished result without waiting; false when none is ready.
+bool fxgl_reloader_poll(fxgl_reloader *r, fxgl_reload_result *out);
+void fxgl_reload_result_finish(fxgl_reload_result *result);
+
+// Recompiles id now (on the worker), as if its file had changed: the reload key.
+bool fxgl_reloader_request(fxgl_reloader *r, int id);
+
+// Compiles finished since create (successful or not), for tests and statistics.
+uint64_t fxgl_reloader_compiles(fxgl_reloader *r);
+
+// --- timed preset transitions (transition.c) ---
+//
+// The reference blends from the old preset's values to the new one's over
+// PresetTransitionDuration: floats interpolate linearly, everything else (ints, bools)
+// switches when the transition starts. A transition is plain data the render thread
+// steps once per frame.
+
+typedef struct fxgl_preset_transition {
+    double start;                // seconds, the frame clock of fxgl_frame_desc.time
+    double duration;             // seconds; 0 switches at once
+    size_t count;                // components
+    fxgl_preset_base_type type;  // of every component
+    fxgl_preset_value from[FXGL_PRESET_MAX_COMPONENTS];
+    fxgl_preset_value to[FXGL_PRESET_MAX_COMPONENTS];
+} fxgl_preset_transition;
+
+// The value at time now into out; returns true while the transition is still running.
+bool fxgl_preset_transition_value(const fxgl_preset_transition *t, double now,
+                                  fxgl_preset_value *out);
+
+// Starts a switch for count uniforms of one effect: from[i] holds the value running now,
+// to[i] the new preset's (fxgl_preset_apply on uniforms reset to their initial values).
+// out[i] gets the transition of uniform i; special and nosave uniforms (which presets do
+// not touch) get one that keeps their value.
+void fxgl_preset_transition_begin(const fxgl_preset_uniform *from,
+                                  const fxgl_preset_uniform *to, size_t count, double now,
+                                  double duration, fxgl_preset_transition *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif // FXGL_EFFECTS_H

@@ -1,0 +1,45 @@
+# src/effects/local.mk - compiling effects as configuration and preset ask, live reload
+# (no GL); its tests live in tests/preset (included by Makefile.am).
+
+noinst_LTLIBRARIES += libfxgl_effects.la
+libfxgl_effects_la_SOURCES = \
+	src/effects/fxgl_effects.h \
+	src/effects/effects.c \
+	src/effects/reload.c \
+	src/effects/transition.c
+libfxgl_effects_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/effects
+# Not linked to libfxgl_fx/libfxgl_preset here: libfxgl.so gets those through libfxgl_gl
+# and its own list, and a convenience library inside another one would put the same objects
+# in twice. Programs list them after this library.
+libfxgl_effects_la_LIBADD = -lpthread
+
+# `fxc preset` (tools/fxc_preset.c) compiles through this module.
+fxc_SOURCES += tools/fxc_preset.c
+fxc_LDADD += libfxgl_effects.la libfxgl_preset.la libfxgl_fx.la
+
+EFFECTS_TEST_CPPFLAGS = $(TEST_CPPFLAGS) -I$(top_srcdir)/src/effects $(EGL_CFLAGS) \
+	-DPRESET_DATA_DIR='"$(abs_top_srcdir)/tests/preset/data"' \
+	-DFXGL_SHADER_DIR='"$(abs_top_srcdir)/data/shaders"'
+
+check_PROGRAMS += tests/preset/test_perfmode
+tests_preset_test_perfmode_SOURCES = tests/preset/test_perfmode.c
+tests_preset_test_perfmode_CPPFLAGS = $(EFFECTS_TEST_CPPFLAGS)
+tests_preset_test_perfmode_LDADD = libfxgl_effects.la libfxgl_preset.la $(TEST_LDADD)
+
+check_PROGRAMS += tests/preset/test_reload
+tests_preset_test_reload_SOURCES = tests/preset/test_reload.c
+tests_preset_test_reload_CPPFLAGS = $(EFFECTS_TEST_CPPFLAGS)
+tests_preset_test_reload_LDADD = libfxgl_effects.la libfxgl_preset.la $(TEST_LDADD) $(EGL_LIBS) -lpthread
+
+EXTRA_DIST += src/effects/local.mk
+
+TESTS += tests/preset/test_fxc_preset.sh tests/preset/test_render_perfmode.sh
+EXTRA_DIST += tests/preset/test_fxc_preset.sh tests/preset/test_render_perfmode.sh
+
+# GPU time with and without performance mode (bench/perfmode.sh runs it with figures;
+# as a check program it runs a short pass so that it keeps working).
+check_PROGRAMS += bench/perfmode
+bench_perfmode_SOURCES = bench/perfmode.c
+bench_perfmode_CPPFLAGS = $(EFFECTS_TEST_CPPFLAGS)
+bench_perfmode_LDADD = libfxgl_effects.la libfxgl_preset.la $(TEST_LDADD) $(EGL_LIBS)
+EXTRA_DIST += bench/perfmode.sh

@@ -1,0 +1,2 @@
+#define F(a) [a]
+last F
