@@ -10,17 +10,28 @@
 # technique. Also records the machine's load average: on a shared CPU,
 # llvmpipe figures scale with it. Writes bench/results/effects-<W>x<H>-<renderer>.csv and prints
 # a table.
+# Without an X server (no xvfb-run, or NO_X=1: the GPU machine, headless
+# through EGL), the scene is fxgl-render's test image at that size instead
+# of fxgl-demo's, and the renderer is the one fxgl-render reports. The
+# binaries are only built when absent (prebuilt ones can be carried).
 set -eu
 build=${1:-build}
 size=${2:-1920x1080}
 frames=${FRAMES:-60}
 top=$(cd "$(dirname "$0")/.." && pwd)
-make -C "$build" -s tests/effects/fxgl-effect fxgl-demo >/dev/null
+[ -x "$build/tests/effects/fxgl-effect" ] && [ -x "$build/fxgl-render" ] ||
+    make -C "$build" -s tests/effects/fxgl-effect fxgl-render >/dev/null
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-xvfb-run -a -s "-screen 0 ${size}x24 -nolisten tcp" \
-    "$build/fxgl-demo" --frames 30 --size "$size" --screenshot "$tmp/scene.png" \
-    --stats "$tmp/stats.txt"
+if [ "${NO_X:-0}" = 1 ] || ! command -v xvfb-run >/dev/null 2>&1; then
+    "$build/fxgl-render" --test-image --size "$size" --frames 1 --output "$tmp/scene.png" 2>&1 |
+        sed -n 's/.* on \(.*\); last frame.*/renderer: \1/p' >"$tmp/stats.txt"
+else
+    [ -x "$build/fxgl-demo" ] || make -C "$build" -s fxgl-demo >/dev/null
+    xvfb-run -a -s "-screen 0 ${size}x24 -nolisten tcp" \
+        "$build/fxgl-demo" --frames 30 --size "$size" --screenshot "$tmp/scene.png" \
+        --stats "$tmp/stats.txt"
+fi
 renderer=$(sed -n 's/^renderer: //p' "$tmp/stats.txt" | tr -c 'A-Za-z0-9.\n' '_' | cut -c1-40)
 mkdir -p "$top/bench/results"
 csv="$top/bench/results/effects-$size-$renderer.csv"

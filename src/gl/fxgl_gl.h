@@ -175,6 +175,7 @@ typedef struct fxgl_technique_info {
     uint64_t frames_run;         // frames it ran in
     double cpu_ms;               // 60-frame average CPU time of the technique
     double gpu_ms;               // 60-frame average GPU time, 0 without timer queries
+    size_t pass_count;           // passes of the technique
 } fxgl_technique_info;
 
 // Techniques of every effect in render order; index i < fxgl_runtime_technique_count.
@@ -182,6 +183,13 @@ size_t fxgl_runtime_technique_count(fxgl_runtime *rt);
 bool fxgl_runtime_technique(fxgl_runtime *rt, size_t i, fxgl_technique_info *info);
 // 60-frame average GPU time of pass p of the technique at order position i (ms).
 double fxgl_runtime_pass_gpu_ms(fxgl_runtime *rt, size_t i, size_t p);
+// The latest GPU time sample (ms) of the technique at order position i
+// (p == FXGL_WHOLE_TECHNIQUE) or of its pass p, for per-frame statistics
+// (issue 9). Timer results arrive a few frames late (a query ring, never
+// waited for), so the sample belongs to a recent frame, not this one; -1
+// when no sample exists yet or timer queries are off.
+#define FXGL_WHOLE_TECHNIQUE ((size_t)-1)
+double fxgl_runtime_last_gpu_ms(fxgl_runtime *rt, size_t i, size_t p);
 // Frames read their timer queries back 4 frames later, never waiting. A
 // host that stops (a headless run, a dump) calls this on the runtime's
 // context to take in every result already available (after glFinish: all).

@@ -447,6 +447,7 @@ bool fxgl_runtime_technique(fxgl_runtime *rt, size_t i, fxgl_technique_info *inf
         .frames_run = t->frames_run,
         .cpu_ms = gl_avg_value(&t->cpu),
         .gpu_ms = gl_avg_value(&t->gpu),
+        .pass_count = t->src->pass_count,
     };
     return true;
 }
@@ -456,6 +457,20 @@ double fxgl_runtime_pass_gpu_ms(fxgl_runtime *rt, size_t i, size_t p) {
         return 0.0;
     }
     return gl_avg_value(&rt->order[i]->pass_gpu[p]);
+}
+
+static double last_sample(const gl_avg *a) {
+    return a->count ? a->samples[(a->next + FXGL_TIMING_FRAMES - 1) % FXGL_TIMING_FRAMES] : -1.0;
+}
+
+double fxgl_runtime_last_gpu_ms(fxgl_runtime *rt, size_t i, size_t p) {
+    if (i >= rt->order_count || !rt->order[i]->pass_gpu) {
+        return -1.0;
+    }
+    if (p == FXGL_WHOLE_TECHNIQUE) {
+        return last_sample(&rt->order[i]->gpu);
+    }
+    return p < rt->order[i]->src->pass_count ? last_sample(&rt->order[i]->pass_gpu[p]) : -1.0;
 }
 
 static gl_technique *find_technique(fxgl_runtime *rt, size_t effect, size_t technique) {

@@ -69,6 +69,8 @@ typedef struct ip_config {
     char process[64];            // the name the blacklist was matched against
     char preset[IP_CONFIG_PATH_MAX]; // FXGL_PRESET, "" when unset
     char config_file[IP_CONFIG_PATH_MAX]; // FXGL_CONFIG, "" when unset
+    char stats[IP_CONFIG_PATH_MAX]; // FXGL_STATS: per-frame CSV (stats.c), "" when unset
+    bool count_app_draws;        // FXGL_COUNT_APP_DRAWS=1: count the host's glDraw* calls
 } ip_config;
 
 typedef const char *(*ip_getenv_fn)(const char *name);
@@ -264,6 +266,25 @@ FXGL_INTERNAL void ip_runtime_destroy(ip_runtime *runtime);
 // effect runtime lives on it, it is destroyed (ctx current) or abandoned
 // (its GL objects die with the context; its CPU memory is leaked, logged).
 FXGL_INTERNAL void ip_runtime_context_gone(ip_runtime *runtime, void *ctx, bool current);
+
+// --- draws.c (issue 9): the host's glDraw* calls, FXGL_COUNT_APP_DRAWS=1 ---
+
+// Our counting hook for a glDraw*/glMultiDraw* name when counting is on, else NULL.
+FXGL_INTERNAL void *ip_draws_hook_for(const char *name);
+// Records real as name's real function and returns the hook (or real when
+// that entry point already has a different real function).
+FXGL_INTERNAL void *ip_draws_bind(const char *name, void *real);
+// The host's draws since the last call; false when no hook was handed out
+// (nothing counted: the program reaches its draws some other way).
+FXGL_INTERNAL bool ip_draws_take(uint64_t *count);
+
+// --- stats.c (issue 9) ---
+
+// True when FXGL_STATS names a file that opened (checked once).
+FXGL_INTERNAL bool ip_stats_wanted(void);
+// One CSV row for the frame just processed (fx: its effect runtime, NULL
+// when the frame passed through); app_draws is written when counted.
+FXGL_INTERNAL void ip_stats_frame(struct fxgl_runtime *fx, uint64_t app_draws, bool count_app_draws);
 
 // --- control.c (issue 10): control socket, key bindings, SIGUSR1 ---
 

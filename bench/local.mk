@@ -1,0 +1,19 @@
+# bench/local.mk - benchmark drivers and scripts of issue 9 (included by
+# Makefile.am). The scripts are run by hand (one command each, see
+# bench/RESULTS.md); the drivers are check programs so that `make check`
+# runs them small and checks what they count.
+
+# The pass-count sweep: runtime chains of N passes beside hand-written
+# fragment and compute floors (bench/sweep.sh).
+check_PROGRAMS += bench/sweep
+bench_sweep_SOURCES = bench/sweep.c
+bench_sweep_CPPFLAGS = $(TEST_CPPFLAGS) $(EGL_CFLAGS)
+bench_sweep_LDADD = $(TEST_LDADD) $(EGL_LIBS)
+
+EXTRA_DIST += bench/local.mk bench/sweep.sh bench/vs_vulkan.sh bench/overhead.sh \
+	bench/breakdown.sh bench/loadtime.sh bench/apitrace_check.sh bench/plot.sh bench/h200.sh \
+	bench/RESULTS.md
+
+# FXGL_STATS on a real program (src/interpose/stats.c).
+TESTS += tests/interpose/test_stats.sh
+EXTRA_DIST += tests/interpose/test_stats.sh

@@ -1,0 +1,103 @@
+#!/bin/sh
+# test_stats.sh - FXGL_STATS (src/interpose/stats.c, issue 9) on a real
+# program: glmark2 under Xvfb with libfxgl.so preloaded and Invert.fx (one
+# technique of one pass) on. The CSV must have the fixed columns and one
+# GPU column for the technique and one for its pass, one row per frame with
+# consecutive indices (none dropped), and the counts the effect's shape
+# dictates: exactly 1 draw call and 0 dispatches per frame, at least one
+# framebuffer and one texture bind, more GL calls than draws, a positive
+# frame time after the first row, and an empty app_draw_calls column
+# (counting is off by default). Enough frames run to fill the
+# 16 KiB buffer more than once, so the writer thread's hand-over is exercised.
+# Then FXGL_COUNT_APP_DRAWS=1 on fxgl-demo, which issues exactly one
+# glDrawArrays per frame (tools/demo.c), reached through GLFW's
+# glXGetProcAddress: app_draw_calls must be 1 in every row.
+set -u
+build=${FXGL_TOP_BUILDDIR:-.}
+src=${FXGL_TOP_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+lib="$build/.libs/libfxgl.so"
+glmark2=${GLMARK2:-/usr/bin/glmark2}
+[ -f "$lib" ] || { echo "FAIL: $lib was not built"; exit 1; }
+[ -x "$glmark2" ] || { echo "SKIP: glmark2 absent (apt-get install glmark2-x11)"; exit 77; }
+command -v Xvfb >/dev/null 2>&1 || { echo "SKIP: Xvfb absent"; exit 77; }
+preload="$lib"
+asan=$(ldd "$lib" 2>/dev/null | awk '/libasan/ {print $3}')
+[ -n "$asan" ] && preload="$asan:$lib"
+
+tmp=$(mktemp -d /tmp/fxgl-stats-XXXXXX)
+trap 'kill "$xvfb_pid" 2>/dev/null; rm -rf "$tmp"' EXIT
+Xvfb -displayfd 3 -screen 0 640x480x24 -nolisten tcp 3>"$tmp/display" 2>/dev/null &
+xvfb_pid=$!
+for _ in $(seq 50); do
+    [ -s "$tmp/display" ] && break
+    sleep 0.1
+done
+[ -s "$tmp/display" ] || { echo "SKIP: Xvfb did not start"; exit 77; }
+DISPLAY=:$(cat "$tmp/display")
+export DISPLAY
+
+LD_PRELOAD="$preload" ASAN_OPTIONS=detect_leaks=0 \
+FXGL_LOG=info FXGL_PRESET="$src/tests/interpose/data/invert.ini" \
+FXGL_EFFECT_PATHS="$src/tests/interpose/data" FXGL_STATS="$tmp/stats.csv" \
+    timeout 120 "$glmark2" -s 64x48 -b "build:duration=${FXGL_STATS_SECONDS:-5}" \
+    >"$tmp/log" 2>&1
+rc=$?
+[ $rc -eq 0 ] || { echo "FAIL: glmark2 exited $rc"; cat "$tmp/log"; exit 1; }
+grep -q 'technique Invert@Invert.fx loaded, on' "$tmp/log" ||
+    { echo "FAIL: Invert.fx did not run"; cat "$tmp/log"; exit 1; }
+[ -s "$tmp/stats.csv" ] || { echo "FAIL: no CSV written"; exit 1; }
+
+awk -F, -v bytes="$(wc -c <"$tmp/stats.csv")" '
+NR == 1 {
+    want = "frame,frame_ms,effect_cpu_ms,effect_gpu_ms,draw_calls,dispatches,gl_calls," \
+           "framebuffer_binds,texture_binds,barriers,app_draw_calls," \
+           "gpu_ms:Invert@Invert.fx,gpu_ms:Invert@Invert.fx/p0"
+    if ($0 != want) { print "FAIL: header is\n  " $0 "\nwant\n  " want; bad = 1 }
+    next
+}
+/^#/ { print "FAIL: " $0; bad = 1; next }
+{
+    rows++
+    if ($1 != NR - 2) { print "FAIL: row " NR " has frame " $1; bad = 1; exit }
+    if (NF != 13) { print "FAIL: row " NR " has " NF " fields"; bad = 1; exit }
+    if ($11 != "") { print "FAIL: frame " $1 ": app draws counted while off: " $11; bad = 1 }
+    # The first frame creates the effect (its draws count too); all run it once.
+    if ($5 != 1 || $6 != 0) { print "FAIL: frame " $1 ": draws " $5 ", dispatches " $6; bad = 1 }
+    if ($8 < 1 || $9 < 1 || $7 <= $5) {
+        print "FAIL: frame " $1 ": gl calls " $7 ", fb binds " $8 ", tex binds " $9; bad = 1
+    }
+    if ($1 > 0 && !($2 > 0)) { print "FAIL: frame " $1 ": frame time " $2; bad = 1 }
+    if (!($3 > 0)) { print "FAIL: frame " $1 ": effect cpu time " $3; bad = 1 }
+    if ($12 > 0) timed++
+}
+END {
+    if (rows < 50) { print "FAIL: only " rows " rows"; bad = 1 }
+    if (timed < rows / 2) { print "FAIL: GPU time in only " timed " of " rows " rows"; bad = 1 }
+    printf "stats: %d rows (%d bytes, %s), GPU times in %d; ", rows, bytes, (bytes > 16384 ? "writer thread used" : "one buffer: writer thread not exercised"), timed
+    if (bad) exit 1
+    print "ok"
+}' "$tmp/stats.csv" || { head -3 "$tmp/stats.csv"; exit 1; }
+
+demo="$build/fxgl-demo"
+if [ ! -x "$demo" ]; then
+    echo "fxgl-demo not built (GLFW absent): FXGL_COUNT_APP_DRAWS not checked"
+    exit 0
+fi
+LD_PRELOAD="$preload" ASAN_OPTIONS=detect_leaks=0 \
+FXGL_LOG=info FXGL_PRESET="$src/tests/interpose/data/invert.ini" \
+FXGL_EFFECT_PATHS="$src/tests/interpose/data" FXGL_STATS="$tmp/demo.csv" FXGL_COUNT_APP_DRAWS=1 \
+    timeout 120 "$demo" --frames 40 --size 64x48 >"$tmp/demo.log" 2>&1 ||
+    { echo "FAIL: fxgl-demo failed"; cat "$tmp/demo.log"; exit 1; }
+# fxgl-demo presents once before its loop (nothing drawn, nothing looked
+# up through us yet: the column is empty there), then 40 frames.
+awk -F, 'NR > 2 {
+    rows++
+    if ($11 != 1) { print "FAIL: frame " $1 ": app_draw_calls " $11 ", want 1"; bad = 1 }
+    if ($5 != 1) { print "FAIL: frame " $1 ": effect draws " $5 ", want 1"; bad = 1 }
+}
+END {
+    if (rows != 40) { print "FAIL: " rows " rows for 40 frames"; bad = 1 }
+    printf "app draws: %d rows, 1 host draw each; ", rows
+    if (bad) exit 1
+    print "ok"
+}' "$tmp/demo.csv" || { head -3 "$tmp/demo.csv"; exit 1; }
