@@ -251,6 +251,22 @@ static fxgl_preset_base_type base_type(fxgl_scalar s) {
     }
 }
 
+// Whether the preset sees a uniform: describe() and push_uniforms() walk the
+// effect's uniforms with this one filter, so the k-th preset uniform is the
+// k-th visible uniform of the effect.
+static bool preset_visible(const fxgl_uniform *u) {
+    return u->array_length == 0 && u->scalar != FXGL_SCALAR_STRING &&
+           u->rows * u->cols <= FXGL_PRESET_MAX_COMPONENTS;
+}
+
+// Presets name a uniform declared in a namespace by its short name (the
+// reference writes "Strength", not "MyFx::Strength"); the module's name is
+// qualified. The runtime keeps the qualified one (push_uniforms).
+static const char *short_name(const char *name) {
+    const char *colon = strrchr(name, ':');
+    return colon ? colon + 1 : name;
+}
+
 // The preset's view of one compiled effect: its user uniforms (not arrays)
 // with their initial values, and its techniques, all off.
 static bool describe(const fxgl_effect *e, const char *file, fxgl_preset_effect *out) {
@@ -262,12 +278,11 @@ static bool describe(const fxgl_effect *e, const char *file, fxgl_preset_effect 
     }
     for (size_t i = 0; i < e->uniform_count; i++) {
         const fxgl_uniform *u = &e->uniforms[i];
-        if (u->array_length > 0 || u->scalar == FXGL_SCALAR_STRING ||
-            u->rows * u->cols > FXGL_PRESET_MAX_COMPONENTS) {
+        if (!preset_visible(u)) {
             continue;
         }
         fxgl_preset_uniform *p = &out->uniforms[out->uniform_count++];
-        p->name = u->name;
+        p->name = short_name(u->name);
         p->type = base_type(u->scalar);
         p->rows = (unsigned)u->rows;
         p->cols = (unsigned)u->cols;
@@ -294,9 +309,15 @@ static bool describe(const fxgl_effect *e, const char *file, fxgl_preset_effect 
     return true;
 }
 
-static void push_uniforms(fxgl_runtime *rt, int index, const fxgl_preset_effect *p) {
-    for (size_t i = 0; i < p->uniform_count; i++) {
-        const fxgl_preset_uniform *u = &p->uniforms[i];
+static void push_uniforms(fxgl_runtime *rt, int index, const fxgl_effect *e,
+                          const fxgl_preset_effect *p) {
+    size_t i = 0;
+    for (size_t k = 0; k < e->uniform_count && i < p->uniform_count; k++) {
+        if (!preset_visible(&e->uniforms[k])) {
+            continue;
+        }
+        const char *qualified = e->uniforms[k].name; // the runtime's name for it
+        const fxgl_preset_uniform *u = &p->uniforms[i++];
         if (u->special) {
             continue;
         }
@@ -308,7 +329,7 @@ static void push_uniforms(fxgl_runtime *rt, int index, const fxgl_preset_effect 
         for (int c = 0; c < v.count; c++) {
             v.u[c] = u->value[c].u;
         }
-        fxgl_runtime_set_uniform(rt, (size_t)index, u->name, &v);
+        fxgl_runtime_set_uniform(rt, (size_t)index, qualified, &v);
     }
 }
 
@@ -404,7 +425,7 @@ ip_effects *ip_effects_load(fxgl_runtime *rt, const fxgl_gl_info *info, int widt
         for (size_t t = 0; t < p->technique_count; t++) {
             fxgl_runtime_set_enabled(rt, (size_t)index, t, p->techniques[t].enabled);
         }
-        push_uniforms(rt, index, p);
+        push_uniforms(rt, index, fx->compiled[i], p);
     }
     size_t total = 0;
     for (size_t i = 0; i < fx->effect_count; i++) {

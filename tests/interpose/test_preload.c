@@ -334,6 +334,15 @@ START_TEST(effect_toggle_key) {
 }
 END_TEST
 
+START_TEST(effect_namespaced_preset_value) {
+    // NsInvert.fx's Ns::Mix (initial 0: the frame unchanged) is 1 in
+    // nsinvert.ini, written by its short name as the reference does: only
+    // when the preset value reaches the uniform are the pixels inverted.
+    expect_app("ip_glx_app", ENV(MARK, INVERTED, preset("nsinvert.ini"), effect_paths()),
+               ARGS("--mode", "one"), 0);
+}
+END_TEST
+
 START_TEST(effect_failures_pass_through) {
     // An effect that does not compile is skipped; the other one runs.
     expect_app("ip_glx_app", ENV(MARK, INVERTED, preset("broken.ini"), effect_paths()),
@@ -926,6 +935,7 @@ int main(void) {
     add(s, "effect_inverted_glx", effect_inverted_glx);
     add(s, "effect_inverted_egl", effect_inverted_egl);
     add(s, "effect_toggle_key", effect_toggle_key);
+    add(s, "effect_namespaced_preset_value", effect_namespaced_preset_value);
     add(s, "effect_failures_pass_through", effect_failures_pass_through);
     add(s, "glxgears_inverted", glxgears_inverted);
     add(s, "mangohud_both_orders", mangohud_both_orders);
