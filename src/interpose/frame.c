@@ -269,19 +269,23 @@ static void run_effects(ip_runtime *rt, const ip_frame_desc *frame) {
                       "pass through");
         return;
     }
+    double now = now_seconds();
     fxgl_input input;
     bool have_input = rt->input && ip_input_poll(rt->input, frame->x_display, frame->x_window,
                                                  frame->drawable.width,
                                                  frame->drawable.height, &input);
-    if (have_input && !ip_effects_input(rt->effects, rt->fx, &input)) {
-        return; // KeyEffects: everything off
+    // Keys first, so a preset switch or toggle shows in this very frame.
+    bool on = !have_input || ip_effects_input(rt->effects, rt->fx, &input);
+    if (!ip_effects_frame(rt->effects, rt->fx, frame->drawable.width, frame->drawable.height,
+                          now) || !on) {
+        return; // first compiles still on the worker, or KeyEffects: passed through
     }
     fxgl_frame_desc desc = {
         .width = frame->drawable.width,
         .height = frame->drawable.height,
         .framebuffer = 0,
         .input = have_input ? &input : NULL,
-        .time = now_seconds(),
+        .time = now,
     };
     if (!fxgl_runtime_frame(rt->fx, &desc) && !rt->frame_failed_logged) {
         rt->frame_failed_logged = true;

@@ -140,7 +140,9 @@ tests_interpose_test_input_LDADD = libfxgl_effects.la libfxgl_preset.la $(TEST_L
 EXTRA_DIST += tests/interpose/data/Invert.fx tests/interpose/data/Broken.fx \
 	tests/interpose/data/invert.ini tests/interpose/data/broken.ini \
 	tests/interpose/data/missing.ini tests/interpose/data/invert_key.ini \
-	tests/interpose/data/NsInvert.fx tests/interpose/data/nsinvert.ini
+	tests/interpose/data/NsInvert.fx tests/interpose/data/nsinvert.ini \
+	tests/interpose/data/next_key.ini tests/interpose/data/cycle/a_invert.ini \
+	tests/interpose/data/cycle/b_plain.ini
 
 TESTS += tests/interpose/test_fxgl_cmd.sh tests/interpose/test_asan_glmark2.sh
 EXTRA_DIST += tests/interpose/test_asan_glmark2.sh bench/interpose_overhead.sh

@@ -18,6 +18,7 @@
  */
 #include <dlfcn.h>
 #include <stdint.h>
+#include <time.h>
 
 // glad first: it stands in for GL/gl.h, which GL/glx.h would include.
 #include "ip_app.h"
@@ -150,6 +151,66 @@ static void frame(Display *dpy, window *w, int i, swap_msc_fn msc, bool expect) 
     ip_app_check_window(dpy, w->win, i, w->w, w->h, expect);
 }
 
+// --edit PATH (live reload): PATH is the running Invert effect. A broken
+// edit must leave the inverted frames in place; the edit after it, an effect
+// that paints everything green, must appear within IP_APP_WARMUP_FRAMES.
+#define IP_LIVE_VS \
+    "texture2D BackBufferTex : COLOR;\n" \
+    "sampler2D BackBuffer { Texture = BackBufferTex; };\n" \
+    "void FullscreenVS(in uint id : SV_VertexID, out float4 position : SV_Position,\n" \
+    "                  out float2 texcoord : TEXCOORD)\n" \
+    "{\n" \
+    "    texcoord.x = (id == 2) ? 2.0 : 0.0;\n" \
+    "    texcoord.y = (id == 1) ? 2.0 : 0.0;\n" \
+    "    position = float4(texcoord * float2(2.0, -2.0) + float2(-1.0, 1.0), 0.0, 1.0);\n" \
+    "}\n"
+#define IP_LIVE_TECHNIQUE \
+    "technique Invert { pass { VertexShader = FullscreenVS; PixelShader = LivePS; } }\n"
+
+static void live_edits(Display *dpy, window *w, const char *path) {
+    // Line 11 refers to something undeclared: an error at a known place.
+    static const char broken[] = IP_LIVE_VS
+        "float4 LivePS(float4 p : SV_Position, float2 t : TEXCOORD) : SV_Target\n"
+        "{ return not_declared_here; }\n" IP_LIVE_TECHNIQUE;
+    static const char green[] = IP_LIVE_VS
+        "float4 LivePS(float4 p : SV_Position, float2 t : TEXCOORD) : SV_Target\n"
+        "{ return float4(0.0, 1.0, 0.0, 1.0); }\n" IP_LIVE_TECHNIQUE;
+    struct timespec pause = {0, 10 * 1000 * 1000};
+    IP_APP_CHECK(ip_app_write_file(path, broken), "cannot write %s", path);
+    // 50 frames, 10 ms apart: well past the reloader's 50 ms settling and the compile.
+    for (int f = 0; f < 50; f++) {
+        ip_app_draw(&w->app, 0, w->w, w->h);
+        glx.SwapBuffers(dpy, w->win);
+        w->app.gl.Finish();
+        int state = ip_app_window_state(dpy, w->win, 0, w->w, w->h);
+        IP_APP_CHECK(state == 1, "frame %d after the broken edit: state %d, want the old "
+                     "version (inverted)", f, state);
+        if (state != 1) {
+            return;
+        }
+        nanosleep(&pause, NULL);
+    }
+    IP_APP_CHECK(ip_app_write_file(path, green), "cannot write %s", path);
+    for (int f = 0; f < IP_APP_WARMUP_FRAMES; f++) {
+        ip_app_draw(&w->app, 0, w->w, w->h);
+        glx.SwapBuffers(dpy, w->win);
+        w->app.gl.Finish();
+        int state = ip_app_window_state(dpy, w->win, 0, w->w, w->h);
+        if (state == 2) {
+            printf("ip_glx_app: the edited effect appeared %d frames after the edit\n", f);
+            return;
+        }
+        IP_APP_CHECK(state == 1, "frame %d after the good edit: state %d, want the old "
+                     "version or the new one", f, state);
+        if (state != 1) {
+            return;
+        }
+        nanosleep(&pause, NULL);
+    }
+    IP_APP_CHECK(false, "the edited effect did not appear within %d frames",
+                 IP_APP_WARMUP_FRAMES);
+}
+
 int main(int argc, char **argv) {
     const char *mode = ip_app_arg(argc, argv, "--mode", "one");
     const char *path = ip_app_arg(argc, argv, "--path", "glfw");
@@ -206,7 +267,23 @@ int main(int argc, char **argv) {
             return IP_APP_SKIP;
         }
     }
-    for (int i = 0; i < FRAMES * (strcmp(mode, "resize") == 0 ? 2 : 1); i++) {
+    for (int k = 0; ip_app_expect_invert() && k < (two ? 2 : 1); k++) {
+        window *w = &wins[k];
+        for (int f = 0; f < IP_APP_WARMUP_FRAMES; f++) {
+            glx.MakeCurrent(dpy, w->win, w->ctx);
+            ip_app_draw(&w->app, 0, w->w, w->h);
+            glx.SwapBuffers(dpy, w->win);
+            w->app.gl.Finish();
+            if (ip_app_warmup_check(dpy, w->win, f, w->w, w->h)) {
+                break;
+            }
+        }
+    }
+    const char *edit = ip_app_arg(argc, argv, "--edit", NULL);
+    if (edit) {
+        live_edits(dpy, &wins[0], edit);
+    }
+    for (int i = 0; !edit && i < FRAMES * (strcmp(mode, "resize") == 0 ? 2 : 1); i++) {
         if (strcmp(mode, "resize") == 0 && i > 0 && i % 3 == 0) {
             wins[0].w += 24;
             wins[0].h += 16;

@@ -343,6 +343,83 @@ START_TEST(effect_namespaced_preset_value) {
 }
 END_TEST
 
+START_TEST(effect_next_preset_key) {
+    // FXGL_CONFIG binds KeyNextPreset to I; cycle/ holds a_invert.ini (Invert
+    // on) and b_plain.ini (NsInvert.fx at Mix 0: the frame unchanged). I held
+    // during frame 3's swap switches to b_plain.ini there: the app expects
+    // inverted frames 0-2 only.
+    char config[1300], cycle[1300];
+    snprintf(config, sizeof(config), "FXGL_CONFIG=%s/interpose/data/next_key.ini",
+             FXGL_TEST_SRCDIR);
+    snprintf(cycle, sizeof(cycle), "FXGL_PRESET=%s/interpose/data/cycle/a_invert.ini",
+             FXGL_TEST_SRCDIR);
+    expect_app("ip_glx_app", ENV(MARK, INVERTED, cycle, config, effect_paths()),
+               ARGS("--mode", "one", "--toggle-at", "3"), 0);
+    // Without the binding the key does nothing, and the same expectation fails.
+    expect_app("ip_glx_app", ENV(MARK, INVERTED, cycle, effect_paths()),
+               ARGS("--mode", "one", "--toggle-at", "3"), 1);
+}
+END_TEST
+
+static void write_text(const char *path, const char *text) {
+    FILE *f = fopen(path, "w");
+    ck_assert_msg(f != NULL, "cannot write %s", path);
+    fputs(text, f);
+    fclose(f);
+}
+
+static bool file_has(const char *path, const char *needle) {
+    static char buf[1 << 16];
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+    if (f) {
+        fclose(f);
+    }
+    buf[n] = '\0';
+    return strstr(buf, needle) != NULL;
+}
+
+START_TEST(effect_live_reload) {
+    // Live.fx (a copy of Invert.fx) in a scratch directory runs; the program
+    // saves a broken version (the inverted frames must stay, the error is
+    // logged with file, line and column), then a version that paints green,
+    // which must appear while it keeps presenting.
+    char dir[] = "/tmp/fxgl-live-XXXXXX";
+    ck_assert(mkdtemp(dir) != NULL);
+    char fx[256], ini[256], log[256], src[1300];
+    snprintf(fx, sizeof(fx), "%s/Live.fx", dir);
+    snprintf(ini, sizeof(ini), "%s/live.ini", dir);
+    snprintf(log, sizeof(log), "%s/fxgl.log", dir);
+    snprintf(src, sizeof(src), "%s/interpose/data/Invert.fx", FXGL_TEST_SRCDIR);
+    static char text[1 << 14];
+    FILE *f = fopen(src, "r");
+    ck_assert(f != NULL);
+    text[fread(text, 1, sizeof(text) - 1, f)] = '\0';
+    fclose(f);
+    write_text(fx, text);
+    write_text(ini, "Techniques=Invert@Live.fx\n");
+    char paths[300], preset_var[300], log_var[300];
+    snprintf(paths, sizeof(paths), "FXGL_EFFECT_PATHS=%s", dir);
+    snprintf(preset_var, sizeof(preset_var), "FXGL_PRESET=%s", ini);
+    snprintf(log_var, sizeof(log_var), "FXGL_LOG_FILE=%s", log);
+    expect_app("ip_glx_app", ENV(MARK, INVERTED, paths, preset_var, log_var),
+               ARGS("--mode", "one", "--edit", fx), 0);
+    // The broken edit's message: Live.fx(11, ...): error ...
+    char want[300];
+    snprintf(want, sizeof(want), "%s(11, ", fx);
+    bool logged = file_has(log, want) && file_has(log, "the running version stays");
+    ck_assert_msg(logged, "no 'reload of ... failed' with %s...: error in %s", want, log);
+    // FXGL_RELOAD=0: nothing is watched, the edit never appears (exit 1).
+    write_text(fx, text);
+    expect_app("ip_glx_app", ENV(MARK, INVERTED, paths, preset_var, "FXGL_RELOAD=0"),
+               ARGS("--mode", "one", "--edit", fx), 1);
+    unlink(fx);
+    unlink(ini);
+    unlink(log);
+    rmdir(dir);
+}
+END_TEST
+
 START_TEST(effect_failures_pass_through) {
     // An effect that does not compile is skipped; the other one runs.
     expect_app("ip_glx_app", ENV(MARK, INVERTED, preset("broken.ini"), effect_paths()),
@@ -936,6 +1013,8 @@ int main(void) {
     add(s, "effect_inverted_egl", effect_inverted_egl);
     add(s, "effect_toggle_key", effect_toggle_key);
     add(s, "effect_namespaced_preset_value", effect_namespaced_preset_value);
+    add(s, "effect_next_preset_key", effect_next_preset_key);
+    add(s, "effect_live_reload", effect_live_reload);
     add(s, "effect_failures_pass_through", effect_failures_pass_through);
     add(s, "glxgears_inverted", glxgears_inverted);
     add(s, "mangohud_both_orders", mangohud_both_orders);
