@@ -210,7 +210,7 @@ static inline int ip_app_window_state(Display *dpy, Window win, int frame, int w
 // programs first present frames until the effect appears. The first must be
 // passed through untouched, each one untouched or inverted, and the effect
 // must appear within IP_APP_WARMUP_FRAMES (10 ms apart).
-#define IP_APP_WARMUP_FRAMES 400
+#define IP_APP_WARMUP_FRAMES 1000
 
 // Called after warm-up frame n (0 = the window's first) was presented;
 // true once the effect shows.
@@ -240,6 +240,18 @@ static inline bool ip_app_write_file(const char *path, const char *text) {
     bool ok = fputs(text, f) >= 0;
     ok = fclose(f) == 0 && ok;
     return ok && rename(tmp, path) == 0;
+}
+
+// Whether the file at path holds needle (its first 64 KiB).
+static inline bool ip_app_file_has(const char *path, const char *needle) {
+    static char buf[1 << 16];
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+    if (f) {
+        fclose(f);
+    }
+    buf[n] = '\0';
+    return strstr(buf, needle) != NULL;
 }
 
 // --toggle-at N: the window takes the focus; ip_app_toggle_key holds I

@@ -411,8 +411,9 @@ START_TEST(effect_live_reload) {
     ck_assert_msg(logged, "no 'reload of ... failed' with %s...: error in %s", want, log);
     // FXGL_RELOAD=0: nothing is watched, the edit never appears (exit 1).
     write_text(fx, text);
+    // 100 frames 10 ms apart: 20 times what the watched run needed here.
     expect_app("ip_glx_app", ENV(MARK, INVERTED, paths, preset_var, "FXGL_RELOAD=0"),
-               ARGS("--mode", "one", "--edit", fx), 1);
+               ARGS("--mode", "one", "--edit", fx, "--wait-frames", "100"), 1);
     unlink(fx);
     unlink(ini);
     unlink(log);
