@@ -62,17 +62,20 @@ ip_runtime *ip_runtime_create(void) {
 // Under rt->lock. Destroys the effect runtime on its own context (current),
 // or abandons it: its GL objects die with that context, its CPU memory is
 // leaked (small, once per destroyed context; no GL call on a foreign one).
+// The compile worker and compiled effects (ip_effects) are freed either way.
 static void drop_effects(ip_runtime *rt, bool current) {
     if (!rt->fx) {
         return;
     }
     if (current) {
         fxgl_runtime_destroy(rt->fx);
-        ip_effects_destroy(rt->effects);
     } else {
         fxgl_log(FXGL_LOG_DEBUG, "context destroyed while not current: its effect runtime is "
                  "abandoned (GL objects die with the context)");
     }
+    // CPU only (the compile worker, the compiled effects): the abandoned runtime
+    // borrowing them is never called again, so they go either way.
+    ip_effects_destroy(rt->effects);
     rt->fx = NULL;
     rt->effects = NULL;
     rt->owner = NULL;
