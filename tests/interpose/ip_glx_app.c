@@ -216,6 +216,37 @@ static void live_edits(Display *dpy, window *w, const char *path, int wait_frame
     IP_APP_CHECK(false, "the edited effect did not appear within %d frames", wait_frames);
 }
 
+// --key-then-green N: I (XTest) is held around the first swap after the
+// warm-up, then frames are presented until the window turns green (state
+// 2) within N frames, each one the old (inverted) or the new picture. The
+// test binds I to KeyPerformanceMode: PerfMode.fx paints green only when
+// compiled with __RESHADE_PERFORMANCE_MODE__=1, which happens off-thread.
+static void key_then_green(Display *dpy, window *w, int wait_frames) {
+    struct timespec pause = {0, 10 * 1000 * 1000};
+    for (int f = 0; f < wait_frames; f++) {
+        ip_app_draw(&w->app, 0, w->w, w->h);
+        if (f == 0) {
+            ip_app_toggle_key(dpy, true);
+        }
+        glx.SwapBuffers(dpy, w->win);
+        if (f == 0) {
+            ip_app_toggle_key(dpy, false);
+        }
+        w->app.gl.Finish();
+        int state = ip_app_window_state(dpy, w->win, 0, w->w, w->h);
+        if (state == 2) {
+            printf("ip_glx_app: green %d frames after the key\n", f);
+            return;
+        }
+        IP_APP_CHECK(state == 1, "frame %d after the key: state %d", f, state);
+        if (state != 1) {
+            return;
+        }
+        nanosleep(&pause, NULL);
+    }
+    IP_APP_CHECK(false, "not green within %d frames of the key", wait_frames);
+}
+
 int main(int argc, char **argv) {
     const char *mode = ip_app_arg(argc, argv, "--mode", "one");
     const char *path = ip_app_arg(argc, argv, "--path", "glfw");
@@ -284,8 +315,16 @@ int main(int argc, char **argv) {
             }
         }
     }
-    const char *edit = ip_app_arg(argc, argv, "--edit", NULL);
-    if (edit) {
+    const char *key_wait = ip_app_arg(argc, argv, "--key-then-green", NULL);
+    if (key_wait) {
+        if (!ip_app_toggle_setup(dpy, wins[0].win, 0)) {
+            printf("SKIP: no XTEST extension\n");
+            return IP_APP_SKIP;
+        }
+        key_then_green(dpy, &wins[0], atoi(key_wait));
+    }
+    const char *edit = key_wait ? "" : ip_app_arg(argc, argv, "--edit", NULL);
+    if (edit && edit[0]) {
         live_edits(dpy, &wins[0], edit,
                    atoi(ip_app_arg(argc, argv, "--wait-frames", "1000")));
     }

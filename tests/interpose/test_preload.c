@@ -361,6 +361,22 @@ START_TEST(effect_next_preset_key) {
 }
 END_TEST
 
+START_TEST(effect_performance_mode_key) {
+    // perf_key.ini binds KeyPerformanceMode to I. PerfMode.fx inverts when
+    // compiled with uniforms and paints green when compiled in performance
+    // mode: after I, the recompile (off-thread) must turn the window green
+    // while every frame in between shows the old version.
+    char config[1300];
+    snprintf(config, sizeof(config), "FXGL_CONFIG=%s/interpose/data/perf_key.ini",
+             FXGL_TEST_SRCDIR);
+    expect_app("ip_glx_app", ENV(MARK, INVERTED, preset("perfmode.ini"), config, effect_paths()),
+               ARGS("--mode", "one", "--key-then-green", "1000"), 0);
+    // Unbound, the key changes nothing: no green within 100 frames (exit 1).
+    expect_app("ip_glx_app", ENV(MARK, INVERTED, preset("perfmode.ini"), effect_paths()),
+               ARGS("--mode", "one", "--key-then-green", "100"), 1);
+}
+END_TEST
+
 static void write_text(const char *path, const char *text) {
     FILE *f = fopen(path, "w");
     ck_assert_msg(f != NULL, "cannot write %s", path);
@@ -1016,6 +1032,7 @@ int main(void) {
     add(s, "effect_namespaced_preset_value", effect_namespaced_preset_value);
     add(s, "effect_next_preset_key", effect_next_preset_key);
     add(s, "effect_live_reload", effect_live_reload);
+    add(s, "effect_performance_mode_key", effect_performance_mode_key);
     add(s, "effect_failures_pass_through", effect_failures_pass_through);
     add(s, "glxgears_inverted", glxgears_inverted);
     add(s, "mangohud_both_orders", mangohud_both_orders);
