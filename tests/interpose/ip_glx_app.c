@@ -221,6 +221,35 @@ static void live_edits(Display *dpy, window *w, const char *path, int wait_frame
 // 2) within N frames, each one the old (inverted) or the new picture. The
 // test binds I to KeyPerformanceMode: PerfMode.fx paints green only when
 // compiled with __RESHADE_PERFORMANCE_MODE__=1, which happens off-thread.
+// --key-then-plain N --blend yes|no: the same key press, the window must
+// turn back to the untouched frame within N frames; in between every frame
+// is the inverted one or (a preset transition) a blend of the two, and with
+// --blend yes at least one blend must be seen, with no none.
+static void key_then_plain(Display *dpy, window *w, int wait_frames, bool want_blend) {
+    struct timespec pause = {0, 10 * 1000 * 1000};
+    int blends = 0;
+    for (int f = 0; f < wait_frames; f++) {
+        ip_app_draw(&w->app, 0, w->w, w->h);
+        if (f == 0) {
+            ip_app_toggle_key(dpy, true);
+        }
+        glx.SwapBuffers(dpy, w->win);
+        if (f == 0) {
+            ip_app_toggle_key(dpy, false);
+        }
+        w->app.gl.Finish();
+        int state = ip_app_window_state(dpy, w->win, 0, w->w, w->h);
+        if (state == 0) {
+            printf("ip_glx_app: plain %d frames after the key, %d blended frames\n", f, blends);
+            IP_APP_CHECK(want_blend ? blends > 0 : blends == 0, "%d blended frames", blends);
+            return;
+        }
+        blends += state != 1;
+        nanosleep(&pause, NULL);
+    }
+    IP_APP_CHECK(false, "not plain within %d frames of the key", wait_frames);
+}
+
 static void key_then_green(Display *dpy, window *w, int wait_frames) {
     struct timespec pause = {0, 10 * 1000 * 1000};
     for (int f = 0; f < wait_frames; f++) {
@@ -316,12 +345,19 @@ int main(int argc, char **argv) {
         }
     }
     const char *key_wait = ip_app_arg(argc, argv, "--key-then-green", NULL);
-    if (key_wait) {
+    const char *plain_wait = ip_app_arg(argc, argv, "--key-then-plain", NULL);
+    if (key_wait || plain_wait) {
         if (!ip_app_toggle_setup(dpy, wins[0].win, 0)) {
             printf("SKIP: no XTEST extension\n");
             return IP_APP_SKIP;
         }
-        key_then_green(dpy, &wins[0], atoi(key_wait));
+        if (key_wait) {
+            key_then_green(dpy, &wins[0], atoi(key_wait));
+        } else {
+            key_wait = plain_wait;
+            key_then_plain(dpy, &wins[0], atoi(plain_wait),
+                           strcmp(ip_app_arg(argc, argv, "--blend", "no"), "yes") == 0);
+        }
     }
     const char *edit = key_wait ? "" : ip_app_arg(argc, argv, "--edit", NULL);
     if (edit && edit[0]) {

@@ -377,6 +377,28 @@ START_TEST(effect_performance_mode_key) {
 }
 END_TEST
 
+START_TEST(effect_preset_transition) {
+    // blend/a_inverted.ini has NsInvert.fx's Mix at 1, b_plain.ini at 0;
+    // blend_key.ini binds KeyNextPreset to I with PresetTransitionDuration
+    // 1000: after I, Mix moves from 1 to 0 over a second, so frames between
+    // the inverted and the plain picture are blends. With a duration of 0
+    // (blend0_key.ini) the switch is at once: no blended frame.
+    char config[1300], start[1300];
+    snprintf(config, sizeof(config), "FXGL_CONFIG=%s/interpose/data/blend_key.ini",
+             FXGL_TEST_SRCDIR);
+    snprintf(start, sizeof(start), "FXGL_PRESET=%s/interpose/data/blend/a_inverted.ini",
+             FXGL_TEST_SRCDIR);
+    expect_app("ip_glx_app", ENV(MARK, INVERTED, start, config, effect_paths()),
+               ARGS("--mode", "one", "--key-then-plain", "1000", "--blend", "yes"), 0);
+    snprintf(config, sizeof(config), "FXGL_CONFIG=%s/interpose/data/blend0_key.ini",
+             FXGL_TEST_SRCDIR);
+    expect_app("ip_glx_app", ENV(MARK, INVERTED, start, config, effect_paths()),
+               ARGS("--mode", "one", "--key-then-plain", "1000", "--blend", "no"), 0);
+    expect_app("ip_glx_app", ENV(MARK, INVERTED, start, config, effect_paths()),
+               ARGS("--mode", "one", "--key-then-plain", "1000", "--blend", "yes"), 1);
+}
+END_TEST
+
 static void write_text(const char *path, const char *text) {
     FILE *f = fopen(path, "w");
     ck_assert_msg(f != NULL, "cannot write %s", path);
@@ -1033,6 +1055,7 @@ int main(void) {
     add(s, "effect_next_preset_key", effect_next_preset_key);
     add(s, "effect_live_reload", effect_live_reload);
     add(s, "effect_performance_mode_key", effect_performance_mode_key);
+    add(s, "effect_preset_transition", effect_preset_transition);
     add(s, "effect_failures_pass_through", effect_failures_pass_through);
     add(s, "glxgears_inverted", glxgears_inverted);
     add(s, "mangohud_both_orders", mangohud_both_orders);
