@@ -250,21 +250,32 @@ static void key_then_plain(Display *dpy, window *w, int wait_frames, bool want_b
     IP_APP_CHECK(false, "not plain within %d frames of the key", wait_frames);
 }
 
-static void key_then_green(Display *dpy, window *w, int wait_frames) {
+// With resize (--resize-then-green N) the window grows to 128x80 instead of
+// the key: SizeGreen.fx paints green only when compiled for BUFFER_WIDTH > 100.
+static void key_then_green(Display *dpy, window *w, int wait_frames, bool resize) {
     struct timespec pause = {0, 10 * 1000 * 1000};
+    if (resize) {
+        w->w = 128;
+        w->h = 80;
+        XResizeWindow(dpy, w->win, (unsigned)w->w, (unsigned)w->h);
+        XSync(dpy, False);
+        // The driver sees the new size at the next frame: one unchecked frame first.
+        ip_app_draw(&w->app, 0, w->w, w->h);
+        glx.SwapBuffers(dpy, w->win);
+    }
     for (int f = 0; f < wait_frames; f++) {
         ip_app_draw(&w->app, 0, w->w, w->h);
-        if (f == 0) {
+        if (f == 0 && !resize) {
             ip_app_toggle_key(dpy, true);
         }
         glx.SwapBuffers(dpy, w->win);
-        if (f == 0) {
+        if (f == 0 && !resize) {
             ip_app_toggle_key(dpy, false);
         }
         w->app.gl.Finish();
         int state = ip_app_window_state(dpy, w->win, 0, w->w, w->h);
         if (state == 2) {
-            printf("ip_glx_app: green %d frames after the key\n", f);
+            printf("ip_glx_app: green %d frames after the %s\n", f, resize ? "resize" : "key");
             return;
         }
         IP_APP_CHECK(state == 1, "frame %d after the key: state %d", f, state);
@@ -344,15 +355,19 @@ int main(int argc, char **argv) {
             }
         }
     }
-    const char *key_wait = ip_app_arg(argc, argv, "--key-then-green", NULL);
+    const char *resize_wait = ip_app_arg(argc, argv, "--resize-then-green", NULL);
+    if (resize_wait) {
+        key_then_green(dpy, &wins[0], atoi(resize_wait), true);
+    }
+    const char *key_wait = ip_app_arg(argc, argv, "--key-then-green", resize_wait);
     const char *plain_wait = ip_app_arg(argc, argv, "--key-then-plain", NULL);
-    if (key_wait || plain_wait) {
+    if (!resize_wait && (key_wait || plain_wait)) {
         if (!ip_app_toggle_setup(dpy, wins[0].win, 0)) {
             printf("SKIP: no XTEST extension\n");
             return IP_APP_SKIP;
         }
         if (key_wait) {
-            key_then_green(dpy, &wins[0], atoi(key_wait));
+            key_then_green(dpy, &wins[0], atoi(key_wait), false);
         } else {
             key_wait = plain_wait;
             key_then_plain(dpy, &wins[0], atoi(plain_wait),

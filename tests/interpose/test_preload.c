@@ -399,6 +399,16 @@ START_TEST(effect_preset_transition) {
 }
 END_TEST
 
+START_TEST(effect_resize_recompile) {
+    // SizeGreen.fx inverts when compiled for BUFFER_WIDTH <= 100 and paints
+    // green when wider. The 96x64 window grows to 128x80: the recompile for
+    // the new size (off-thread) must turn it green, every frame in between
+    // showing the old version at the new size.
+    expect_app("ip_glx_app", ENV(MARK, INVERTED, preset("sizegreen.ini"), effect_paths()),
+               ARGS("--mode", "one", "--resize-then-green", "1000"), 0);
+}
+END_TEST
+
 static void write_text(const char *path, const char *text) {
     FILE *f = fopen(path, "w");
     ck_assert_msg(f != NULL, "cannot write %s", path);
@@ -1056,6 +1066,7 @@ int main(void) {
     add(s, "effect_live_reload", effect_live_reload);
     add(s, "effect_performance_mode_key", effect_performance_mode_key);
     add(s, "effect_preset_transition", effect_preset_transition);
+    add(s, "effect_resize_recompile", effect_resize_recompile);
     add(s, "effect_failures_pass_through", effect_failures_pass_through);
     add(s, "glxgears_inverted", glxgears_inverted);
     add(s, "mangohud_both_orders", mangohud_both_orders);
