@@ -56,6 +56,10 @@ typedef struct options {
     size_t texture_count;
     fxgl_define defines[MAX_ITEMS];
     size_t define_count;
+    // issue 10 (src/gl inspection layer)
+    const char *dump;            // --dump FILE
+    const char *visualise;       // --visualise Effect.fx:Texture[@mip,channels,corner]
+    bool overlay;                // --overlay
 } options;
 
 typedef struct loaded {
@@ -72,7 +76,8 @@ static void usage(void) {
             "                   [--report R.json] [--frames N] [--api gl|gl-compat|gles]\n"
             "                   [--preset P.ini] [--performance-mode] [--skip-disabled]\n"
             "                   [-I DIR] [-D NAME[=VALUE]] [--textures DIR]\n"
-            "                   [EFFECT.fx...]\n");
+            "                   [--dump FILE] [--visualise Effect.fx:Tex[@mip,rgba,corner]]\n"
+            "                   [--overlay] [EFFECT.fx...]\n");
 }
 
 static bool parse(int argc, char **argv, options *o) {
@@ -135,6 +140,12 @@ static bool parse(int argc, char **argv, options *o) {
                 *eq = '\0';
             }
             o->defines[o->define_count++] = (fxgl_define){d, eq ? eq + 1 : "1"};
+        } else if (strcmp(a, "--dump") == 0 && next) {
+            o->dump = argv[++i];
+        } else if (strcmp(a, "--visualise") == 0 && next) {
+            o->visualise = argv[++i];
+        } else if (strcmp(a, "--overlay") == 0) {
+            o->overlay = true;
         } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             usage();
             exit(0);
@@ -503,6 +514,33 @@ int main(int argc, char **argv) {
     if (preset) {
         apply_preset(rt, preset, fx, n);
     }
+    // issue 10: frames run through the inspection layer (dump, visualise, overlay).
+    fxgl_inspect *in = fxgl_inspect_create(rt, &(fxgl_inspect_desc){
+                                                   .log = on_log, .overlay = o.overlay});
+    if (!in) {
+        fprintf(stderr, "fxgl-render: out of memory\n");
+        return 1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (!fx[i].fx) {
+            fxgl_inspect_add_failed(in, fx[i].file, fx[i].error);
+        }
+    }
+    if (o.visualise) {
+        char why[300];
+        if (!fxgl_inspect_visualise(in, o.visualise, why, sizeof(why))) {
+            fprintf(stderr, "fxgl-render: %s\n", why);
+            fxgl_inspect_destroy(in);
+            fxgl_runtime_destroy(rt);
+            fxgl_test_egl_destroy(egl);
+            for (size_t i = 0; i < n; i++) {
+                fxgl_effect_destroy(fx[i].fx);
+            }
+            fxgl_preset_destroy(preset);
+            fxgl_image_free(&input);
+            return 2;
+        }
+    }
 
     // The application: a scene texture it "draws" (copies) into its
     // framebuffer at the start of every frame, as a game redraws its scene;
@@ -534,7 +572,7 @@ int main(int argc, char **argv) {
         gl->BindFramebuffer(GL_DRAW_FRAMEBUFFER, fbo);
         gl->BlitFramebuffer(0, 0, w, h, 0, 0, w, h, GL_COLOR_BUFFER_BIT, GL_NEAREST);
         double t0 = now();
-        fxgl_runtime_frame(rt, &fd);
+        fxgl_inspect_frame(in, &fd); // issue 10: the runtime's frame, then visualise/overlay
         cpu_total += now() - t0;
         last = *fxgl_runtime_stats_get(rt);
     }
@@ -644,9 +682,17 @@ int main(int argc, char **argv) {
            n, failed, ran, tcount, o.frames, w, h, info->version, last.gl_calls,
            last.draw_calls, ok ? o.output : "no output");
 
+    if (o.dump) {
+        char why[300];
+        if (!fxgl_inspect_dump_file(in, o.dump, why, sizeof(why))) {
+            fprintf(stderr, "fxgl-render: %s\n", why);
+            ok = false;
+        }
+    }
     if (ok) {
         fxgl_image_free(&out);
     }
+    fxgl_inspect_destroy(in);
     fxgl_runtime_destroy(rt);
     GLuint fbos[2] = {fbo, scene_fbo}, texs[2] = {color, scene};
     gl->DeleteFramebuffers(2, fbos);

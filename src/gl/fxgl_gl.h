@@ -252,6 +252,103 @@ typedef struct fxgl_runtime_stats {
 bool fxgl_runtime_frame(fxgl_runtime *rt, const fxgl_frame_desc *frame);
 const fxgl_runtime_stats *fxgl_runtime_stats_get(const fxgl_runtime *rt);
 
+// ======================================================================
+// --- inspection (issue 10): dump, visualise, control, overlay, screenshots ---
+// ======================================================================
+//
+// src/gl/inspect.c (the object, the frame wrapper, commands), dump.c,
+// visualise.c, overlay.c (+ font.c, the built-in bitmap font) and
+// screenshot.c. An fxgl_inspect wraps one runtime: its frame runs the
+// runtime's frame, then draws the visualised texture and the statistics
+// overlay into the same framebuffer and reads screenshots back. It only
+// reads the runtime's records and drives it through the calls above
+// (fxgl_runtime_set_enabled), so a host without it is unchanged.
+// Everything belongs to the frame thread except the screenshot encoder,
+// which runs on a worker of its own.
+
+typedef struct fxgl_inspect fxgl_inspect;
+
+typedef struct fxgl_inspect_desc {
+    fxgl_runtime_log_fn log;     // NULL: the runtime's messages go nowhere
+    void *log_user;
+    const char *program;         // program name for screenshot files; NULL: "fxgl"
+    const char *screenshot_dir;  // NULL: the current directory
+    const char *visualise;       // initial visualisation (FXGL_VISUALISE), NULL: none
+    bool overlay;                // statistics overlay on from the start
+} fxgl_inspect_desc;
+
+// The runtime's context must be current. NULL when memory runs out.
+fxgl_inspect *fxgl_inspect_create(fxgl_runtime *rt, const fxgl_inspect_desc *desc);
+// Waits for screenshots being encoded. Its context must be current. Accepts NULL.
+void fxgl_inspect_destroy(fxgl_inspect *in);
+// Runs one frame: the runtime's (unless every effect is disabled), then the
+// visualised texture and the overlay; starts and collects screenshots.
+bool fxgl_inspect_frame(fxgl_inspect *in, const fxgl_frame_desc *frame);
+// The preset's name for screenshot files and the overlay (copied; NULL: none).
+void fxgl_inspect_set_preset(fxgl_inspect *in, const char *name);
+// Records an effect that never reached the runtime (compile error, file
+// missing) with its diagnostic, so the dump lists it.
+void fxgl_inspect_add_failed(fxgl_inspect *in, const char *file, const char *diagnostic);
+
+// Dump: what was loaded, what ran last frame, what was skipped and why, with
+// per-technique and per-pass GPU times. Returns the length of the whole text
+// (snprintf-like: buf may be short or NULL).
+size_t fxgl_inspect_dump(fxgl_inspect *in, char *buf, size_t size);
+// The same into a file, atomically (a temporary file renamed over path).
+bool fxgl_inspect_dump_file(fxgl_inspect *in, const char *path, char *reason, size_t size);
+// The dump of a context the runtime cannot use (below the minimum GL).
+size_t fxgl_inspect_dump_context(const fxgl_gl_info *info, char *buf, size_t size);
+
+// Visualise "Effect.fx:Texture[@mip,channels,corner]": channels a subset of
+// "rgba" (one channel shows as grey), corner tl, tr, bl, br or full.
+// NULL or "off" turns it off. Unknown names or options: false with reason,
+// and the current visualisation stays as it was.
+bool fxgl_inspect_visualise(fxgl_inspect *in, const char *spec, char *reason, size_t size);
+
+void fxgl_inspect_overlay(fxgl_inspect *in, bool on);
+bool fxgl_inspect_overlay_is_on(const fxgl_inspect *in);
+// Glyph rows of the built-in 5x7 font: bit 4 is the leftmost pixel of row
+// 0..6; 0 for characters outside 32..126.
+uint8_t fxgl_inspect_font_row(char c, int row);
+
+// Asks for a screenshot of the next frame as presented (and, with
+// without_effects, one of the frame before the effects ran). PNG files
+// named <program>_<preset>_<date-time>[_noeffects].png, read back through a
+// pixel buffer and a fence, encoded on a worker. False while one is in flight.
+bool fxgl_inspect_screenshot(fxgl_inspect *in, bool without_effects);
+// Blocks until every requested screenshot is written (tests, exit). Its
+// context must be current (readbacks still in the GPU are collected).
+void fxgl_inspect_screenshot_wait(fxgl_inspect *in);
+// Path of the last screenshot written (with effects), "" before the first.
+const char *fxgl_inspect_last_screenshot(fxgl_inspect *in);
+
+// 60-frame averages of what the layer itself costs (docs/inspect.md).
+typedef struct fxgl_inspect_stats {
+    double frame_ms;             // interval between frames (frame times)
+    double runtime_cpu_ms;       // fxgl_runtime_frame's wall time
+    double layer_cpu_ms;         // this layer's own CPU time per frame, overlay included
+    double overlay_cpu_ms;       // the overlay's draw (text refreshes included)
+    double overlay_gpu_ms;       // the overlay's draw on the GPU (0 without timer queries)
+} fxgl_inspect_stats;
+void fxgl_inspect_stats_get(const fxgl_inspect *in, fxgl_inspect_stats *stats);
+
+typedef enum fxgl_command_result {
+    FXGL_COMMAND_DONE,           // applied (reply says what changed)
+    FXGL_COMMAND_ERROR,          // malformed or unknown: nothing changed (reply says why)
+    FXGL_COMMAND_RELOAD,         // the host's: reload the effects
+    FXGL_COMMAND_PRESET_NEXT,    // the host's: next preset
+    FXGL_COMMAND_PRESET_PREV,    // the host's: previous preset
+    FXGL_COMMAND_PERFORMANCE,    // the host's: toggle performance mode
+} fxgl_command_result;
+
+// One control command (docs/inspect.md lists them): "disable all",
+// "disable A.fx,B.fx", "enable all", "toggle", "reload", "preset next",
+// "preset prev", "performance", "visualise SPEC|off", "overlay on|off|toggle",
+// "dump [PATH]", "screenshot [both]", "status". Takes effect in the next
+// frame. reply gets one line.
+fxgl_command_result fxgl_inspect_command(fxgl_inspect *in, const char *line, char *reply,
+                                         size_t size);
+
 #ifdef __cplusplus
 }
 #endif

@@ -13,7 +13,14 @@ libfxgl_gl_la_SOURCES = \
 	src/gl/load.c \
 	src/gl/frame.c \
 	src/gl/special.c \
-	src/gl/image.c
+	src/gl/image.c \
+	src/gl/gl_inspect.h \
+	src/gl/inspect.c \
+	src/gl/dump.c \
+	src/gl/visualise.c \
+	src/gl/overlay.c \
+	src/gl/font.c \
+	src/gl/screenshot.c
 libfxgl_gl_la_CPPFLAGS = $(AM_CPPFLAGS) $(STB_CFLAGS)
 libfxgl_gl_la_LIBADD = libfxgl_glad.la libfxgl_fx.la -lpthread -lm
 
@@ -27,6 +34,11 @@ tests_gl_test_runtime_SOURCES = tests/gl/test_runtime.c tests/gl/tfx.h
 tests_gl_test_runtime_CPPFLAGS = $(TEST_CPPFLAGS) $(EGL_CFLAGS)
 tests_gl_test_runtime_LDADD = $(TEST_LDADD) -lm -lpthread
 
+check_PROGRAMS += tests/gl/test_inspect
+tests_gl_test_inspect_SOURCES = tests/gl/test_inspect.c tests/gl/tfx.h
+tests_gl_test_inspect_CPPFLAGS = $(TEST_CPPFLAGS) $(EGL_CFLAGS)
+tests_gl_test_inspect_LDADD = $(TEST_LDADD) -lm
+
 EXTRA_DIST += src/gl/local.mk tests/gl/data
 
 # The per-frame cost of state capture/restore against a context switch. As a
@@ -36,6 +48,14 @@ check_PROGRAMS += bench/state_cost
 bench_state_cost_SOURCES = bench/state_cost.c
 bench_state_cost_CPPFLAGS = $(TEST_CPPFLAGS) $(EGL_CFLAGS)
 bench_state_cost_LDADD = $(TEST_LDADD) $(EGL_LIBS)
+
+# What the statistics overlay costs per frame (docs/inspect.md); a short
+# pass in `make check`, figures with bench/inspect.sh.
+check_PROGRAMS += bench/inspect_cost
+bench_inspect_cost_SOURCES = bench/inspect_cost.c
+bench_inspect_cost_CPPFLAGS = $(TEST_CPPFLAGS) $(EGL_CFLAGS) -I$(top_srcdir)/tests/gl
+bench_inspect_cost_LDADD = $(TEST_LDADD) $(EGL_LIBS)
+EXTRA_DIST += bench/inspect.sh
 
 # fxgl-render: effects over an image on a headless EGL context, PNG + JSON report.
 bin_PROGRAMS += fxgl-render
@@ -56,3 +76,7 @@ bench_passes_LDADD = $(TEST_LDADD) $(EGL_LIBS)
 TESTS += tests/gl/test_render.sh
 EXTRA_DIST += tests/gl/test_render.sh
 EXTRA_DIST += tools/render-conformance.sh
+
+# issue 10 through fxgl-render: --dump, --overlay, --visualise.
+TESTS += tests/gl/test_render_inspect.sh
+EXTRA_DIST += tests/gl/test_render_inspect.sh

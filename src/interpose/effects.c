@@ -665,6 +665,7 @@ static bool deliver(ip_effects *fx, fxgl_runtime *rt, fxgl_reload_result *r) {
         first_error(r->errors, msg, sizeof(msg));
         if (e->runtime_index < 0) {
             fxgl_log(FXGL_LOG_WARN, "effect %s skipped: %s", e->path, msg);
+            ip_inspect_note_failed(base_name(e->path), msg); // issue 10: for the dump
         } else {
             fxgl_log(FXGL_LOG_WARN, "reload of %s failed, the running version stays: %s",
                      e->path, msg);

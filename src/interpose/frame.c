@@ -47,6 +47,7 @@ struct ip_runtime {
     ip_input *input;             // this runtime's previous input snapshot
     bool statuses_logged;        // the first run frame logged what loaded and was skipped
     bool frame_failed_logged;
+    ip_inspect *inspect;         // control.c (issue 10): dump, overlay, control; NULL: none
 };
 
 ip_runtime *ip_runtime_create(void) {
@@ -68,6 +69,7 @@ static void drop_effects(ip_runtime *rt, bool current) {
         return;
     }
     if (current) {
+        ip_inspect_destroy(rt->inspect); // issue 10: before the runtime it reads
         fxgl_runtime_destroy(rt->fx);
     } else {
         fxgl_log(FXGL_LOG_DEBUG, "context destroyed while not current: its effect runtime is "
@@ -76,6 +78,7 @@ static void drop_effects(ip_runtime *rt, bool current) {
     // CPU only (the compile worker, the compiled effects): the abandoned runtime
     // borrowing them is never called again, so they go either way.
     ip_effects_destroy(rt->effects);
+    rt->inspect = NULL; // abandoned with the runtime when not current
     rt->fx = NULL;
     rt->effects = NULL;
     rt->owner = NULL;
@@ -228,6 +231,7 @@ static void create_effects(ip_runtime *rt, const ip_frame_desc *frame) {
         return;
     }
     rt->owner = frame->context;
+    rt->inspect = ip_inspect_create(rt->fx); // issue 10
     if (!rt->input) {
         rt->input = ip_input_create();
     }
@@ -281,7 +285,9 @@ static void run_effects(ip_runtime *rt, const ip_frame_desc *frame) {
     bool on = !have_input || ip_effects_input(rt->effects, rt->fx, &input);
     if (!ip_effects_frame(rt->effects, rt->fx, frame->drawable.width, frame->drawable.height,
                           now) || !on) {
-        return; // first compiles still on the worker, or KeyEffects: passed through
+        // First compiles still on the worker, or KeyEffects: passed through.
+        ip_inspect_idle(rt->inspect, have_input ? &input : NULL); // issue 10: control answers
+        return;
     }
     fxgl_frame_desc desc = {
         .width = frame->drawable.width,
@@ -290,7 +296,8 @@ static void run_effects(ip_runtime *rt, const ip_frame_desc *frame) {
         .input = have_input ? &input : NULL,
         .time = now,
     };
-    if (!fxgl_runtime_frame(rt->fx, &desc) && !rt->frame_failed_logged) {
+    // Through the inspection layer (issue 10): control, overlay, screenshots.
+    if (!ip_inspect_frame(rt->inspect, rt->fx, &desc) && !rt->frame_failed_logged) {
         rt->frame_failed_logged = true;
         fxgl_log(FXGL_LOG_WARN, "the effect runtime passed a %dx%d frame through",
                  desc.width, desc.height);
@@ -298,6 +305,9 @@ static void run_effects(ip_runtime *rt, const ip_frame_desc *frame) {
     if (!rt->statuses_logged) {
         rt->statuses_logged = true;
         log_statuses(rt->fx);
+    }
+    if (ip_inspect_take_reload(rt->inspect)) {
+        drop_effects(rt, true); // issue 10: `reload`; rebuilt at the next frame
     }
 }
 

@@ -295,4 +295,63 @@ FXGL_INTERNAL void ip_runtime_destroy(ip_runtime *runtime);
 // (its GL objects die with the context; its CPU memory is leaked, logged).
 FXGL_INTERNAL void ip_runtime_context_gone(ip_runtime *runtime, void *ctx, bool current);
 
+// --- control.c (issue 10): control socket, key bindings, SIGUSR1 ---
+
+typedef struct ip_control ip_control;
+struct fxgl_input;
+
+// Listens on <dir>/fxgl-<pid>.sock (dir: $XDG_RUNTIME_DIR; it must be this
+// user's and private), mode 0600. NULL with reason otherwise, or when the
+// path exists and is someone else's (left alone).
+FXGL_INTERNAL ip_control *ip_control_create(const char *dir, char *reason, size_t size);
+// Closes it and removes the socket (only in the process that made it).
+FXGL_INTERNAL void ip_control_destroy(ip_control *c);
+FXGL_INTERNAL const char *ip_control_path(const ip_control *c);
+// Runs one command line; reply (one line) goes back to the client.
+typedef void (*ip_control_handler)(void *user, const char *line, char *reply, size_t size);
+// Once per frame: accepts same-user connections, reads what has arrived and
+// runs complete lines (8 at most), all without blocking. Returns the
+// number of commands run.
+FXGL_INTERNAL int ip_control_poll(ip_control *c, ip_control_handler handler, void *user);
+
+#define IP_CTL_ACTIONS 8         // toggle reload next prev performance overlay dump screenshot
+typedef struct ip_keymap {
+    int vk[IP_CTL_ACTIONS];      // Windows virtual-key code per action, 0: unbound
+} ip_keymap;
+// FXGL_KEYS ("dump=F9,overlay=F10,next=PageDown,...") over the defaults
+// (next PageDown, prev PageUp, overlay F10, dump F9, screenshot Print;
+// toggle, reload and performance unbound). False with reason, map untouched, on a bad binding.
+FXGL_INTERNAL bool ip_control_keys_parse(ip_keymap *map, const char *spec, char *reason,
+                                         size_t size);
+// The commands of the keys pressed this frame (only with focus).
+FXGL_INTERNAL size_t ip_control_keys(const ip_keymap *map, const struct fxgl_input *in,
+                                     const char **commands, size_t max);
+// The inspection layer (src/gl, fxgl_inspect) of one effect runtime, with
+// the process's control socket, FXGL_KEYS, SIGUSR1, FXGL_VISUALISE,
+// FXGL_OVERLAY=1, FXGL_SCREENSHOT_DIR and FXGL_DUMP (a file written when a
+// runtime goes and at exit). Created on the runtime's context; NULL: none.
+typedef struct ip_inspect ip_inspect;
+struct fxgl_frame_desc;
+FXGL_INTERNAL ip_inspect *ip_inspect_create(struct fxgl_runtime *fx);
+// On the runtime's context, before the runtime is destroyed. Accepts NULL.
+FXGL_INTERNAL void ip_inspect_destroy(ip_inspect *in);
+// Polls control (socket, keys, signal), then runs the frame through the
+// layer; with in NULL just fxgl_runtime_frame.
+FXGL_INTERNAL bool ip_inspect_frame(ip_inspect *in, struct fxgl_runtime *fx,
+                                    const struct fxgl_frame_desc *desc);
+// True after a `reload` command: the frame hook then destroys the runtime
+// and its effects (on their context), which are rebuilt from the files at
+// the next frame.
+FXGL_INTERNAL bool ip_inspect_take_reload(ip_inspect *in);
+// effects.c: an effect that failed to compile, for the dump of the runtime
+// being loaded.
+FXGL_INTERNAL void ip_inspect_note_failed(const char *file, const char *diagnostic);
+// The same polling on a frame that runs no effects (KeyEffects off), so
+// control still answers. Accepts NULL.
+FXGL_INTERNAL void ip_inspect_idle(ip_inspect *in, const struct fxgl_input *input);
+// SIGUSR1 asks for a dump, where the program left SIGUSR1 at its default.
+FXGL_INTERNAL bool ip_control_signal_install(void);
+// True once per SIGUSR1 received (the frame hook then dumps).
+FXGL_INTERNAL bool ip_control_signal_take(void);
+
 #endif // FXGL_INTERPOSE_H

@@ -15,7 +15,8 @@ libfxgl_la_SOURCES = \
 	src/interpose/context.c \
 	src/interpose/input.c \
 	src/interpose/effects.c \
-	src/interpose/frame.c
+	src/interpose/frame.c \
+	src/interpose/control.c
 # GLX/EGL headers only: the library never links libGL/libEGL, it finds
 # them at run time (real.c).
 libfxgl_la_CPPFLAGS = $(AM_CPPFLAGS) $(X11_CFLAGS) $(GLX_CFLAGS) $(EGL_CFLAGS)
@@ -42,12 +43,19 @@ fxgl_script_subst = sed -e 's|@PACKAGE_VERSION[@]|$(PACKAGE_VERSION)|g' \
 tools/fxgl: $(top_srcdir)/tools/fxgl.in Makefile
 	$(AM_V_GEN)$(MKDIR_P) tools && \
 	$(fxgl_script_subst) -e 's|@FXGL_LIBRARY[@]|$(libdir)/libfxgl.so|g' \
+		-e 's|@FXGL_CTL[@]|$(bindir)/fxgl-ctl|g' \
 		$(top_srcdir)/tools/fxgl.in > $@.tmp && chmod +x $@.tmp && mv $@.tmp $@
 
 tests/interpose/fxgl-uninstalled: $(top_srcdir)/tools/fxgl.in Makefile
 	$(AM_V_GEN)$(MKDIR_P) tests/interpose && \
 	$(fxgl_script_subst) -e 's|@FXGL_LIBRARY[@]|$(abs_top_builddir)/.libs/libfxgl.so|g' \
+		-e 's|@FXGL_CTL[@]|$(abs_top_builddir)/fxgl-ctl|g' \
 		$(top_srcdir)/tools/fxgl.in > $@.tmp && chmod +x $@.tmp && mv $@.tmp $@
+
+# --- the control client (fxgl ctl) ---
+
+bin_PROGRAMS += fxgl-ctl
+fxgl_ctl_SOURCES = tools/ctl.c
 
 # --- tests ---
 #
@@ -136,6 +144,32 @@ tests_interpose_test_input_CPPFLAGS = $(TEST_CPPFLAGS) $(X11_CFLAGS) $(GLX_CFLAG
 	$(EGL_CFLAGS) $(XTST_CFLAGS) -DIP_TEST_NO_EXPORTS
 tests_interpose_test_input_LDADD = libfxgl_effects.la libfxgl_preset.la $(TEST_LDADD) $(XTST_LIBS) $(X11_LIBS) \
 	$(AX_PTHREAD_LIBS) -ldl
+
+# control.c: the socket (permissions, owner checks, SO_PEERCRED, never
+# blocking), keys and SIGUSR1, and commands sent with fxgl-ctl taking effect
+# on a headless EGL runtime within two frames.
+check_PROGRAMS += tests/interpose/test_control
+tests_interpose_test_control_SOURCES = tests/interpose/test_control.c $(libfxgl_la_SOURCES)
+tests_interpose_test_control_CPPFLAGS = $(TEST_CPPFLAGS) $(X11_CFLAGS) $(GLX_CFLAGS) \
+	$(EGL_CFLAGS) -I$(top_srcdir)/tests/gl -DIP_TEST_NO_EXPORTS \
+	-DFXGL_CTL_PATH='"$(abs_top_builddir)/fxgl-ctl"' \
+	-DFXGL_SCRIPT_PATH='"$(abs_top_builddir)/tests/interpose/fxgl-uninstalled"'
+tests_interpose_test_control_LDADD = libfxgl_preset.la $(TEST_LDADD) $(AX_PTHREAD_LIBS) -ldl
+EXTRA_tests_interpose_test_control_DEPENDENCIES = fxgl-ctl$(EXEEXT) \
+	tests/interpose/fxgl-uninstalled
+
+# The same through the preloaded library on a real program: glxgears under
+# Xvfb with Invert.fx, driven by `fxgl ctl` (skips without glxgears).
+check_PROGRAMS += tests/interpose/test_inspect_app
+tests_interpose_test_inspect_app_SOURCES = tests/interpose/test_inspect_app.c
+tests_interpose_test_inspect_app_CPPFLAGS = $(TEST_CPPFLAGS) $(X11_CFLAGS) \
+	-DFXGL_SCRIPT_PATH='"$(abs_top_builddir)/tests/interpose/fxgl-uninstalled"'
+tests_interpose_test_inspect_app_LDADD = $(TEST_LDADD) $(X11_LIBS)
+EXTRA_tests_interpose_test_inspect_app_DEPENDENCIES = fxgl-ctl$(EXEEXT) \
+	tests/interpose/fxgl-uninstalled libfxgl.la
+if SANITIZERS
+tests_interpose_test_inspect_app_CPPFLAGS += -DFXGL_TEST_SANITIZERS=1
+endif
 
 EXTRA_DIST += tests/interpose/data/Invert.fx tests/interpose/data/Broken.fx \
 	tests/interpose/data/invert.ini tests/interpose/data/broken.ini \
