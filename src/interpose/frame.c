@@ -48,6 +48,7 @@ struct ip_runtime {
     bool statuses_logged;        // the first run frame logged what loaded and was skipped
     bool frame_failed_logged;
     ip_inspect *inspect;         // control.c (issue 10): dump, overlay, control; NULL: none
+    bool inspect_tried;          // created once the first compiles are in (their failures too)
 };
 
 ip_runtime *ip_runtime_create(void) {
@@ -79,6 +80,7 @@ static void drop_effects(ip_runtime *rt, bool current) {
     // borrowing them is never called again, so they go either way.
     ip_effects_destroy(rt->effects);
     rt->inspect = NULL; // abandoned with the runtime when not current
+    rt->inspect_tried = false;
     rt->fx = NULL;
     rt->effects = NULL;
     rt->owner = NULL;
@@ -231,7 +233,6 @@ static void create_effects(ip_runtime *rt, const ip_frame_desc *frame) {
         return;
     }
     rt->owner = frame->context;
-    rt->inspect = ip_inspect_create(rt->fx); // issue 10
     if (!rt->input) {
         rt->input = ip_input_create();
     }
@@ -288,6 +289,11 @@ static void run_effects(ip_runtime *rt, const ip_frame_desc *frame) {
         // First compiles still on the worker, or KeyEffects: passed through.
         ip_inspect_idle(rt->inspect, have_input ? &input : NULL); // issue 10: control answers
         return;
+    }
+    if (!rt->inspect_tried) {
+        // Issue 10, after the first compiles: the effects that failed are known now.
+        rt->inspect_tried = true;
+        rt->inspect = ip_inspect_create(rt->fx);
     }
     fxgl_frame_desc desc = {
         .width = frame->drawable.width,

@@ -154,7 +154,7 @@ tests_interpose_test_control_CPPFLAGS = $(TEST_CPPFLAGS) $(X11_CFLAGS) $(GLX_CFL
 	$(EGL_CFLAGS) -I$(top_srcdir)/tests/gl -DIP_TEST_NO_EXPORTS \
 	-DFXGL_CTL_PATH='"$(abs_top_builddir)/fxgl-ctl"' \
 	-DFXGL_SCRIPT_PATH='"$(abs_top_builddir)/tests/interpose/fxgl-uninstalled"'
-tests_interpose_test_control_LDADD = libfxgl_preset.la $(TEST_LDADD) $(AX_PTHREAD_LIBS) -ldl
+tests_interpose_test_control_LDADD = libfxgl_effects.la libfxgl_preset.la $(TEST_LDADD) $(AX_PTHREAD_LIBS) -ldl
 EXTRA_tests_interpose_test_control_DEPENDENCIES = fxgl-ctl$(EXEEXT) \
 	tests/interpose/fxgl-uninstalled
 
