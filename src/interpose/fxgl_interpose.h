@@ -204,8 +204,10 @@ FXGL_INTERNAL bool ip_effects_frame(ip_effects *fx, struct fxgl_runtime *rt, int
                                     int height, double now);
 // Frees the compiled effects: only after the runtime that borrows them is gone.
 FXGL_INTERNAL void ip_effects_destroy(ip_effects *fx);
-// Applies this frame's toggle keys (techniques, KeyEffects); false when
-// KeyEffects has switched every effect off.
+// Applies this frame's keys: technique toggles and KeyEffects here, and
+// KeyReload, KeyNextPreset, KeyPreviousPreset, KeyPerformanceMode through
+// the requests below (acted on by ip_effects_frame, this frame). Call it
+// before ip_effects_frame. False when KeyEffects has switched every effect off.
 FXGL_INTERNAL bool ip_effects_input(ip_effects *fx, struct fxgl_runtime *rt,
                                     const struct fxgl_input *in);
 // Requests, callable from any thread (toggle keys, the control socket). They
