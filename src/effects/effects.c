@@ -193,13 +193,18 @@ bool fxgl_effects_lock_preset(const fxgl_effects *fx, fxgl_preset *preset)
     if (preset == NULL) {
         return false;
     }
-    fxgl_preset_lock(preset, fx->desc.performance_mode ? FXGL_EFFECTS_PERFORMANCE_LOCK : NULL);
-    return fx->desc.performance_mode;
+    bool on = fxgl_effects_performance_mode(fx);
+    fxgl_preset_lock(preset, on ? FXGL_EFFECTS_PERFORMANCE_LOCK : NULL);
+    return on;
 }
 
 bool fxgl_effects_performance_mode(const fxgl_effects *fx)
 {
-    return fx->desc.performance_mode;
+    fxgl_effects *m = (fxgl_effects *)fx; // the lock is not the object's value
+    pthread_mutex_lock(&m->lock);
+    bool on = fx->desc.performance_mode;
+    pthread_mutex_unlock(&m->lock);
+    return on;
 }
 
 const char *fxgl_effects_file_part(const char *path)
@@ -225,7 +230,7 @@ bool fxgl_effects_uniform_editable(const fxgl_effects *fx, const fxgl_uniform *u
         return false; // the runtime's
     }
     // The same rule as the GLSL back end's: what it turned into a constant.
-    return !(fx->desc.performance_mode && uniform->has_initializer &&
+    return !(fxgl_effects_performance_mode(fx) && uniform->has_initializer &&
              uniform->array_length == 0);
 }
 
@@ -249,7 +254,11 @@ bool fxgl_effects_defines(const fxgl_effects *fx, const char *file,
 {
     fxgl_define pre[FXGL_PREDEFINED_MAX];
     char storage[FXGL_PREDEFINED_STORAGE];
-    size_t n = fxgl_predefined_macros(&fx->desc.env, pre, storage, sizeof(storage));
+    fxgl_effects *m = (fxgl_effects *)fx; // the lock is not the object's value
+    pthread_mutex_lock(&m->lock);
+    fxgl_environment env = fx->desc.env;
+    pthread_mutex_unlock(&m->lock);
+    size_t n = fxgl_predefined_macros(&env, pre, storage, sizeof(storage));
     const char *reserved[FXGL_PREDEFINED_MAX];
     for (size_t i = 0; i < n; i++) {
         reserved[i] = pre[i].name;
@@ -312,7 +321,34 @@ static bool uniform_value(void *user, const char *uniform, fxgl_value *value)
 
 fxgl_effect *fxgl_effects_compile(fxgl_effects *fx, const char *path, fxgl_diags *diags)
 {
-    return fxgl_effects_compile_for(fx, path, &fx->desc.env, fx->desc.target, diags);
+    // A copy under the lock: the render thread may change the size meanwhile.
+    pthread_mutex_lock(&fx->lock);
+    fxgl_environment env = fx->desc.env;
+    fxgl_glsl_target target = fx->desc.target;
+    pthread_mutex_unlock(&fx->lock);
+    return fxgl_effects_compile_for(fx, path, &env, target, diags);
+}
+
+void fxgl_effects_set_environment(fxgl_effects *fx, const fxgl_environment *env)
+{
+    pthread_mutex_lock(&fx->lock);
+    bool performance_mode = fx->desc.performance_mode;
+    fx->desc.env = *env;
+    fx->desc.env.performance_mode = performance_mode;
+    pthread_mutex_unlock(&fx->lock);
+}
+
+void fxgl_effects_set_performance_mode(fxgl_effects *fx, bool on)
+{
+    pthread_mutex_lock(&fx->lock);
+    fx->desc.performance_mode = on;
+    fx->desc.env.performance_mode = on;
+    held_preset *h = fx->current;
+    if (h != NULL) {
+        // Under the lock: a compile holding a reference only reads the values.
+        fxgl_preset_lock(h->preset, on ? FXGL_EFFECTS_PERFORMANCE_LOCK : NULL);
+    }
+    pthread_mutex_unlock(&fx->lock);
 }
 
 fxgl_effect *fxgl_effects_compile_for(fxgl_effects *fx, const char *path,
@@ -321,7 +357,8 @@ fxgl_effect *fxgl_effects_compile_for(fxgl_effects *fx, const char *path,
 {
     const char *file = fxgl_effects_file_part(path);
     fxgl_environment env = *environment;
-    env.performance_mode = fx->desc.performance_mode;
+    bool performance_mode = fxgl_effects_performance_mode(fx);
+    env.performance_mode = performance_mode;
     fxgl_define pre[FXGL_PREDEFINED_MAX];
     char storage[FXGL_PREDEFINED_STORAGE];
     size_t n = fxgl_predefined_macros(&env, pre, storage, sizeof(storage));
@@ -352,8 +389,8 @@ fxgl_effect *fxgl_effects_compile_for(fxgl_effects *fx, const char *path,
         .defines = defines,
         .define_count = n + user.count,
         .target = target,
-        .performance_mode = fx->desc.performance_mode,
-        .uniform_value = fx->desc.performance_mode ? uniform_value : NULL,
+        .performance_mode = performance_mode,
+        .uniform_value = performance_mode ? uniform_value : NULL,
         .user = &ctx,
     };
     effect = fxgl_effect_compile(&cd, diags);

@@ -72,6 +72,16 @@ bool fxgl_effects_lock_preset(const fxgl_effects *fx, fxgl_preset *preset);
 
 bool fxgl_effects_performance_mode(const fxgl_effects *fx);
 
+// Turns performance mode on or off for later compiles (the KeyPerformanceMode toggle) and
+// locks or unlocks the object's preset copy. Effects compiled before keep their mode: the
+// caller recompiles them (fxgl_reloader_request). Thread-safe against compiles.
+void fxgl_effects_set_performance_mode(fxgl_effects *fx, bool on);
+
+// Replaces the environment fxgl_effects_compile uses (the drawable was resized: BUFFER_WIDTH
+// and BUFFER_HEIGHT change). Thread-safe against compiles on the reload worker; a compile
+// in progress keeps the environment it started with.
+void fxgl_effects_set_environment(fxgl_effects *fx, const fxgl_environment *env);
+
 // Whether file ("LUT.fx") is to be compiled: false only under SkipLoadingDisabledEffects
 // when the preset enables no technique of it (fxgl_preset_wants_effect).
 bool fxgl_effects_wanted(const fxgl_effects *fx, const char *file);
@@ -115,6 +125,8 @@ typedef struct fxgl_reloader_desc {
     const char *const *texture_paths; // where `source=` images are looked for, after the
     size_t texture_path_count;   // effect's own directory (copied)
     uint32_t settle_ms;          // wait this long after the last event of a burst (0: 50)
+    bool no_watch;               // compile worker only: files are not watched, effects are
+                                 // compiled on fxgl_reloader_request alone
 } fxgl_reloader_desc;
 
 // NULL when out of memory or inotify is unavailable.

@@ -52,6 +52,7 @@ struct fxgl_reloader {
     char **texture_paths;
     size_t texture_path_count;
     uint32_t settle_ms;
+    bool no_watch;               // requests only (fxgl_reloader_desc.no_watch)
     int ino;                     // inotify descriptor
     int wake;                    // eventfd: stop, request
     pthread_t thread;
@@ -432,6 +433,7 @@ fxgl_reloader *fxgl_reloader_create(const fxgl_reloader_desc *desc)
     }
     r->effects = desc->effects;
     r->settle_ms = desc->settle_ms ? desc->settle_ms : 50;
+    r->no_watch = desc->no_watch;
     r->ino = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
     r->wake = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
     r->texture_paths = calloc(desc->texture_path_count + 1, sizeof(char *));
@@ -568,7 +570,7 @@ bool fxgl_reloader_watch(fxgl_reloader *r, int id, const char *path, const fxgl_
             ok = false;
         }
     }
-    for (size_t i = 0; ok && i < count; i++) {
+    for (size_t i = 0; ok && !r->no_watch && i < count; i++) {
         ok = watch_dir_of(r, files[i]);
     }
     if (ok) {
@@ -600,7 +602,7 @@ bool fxgl_reloader_watch_preset(fxgl_reloader *r, const char *path)
         return false;
     }
     pthread_mutex_lock(&r->lock);
-    bool ok = c == NULL || watch_dir_of(r, c);
+    bool ok = c == NULL || r->no_watch || watch_dir_of(r, c);
     if (ok) {
         free(r->preset_path);
         free(r->preset_given);

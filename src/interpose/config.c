@@ -90,6 +90,7 @@ void ip_config_parse(ip_config *cfg, ip_getenv_fn get, const char *process) {
     cfg->glvnd_hook = env_bool(get, "FXGL_GLVND", true);
     cfg->test_mark = env_bool(get, "FXGL_TEST_MARK", false);
     cfg->allow_tiny = env_bool(get, "FXGL_ALLOW_TINY", false);
+    cfg->live_reload = env_bool(get, "FXGL_RELOAD", true);
     copy_env(cfg->preset, sizeof(cfg->preset), get, "FXGL_PRESET");
     copy_env(cfg->config_file, sizeof(cfg->config_file), get, "FXGL_CONFIG");
     copy_env(cfg->stats, sizeof(cfg->stats), get, "FXGL_STATS");

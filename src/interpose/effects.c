@@ -35,13 +35,15 @@
 
 extern char **environ;
 
-// The process's configuration and preset, read once (session_once): every
-// runtime of the process shares them, hence globals; read-only afterwards.
+// The process's configuration, read once (session_once): every runtime of
+// the process shares it, hence globals. Read-only afterwards except the
+// requests below (keys, the control socket), which are guarded by lock and
+// picked up by each runtime on its own render thread (ip_effects_frame).
 static struct session {
     bool ok;                     // config read
     fxgl_config config;
-    fxgl_preset *preset;         // NULL: no preset configured
-    fxgl_effects *effects;       // the compile path shared with fxc and fxgl-render
+    fxgl_preset *preset;         // the startup preset, NULL: none configured
+    fxgl_effects_desc effects_desc; // what each runtime's compile object is made from
     char **files;                // full paths of the .fx files found, first one per name wins
     size_t file_count;
     char **include_paths;        // the effect search paths, "dir/**" when recursive
@@ -49,14 +51,40 @@ static struct session {
     char **texture_paths;
     size_t texture_count;
     char program[PATH_MAX];      // the executable, for __APPLICATION__
-} session;
+
+    pthread_mutex_t lock;        // guards the requests, never held during I/O or a compile
+    char preset_path[PATH_MAX];  // the current preset ("" none); next/previous change it
+    unsigned preset_gen;         // bumped by every preset switch
+    unsigned reload_gen;         // bumped by every reload request
+    unsigned perf_gen;           // bumped by every performance-mode change
+    bool performance_mode;       // the mode now asked for
+} session = {.lock = PTHREAD_MUTEX_INITIALIZER};
 static pthread_once_t session_once = PTHREAD_ONCE_INIT;
 
+// One effect file a runtime uses; id (its index in session.files) names it
+// to the reloader.
+typedef struct ip_entry {
+    int id;
+    const char *path;            // session.files[id]
+    fxgl_effect *effect;         // owned; the version the runtime runs (NULL: none yet)
+    int runtime_index;           // -1 until the runtime has it
+    bool pending;                // the first compile is not back yet
+    bool described;              // preset view below is valid
+    fxgl_preset_effect view;     // the preset's view of effect (arrays owned)
+    fxgl_preset_transition *transitions; // per view uniform, while a preset switch blends
+} ip_entry;
+
 struct ip_effects {
-    fxgl_effect **compiled;      // owned, effect_count
-    size_t effect_count;
-    fxgl_preset_effect *preset_effects; // owned arrays, the preset's view of them
-    int *runtime_index;          // index of each effect in the runtime
+    fxgl_effects *compiler;      // this context's compile object (target, buffer size)
+    fxgl_reloader *reloader;     // its worker: first compiles, live reload, recompiles
+    fxgl_preset *preset;         // the render thread's copy, for values and techniques
+    ip_entry *entries;           // one per wanted file, session.file_count at most
+    size_t entry_count;
+    fxgl_environment env;        // what compiler compiles for now
+    bool ready;                  // every first compile is back: frames run effects
+    bool first_polled;           // results are taken from the second frame on
+    bool transitioning;          // some entry's transitions are running
+    unsigned preset_gen, reload_gen, perf_gen; // the session's, as last acted on
     bool all_off;                // KeyEffects toggled everything off
 };
 
@@ -168,8 +196,9 @@ static void session_setup(void) {
         session.preset = fxgl_preset_create(&desc);
     }
     // Definitions layered effect > preset > fxgl.ini, performance mode, all as src/effects
-    // does it for every consumer; the search paths are the session's ("dir/**").
-    fxgl_effects_desc ed = {
+    // does it for every consumer; the search paths are the session's ("dir/**"). Each
+    // runtime makes its own compile object from this (its target and buffer size).
+    session.effects_desc = (fxgl_effects_desc){
         .include_paths = (const char *const *)session.include_paths,
         .include_path_count = session.include_count,
         .defines = c->defines.items,
@@ -178,11 +207,13 @@ static void session_setup(void) {
         .skip_disabled = true, // see the top of this file: nothing enabled, nothing compiled
         .sink = {0},           // its copy of the preset would repeat session.preset's warnings
     };
-    session.effects = fxgl_effects_create(&ed);
-    if (session.effects && c->preset_path && c->preset_path[0]) {
-        fxgl_effects_set_preset(session.effects, c->preset_path);
-    }
-    if (session.effects && fxgl_effects_lock_preset(session.effects, session.preset)) {
+    snprintf(session.preset_path, sizeof(session.preset_path), "%s",
+             c->preset_path ? c->preset_path : "");
+    session.performance_mode = c->performance_mode;
+    if (c->performance_mode) {
+        if (session.preset) {
+            fxgl_preset_lock(session.preset, FXGL_EFFECTS_PERFORMANCE_LOCK);
+        }
         fxgl_log(FXGL_LOG_INFO, "performance mode: preset values are compiled in as "
                  "constants; variables are read-only and the preset is not saved");
     }
@@ -208,36 +239,6 @@ static fxgl_glsl_target glsl_target(const fxgl_gl_info *info) {
     return info->major > 4 || info->minor >= 5 ? FXGL_GLSL_GL450 : FXGL_GLSL_GL430;
 }
 
-// Compiles one file for this context; NULL (logged) when it has errors.
-static fxgl_effect *compile(const char *path, const fxgl_gl_info *info, int width, int height) {
-    fxgl_environment env = {
-        .width = width,
-        .height = height,
-        .api = info->api == FXGL_API_GLES ? FXGL_API_KIND_GLES : FXGL_API_KIND_GL,
-        .api_major = info->major,
-        .api_minor = info->minor,
-        .application = session.program,
-    };
-    fxgl_diags diags;
-    fxgl_diags_init(&diags);
-    fxgl_effect *effect = session.effects ? fxgl_effects_compile_for(session.effects, path, &env,
-                                                                     glsl_target(info), &diags)
-                                          : NULL;
-    if (!effect) {
-        char first[512] = "out of memory";
-        for (size_t i = 0; i < diags.count; i++) {
-            if (diags.items[i].severity == FXGL_DIAG_ERROR) {
-                fxgl_diag_format(&diags.items[i], first, sizeof(first));
-                break;
-            }
-        }
-        fxgl_log(FXGL_LOG_WARN, "effect %s skipped: %s", path, first);
-        ip_inspect_note_failed(base_name(path), first); // issue 10: for the dump
-    }
-    fxgl_diags_finish(&diags);
-    return effect;
-}
-
 static const char *annotation_string(const fxgl_annotations *list, const char *name) {
     const fxgl_annotation *a = fxgl_annotation_find(list, name);
     return a && a->value.scalar == FXGL_SCALAR_STRING ? a->value.string : NULL;
@@ -252,6 +253,22 @@ static fxgl_preset_base_type base_type(fxgl_scalar s) {
     }
 }
 
+// Whether the preset sees a uniform: describe() and push_uniforms() walk the
+// effect's uniforms with this one filter, so the k-th preset uniform is the
+// k-th visible uniform of the effect.
+static bool preset_visible(const fxgl_uniform *u) {
+    return u->array_length == 0 && u->scalar != FXGL_SCALAR_STRING &&
+           u->rows * u->cols <= FXGL_PRESET_MAX_COMPONENTS;
+}
+
+// Presets name a uniform declared in a namespace by its short name (the
+// reference writes "Strength", not "MyFx::Strength"); the module's name is
+// qualified. The runtime keeps the qualified one (push_uniforms).
+static const char *short_name(const char *name) {
+    const char *colon = strrchr(name, ':');
+    return colon ? colon + 1 : name;
+}
+
 // The preset's view of one compiled effect: its user uniforms (not arrays)
 // with their initial values, and its techniques, all off.
 static bool describe(const fxgl_effect *e, const char *file, fxgl_preset_effect *out) {
@@ -263,12 +280,11 @@ static bool describe(const fxgl_effect *e, const char *file, fxgl_preset_effect 
     }
     for (size_t i = 0; i < e->uniform_count; i++) {
         const fxgl_uniform *u = &e->uniforms[i];
-        if (u->array_length > 0 || u->scalar == FXGL_SCALAR_STRING ||
-            u->rows * u->cols > FXGL_PRESET_MAX_COMPONENTS) {
+        if (!preset_visible(u)) {
             continue;
         }
         fxgl_preset_uniform *p = &out->uniforms[out->uniform_count++];
-        p->name = u->name;
+        p->name = short_name(u->name);
         p->type = base_type(u->scalar);
         p->rows = (unsigned)u->rows;
         p->cols = (unsigned)u->cols;
@@ -295,9 +311,15 @@ static bool describe(const fxgl_effect *e, const char *file, fxgl_preset_effect 
     return true;
 }
 
-static void push_uniforms(fxgl_runtime *rt, int index, const fxgl_preset_effect *p) {
-    for (size_t i = 0; i < p->uniform_count; i++) {
-        const fxgl_preset_uniform *u = &p->uniforms[i];
+static void push_uniforms(fxgl_runtime *rt, int index, const fxgl_effect *e,
+                          const fxgl_preset_effect *p) {
+    size_t i = 0;
+    for (size_t k = 0; k < e->uniform_count && i < p->uniform_count; k++) {
+        if (!preset_visible(&e->uniforms[k])) {
+            continue;
+        }
+        const char *qualified = e->uniforms[k].name; // the runtime's name for it
+        const fxgl_preset_uniform *u = &p->uniforms[i++];
         if (u->special) {
             continue;
         }
@@ -309,24 +331,34 @@ static void push_uniforms(fxgl_runtime *rt, int index, const fxgl_preset_effect 
         for (int c = 0; c < v.count; c++) {
             v.u[c] = u->value[c].u;
         }
-        fxgl_runtime_set_uniform(rt, (size_t)index, u->name, &v);
+        fxgl_runtime_set_uniform(rt, (size_t)index, qualified, &v);
     }
+}
+
+// --- one runtime's effects ---
+
+static void free_view(ip_entry *e) {
+    free(e->view.uniforms);
+    free(e->view.techniques);
+    free(e->transitions);
+    e->view = (fxgl_preset_effect){0};
+    e->transitions = NULL;
+    e->described = false;
 }
 
 void ip_effects_destroy(ip_effects *fx) {
     if (!fx) {
         return;
     }
-    for (size_t i = 0; i < fx->effect_count; i++) {
-        fxgl_effect_destroy(fx->compiled[i]);
-        if (fx->preset_effects) {
-            free(fx->preset_effects[i].uniforms);
-            free(fx->preset_effects[i].techniques);
-        }
+    // The worker first: it may be compiling with fx->compiler.
+    fxgl_reloader_destroy(fx->reloader);
+    for (size_t i = 0; i < fx->entry_count; i++) {
+        free_view(&fx->entries[i]);
+        fxgl_effect_destroy(fx->entries[i].effect);
     }
-    free(fx->compiled);
-    free(fx->preset_effects);
-    free(fx->runtime_index);
+    free(fx->entries);
+    fxgl_preset_destroy(fx->preset);
+    fxgl_effects_destroy(fx->compiler);
     free(fx);
 }
 
@@ -349,42 +381,378 @@ bool ip_effects_wanted(void) {
     return true;
 }
 
+// --- requests from keys and the control socket (any thread) ---
+
+void ip_effects_request_reload(void) {
+    pthread_mutex_lock(&session.lock);
+    session.reload_gen++;
+    pthread_mutex_unlock(&session.lock);
+    fxgl_log(FXGL_LOG_INFO, "reload requested: effects recompile in the background");
+}
+
+void ip_effects_set_performance_mode(bool on) {
+    pthread_mutex_lock(&session.lock);
+    bool changed = session.performance_mode != on;
+    session.performance_mode = on;
+    session.perf_gen += changed;
+    pthread_mutex_unlock(&session.lock);
+    if (changed) {
+        fxgl_log(FXGL_LOG_INFO, "performance mode %s: effects recompile in the background",
+                 on ? "on" : "off");
+    }
+}
+
+bool ip_effects_performance_mode(void) {
+    pthread_mutex_lock(&session.lock);
+    bool on = session.performance_mode;
+    pthread_mutex_unlock(&session.lock);
+    return on;
+}
+
+static int compare_names(const void *a, const void *b) {
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+// The presets beside the current one, sorted by name (the reference's
+// next/previous list): files of the preset's directory that are presets
+// (.ini/.txt with a Techniques key). Fills next with the one step places
+// away (wrapping); false when there is no other.
+static bool neighbour_preset(const char *current, int step, char *next, size_t size) {
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof(dir), "%s", current);
+    char *slash = strrchr(dir, '/');
+    const char *name = slash ? slash + 1 : current;
+    if (slash) {
+        *slash = '\0';
+    } else {
+        snprintf(dir, sizeof(dir), ".");
+    }
+    DIR *d = opendir(dir);
+    if (!d) {
+        return false;
+    }
+    char **names = NULL;
+    size_t count = 0;
+    struct dirent *ent;
+    while ((ent = readdir(d)) && count < IP_MAX_EFFECT_FILES) {
+        char path[PATH_MAX];
+        if (ent->d_name[0] == '.' ||
+            snprintf(path, sizeof(path), "%s/%s", dir, ent->d_name) >= (int)sizeof(path)) {
+            continue;
+        }
+        struct stat st;
+        bool is_current = strcmp(ent->d_name, name) == 0;
+        if (!is_current && (stat(path, &st) != 0 || !S_ISREG(st.st_mode) ||
+                            !fxgl_preset_is_preset_path(path))) {
+            continue;
+        }
+        char *copy = strdup(ent->d_name);
+        char **grown = copy ? realloc(names, (count + 1) * sizeof(*names)) : NULL;
+        if (!grown) {
+            free(copy);
+            break;
+        }
+        names = grown;
+        names[count++] = copy;
+    }
+    closedir(d);
+    bool found = false;
+    if (count > 1) {
+        qsort(names, count, sizeof(*names), compare_names);
+        size_t at = 0;
+        for (size_t i = 0; i < count; i++) {
+            if (strcmp(names[i], name) == 0) {
+                at = i;
+            }
+        }
+        long k = ((long)at + step) % (long)count;
+        k += k < 0 ? (long)count : 0;
+        found = snprintf(next, size, "%s/%s", dir, names[k]) < (int)size;
+    }
+    for (size_t i = 0; i < count; i++) {
+        free(names[i]);
+    }
+    free(names);
+    return found;
+}
+
+bool ip_effects_switch_preset(int step) {
+    pthread_once(&session_once, session_setup);
+    char current[PATH_MAX], next[PATH_MAX];
+    pthread_mutex_lock(&session.lock);
+    snprintf(current, sizeof(current), "%s", session.preset_path);
+    pthread_mutex_unlock(&session.lock);
+    if (step == 0 || !current[0] || !neighbour_preset(current, step, next, sizeof(next))) {
+        fxgl_log(FXGL_LOG_INFO, "no %s preset beside '%s'", step < 0 ? "previous" : "next",
+                 current);
+        return false;
+    }
+    pthread_mutex_lock(&session.lock);
+    snprintf(session.preset_path, sizeof(session.preset_path), "%s", next);
+    session.preset_gen++;
+    pthread_mutex_unlock(&session.lock);
+    fxgl_log(FXGL_LOG_INFO, "preset %s", next);
+    return true;
+}
+
+// --- the render thread's side ---
+
+static fxgl_environment environment(const fxgl_gl_info *info, int width, int height) {
+    return (fxgl_environment){
+        .width = width,
+        .height = height,
+        .api = info->api == FXGL_API_GLES ? FXGL_API_KIND_GLES : FXGL_API_KIND_GL,
+        .api_major = info->major,
+        .api_minor = info->minor,
+        .application = session.program,
+    };
+}
+
+static fxgl_preset *read_preset(const char *path) {
+    fxgl_preset_sink sink = {preset_diag, NULL};
+    fxgl_preset_desc desc = {.path = path[0] ? path : NULL, .sink = sink};
+    return fxgl_preset_create(&desc);
+}
+
+// Adds the files the runtime's preset enables that it does not have yet,
+// and asks the worker for their first compile.
+static void add_wanted(ip_effects *fx) {
+    for (size_t i = 0; i < session.file_count; i++) {
+        const char *file = base_name(session.files[i]);
+        bool have = false;
+        for (size_t k = 0; k < fx->entry_count; k++) {
+            have = have || fx->entries[k].id == (int)i;
+        }
+        if (have || !fxgl_preset_wants_effect(fx->preset, file)) {
+            continue;
+        }
+        ip_entry *e = &fx->entries[fx->entry_count];
+        *e = (ip_entry){.id = (int)i, .path = session.files[i], .runtime_index = -1};
+        if (!fxgl_reloader_watch(fx->reloader, e->id, e->path, NULL) ||
+            !fxgl_reloader_request(fx->reloader, e->id)) {
+            fxgl_log(FXGL_LOG_WARN, "effect %s skipped: out of memory", e->path);
+            continue;
+        }
+        e->pending = true;
+        fx->entry_count++;
+    }
+}
+
+// The preset's view of every loaded effect, the preset applied: techniques
+// on or off, values set at once (duration 0) or blended from the running
+// ones over duration seconds; then the render order.
+static void apply_preset(ip_effects *fx, fxgl_runtime *rt, double now, double duration) {
+    fxgl_preset_effect *views = calloc(fx->entry_count + 1, sizeof(*views));
+    ip_entry **loaded = calloc(fx->entry_count + 1, sizeof(*loaded));
+    fxgl_preset_uniform **before = calloc(fx->entry_count + 1, sizeof(*before));
+    size_t n = 0;
+    for (size_t i = 0; views && loaded && before && i < fx->entry_count; i++) {
+        ip_entry *e = &fx->entries[i];
+        if (e->runtime_index < 0) {
+            continue;
+        }
+        // The values running now, where the blend starts.
+        if (e->described && duration > 0.0) {
+            before[n] = e->view.uniforms;
+            e->view.uniforms = NULL;
+        }
+        free_view(e);
+        if (!describe(e->effect, base_name(e->path), &e->view)) {
+            free_view(e);
+            free(before[n]);
+            before[n] = NULL;
+            continue;
+        }
+        e->described = true;
+        e->transitions = calloc(e->view.uniform_count + 1, sizeof(*e->transitions));
+        views[n] = e->view;
+        loaded[n++] = e;
+    }
+    if (n > 0 && !fxgl_preset_apply(fx->preset, views, n)) {
+        FXGL_LOG_ONCE(FXGL_LOG_INFO, "the preset names techniques no loaded effect has");
+    }
+    fx->transitioning = false;
+    for (size_t k = 0; k < n; k++) {
+        ip_entry *e = loaded[k];
+        e->view = views[k]; // apply wrote enabled flags and values into the copies
+        for (size_t t = 0; t < e->view.technique_count; t++) {
+            fxgl_runtime_set_enabled(rt, (size_t)e->runtime_index, t,
+                                     e->view.techniques[t].enabled);
+        }
+        if (before[k] && e->transitions) {
+            fxgl_preset_transition_begin(before[k], e->view.uniforms, e->view.uniform_count,
+                                         now, duration, e->transitions);
+            fx->transitioning = true;
+        } else {
+            free(e->transitions); // no blend: the new values at once
+            e->transitions = NULL;
+        }
+        push_uniforms(rt, e->runtime_index, e->effect, &e->view);
+        free(before[k]);
+    }
+    // The render order over what is loaded.
+    size_t total = 0;
+    for (size_t k = 0; k < n; k++) {
+        total += views[k].technique_count;
+    }
+    fxgl_preset_technique_ref *order = n ? calloc(total + 1, sizeof(*order)) : NULL;
+    fxgl_technique_ref *refs = order ? calloc(total + 1, sizeof(*refs)) : NULL;
+    if (refs) {
+        const fxgl_config *c = &session.config;
+        size_t m = fxgl_preset_order(fx->preset, (const char *const *)c->technique_sorting,
+                                     c->technique_sorting_count, views, n, order);
+        for (size_t i = 0; i < m; i++) {
+            refs[i] = (fxgl_technique_ref){(uint32_t)loaded[order[i].effect]->runtime_index,
+                                           order[i].technique};
+        }
+        fxgl_runtime_set_order(rt, refs, m);
+    }
+    free(refs);
+    free(order);
+    free(views);
+    free(loaded);
+    free(before);
+}
+
+// One frame of running transitions: the blended values into the views and the runtime.
+static void step_transitions(ip_effects *fx, fxgl_runtime *rt, double now) {
+    bool running = false;
+    for (size_t i = 0; i < fx->entry_count; i++) {
+        ip_entry *e = &fx->entries[i];
+        if (!e->transitions || e->runtime_index < 0) {
+            continue;
+        }
+        bool any = false;
+        for (size_t u = 0; u < e->view.uniform_count; u++) {
+            any |= fxgl_preset_transition_value(&e->transitions[u], now,
+                                                e->view.uniforms[u].value);
+        }
+        push_uniforms(rt, e->runtime_index, e->effect, &e->view);
+        if (!any) {
+            free(e->transitions);
+            e->transitions = NULL;
+        }
+        running |= any;
+    }
+    fx->transitioning = running;
+}
+
+// The first error line of a worker's diagnostics ("file(line, col): error: ...").
+static void first_error(const char *errors, char *out, size_t size) {
+    const char *line = errors ? strstr(errors, ": error") : NULL;
+    while (line && line > errors && line[-1] != '\n') {
+        line--;
+    }
+    const char *from = line ? line : errors ? errors : "";
+    size_t len = strcspn(from, "\n");
+    snprintf(out, size, "%.*s", (int)len, from[0] ? from : "unknown error");
+}
+
+// One finished compile: the first version joins the runtime, a later one
+// replaces the running version whole; a failure keeps what runs.
+static bool deliver(ip_effects *fx, fxgl_runtime *rt, fxgl_reload_result *r) {
+    ip_entry *e = NULL;
+    for (size_t i = 0; i < fx->entry_count; i++) {
+        e = fx->entries[i].id == r->id ? &fx->entries[i] : e;
+    }
+    if (!e) {
+        return false;
+    }
+    bool first = e->pending;
+    e->pending = false;
+    if (!r->effect) {
+        char msg[512];
+        first_error(r->errors, msg, sizeof(msg));
+        if (e->runtime_index < 0) {
+            fxgl_log(FXGL_LOG_WARN, "effect %s skipped: %s", e->path, msg);
+            ip_inspect_note_failed(base_name(e->path), msg); // issue 10: for the dump
+        } else {
+            fxgl_log(FXGL_LOG_WARN, "reload of %s failed, the running version stays: %s",
+                     e->path, msg);
+        }
+        return first;
+    }
+    fxgl_effect *effect = r->effect;
+    r->effect = NULL; // ours now
+    if (e->runtime_index < 0) {
+        int index = fxgl_runtime_add_effect(rt, effect, base_name(e->path));
+        if (index < 0) {
+            fxgl_effect_destroy(effect);
+            return first;
+        }
+        e->runtime_index = index;
+        e->effect = effect;
+    } else {
+        char reason[256] = "";
+        if (!fxgl_runtime_replace_effect(rt, (size_t)e->runtime_index, effect, reason,
+                                         sizeof(reason))) {
+            fxgl_log(FXGL_LOG_WARN, "reload of %s failed, the running version stays: %s",
+                     e->path, reason);
+            fxgl_effect_destroy(effect);
+            return false;
+        }
+        free_view(e); // it points into the old version
+        fxgl_effect_destroy(e->effect);
+        e->effect = effect;
+        fxgl_log(FXGL_LOG_INFO, "reloaded %s (compiled in %.1f ms on the worker)", e->path,
+                 r->compile_ms);
+    }
+    // Includes and images may differ in the new version.
+    fxgl_reloader_watch(fx->reloader, e->id, e->path, effect);
+    return true;
+}
+
 ip_effects *ip_effects_load(fxgl_runtime *rt, const fxgl_gl_info *info, int width,
                             int height) {
+    (void)rt;
     if (!ip_effects_wanted()) {
         return NULL;
     }
-    size_t technique_count = 0;
     ip_effects *fx = calloc(1, sizeof(*fx));
     if (!fx) {
         return NULL;
     }
-    fx->compiled = calloc(session.file_count + 1, sizeof(fxgl_effect *));
-    fx->preset_effects = calloc(session.file_count + 1, sizeof(fxgl_preset_effect));
-    fx->runtime_index = calloc(session.file_count + 1, sizeof(int));
-    if (!fx->compiled || !fx->preset_effects || !fx->runtime_index) {
+    char path[PATH_MAX];
+    pthread_mutex_lock(&session.lock);
+    snprintf(path, sizeof(path), "%s", session.preset_path);
+    fx->preset_gen = session.preset_gen;
+    fx->reload_gen = session.reload_gen;
+    fx->perf_gen = session.perf_gen;
+    bool performance_mode = session.performance_mode;
+    pthread_mutex_unlock(&session.lock);
+
+    fxgl_effects_desc desc = session.effects_desc;
+    fx->env = environment(info, width, height);
+    desc.env = fx->env;
+    desc.target = glsl_target(info);
+    desc.performance_mode = performance_mode;
+    fx->compiler = fxgl_effects_create(&desc);
+    fx->preset = read_preset(path);
+    fx->entries = calloc(session.file_count + 1, sizeof(*fx->entries));
+    bool live = ip_config_get()->live_reload;
+    if (fx->compiler && fx->preset && fx->entries) {
+        fxgl_effects_set_preset(fx->compiler, path[0] ? path : NULL);
+        fxgl_reloader_desc rd = {
+            .effects = fx->compiler,
+            .texture_paths = (const char *const *)session.texture_paths,
+            .texture_path_count = session.texture_count,
+            .no_watch = !live,
+        };
+        fx->reloader = fxgl_reloader_create(&rd);
+    }
+    if (!fx->reloader) {
+        fxgl_log(FXGL_LOG_WARN, "cannot start the effect compiler thread: frames pass through");
         ip_effects_destroy(fx);
         return NULL;
     }
-    for (size_t i = 0; i < session.file_count; i++) {
-        const char *file = base_name(session.files[i]);
-        if (!fxgl_preset_wants_effect(session.preset, file)) {
-            continue;
-        }
-        fxgl_effect *e = compile(session.files[i], info, width, height);
-        if (!e) {
-            continue;
-        }
-        size_t k = fx->effect_count;
-        fx->compiled[k] = e;
-        fx->effect_count++;
-        if (!describe(e, file, &fx->preset_effects[k])) {
-            ip_effects_destroy(fx);
-            return NULL;
-        }
+    if (live && path[0]) {
+        fxgl_reloader_watch_preset(fx->reloader, path);
     }
+    fxgl_effects_lock_preset(fx->compiler, fx->preset);
+    add_wanted(fx);
     // The preset's Techniques naming files that were not found.
-    const char *const *names = fxgl_preset_techniques(session.preset, &technique_count);
+    size_t technique_count = 0;
+    const char *const *names = fxgl_preset_techniques(fx->preset, &technique_count);
     for (size_t i = 0; i < technique_count; i++) {
         const char *at = strchr(names[i], '@');
         if (at && !find_file(at + 1)) {
@@ -392,46 +760,135 @@ ip_effects *ip_effects_load(fxgl_runtime *rt, const fxgl_gl_info *info, int widt
                      "paths", names[i], at + 1);
         }
     }
-    if (!fxgl_preset_apply(session.preset, fx->preset_effects, fx->effect_count)) {
-        fxgl_log(FXGL_LOG_INFO, "the preset names techniques no loaded effect has");
-    }
-    for (size_t i = 0; i < fx->effect_count; i++) {
-        fxgl_preset_effect *p = &fx->preset_effects[i];
-        int index = fxgl_runtime_add_effect(rt, fx->compiled[i], p->file);
-        fx->runtime_index[i] = index;
-        if (index < 0) {
-            continue;
-        }
-        for (size_t t = 0; t < p->technique_count; t++) {
-            fxgl_runtime_set_enabled(rt, (size_t)index, t, p->techniques[t].enabled);
-        }
-        push_uniforms(rt, index, p);
-    }
-    size_t total = 0;
-    for (size_t i = 0; i < fx->effect_count; i++) {
-        total += fx->preset_effects[i].technique_count;
-    }
-    fxgl_preset_technique_ref *order = calloc(total + 1, sizeof(*order));
-    if (order) {
-        const fxgl_config *c = &session.config;
-        size_t n = fxgl_preset_order(session.preset, (const char *const *)c->technique_sorting,
-                                     c->technique_sorting_count, fx->preset_effects,
-                                     fx->effect_count, order);
-        fxgl_technique_ref *refs = calloc(n + 1, sizeof(*refs));
-        size_t m = 0;
-        for (size_t i = 0; refs && i < n; i++) {
-            int index = fx->runtime_index[order[i].effect];
-            if (index >= 0) {
-                refs[m++] = (fxgl_technique_ref){(uint32_t)index, order[i].technique};
-            }
-        }
-        if (refs) {
-            fxgl_runtime_set_order(rt, refs, m);
-        }
-        free(refs);
-        free(order);
-    }
+    fxgl_log(FXGL_LOG_INFO, "compiling %zu effect file(s) on a worker thread%s; frames pass "
+             "through until they are ready", fx->entry_count,
+             live ? ", live reload on (FXGL_RELOAD=0 turns it off)" : "");
     return fx;
+}
+
+// Every request from the session since the last frame, acted on without waiting.
+static void take_requests(ip_effects *fx, fxgl_runtime *rt, double now) {
+    char path[PATH_MAX];
+    pthread_mutex_lock(&session.lock);
+    bool switched = fx->preset_gen != session.preset_gen;
+    bool reload = fx->reload_gen != session.reload_gen;
+    bool perf = fx->perf_gen != session.perf_gen;
+    bool performance_mode = session.performance_mode;
+    snprintf(path, sizeof(path), "%s", session.preset_path);
+    fx->preset_gen = session.preset_gen;
+    fx->reload_gen = session.reload_gen;
+    fx->perf_gen = session.perf_gen;
+    pthread_mutex_unlock(&session.lock);
+    bool recompile = reload;
+    if (perf && performance_mode != fxgl_effects_performance_mode(fx->compiler)) {
+        fxgl_effects_set_performance_mode(fx->compiler, performance_mode);
+        fxgl_effects_lock_preset(fx->compiler, fx->preset);
+        recompile = true;
+    }
+    if (switched) {
+        fxgl_preset *next = read_preset(path);
+        if (next) {
+            // Definitions may differ between presets, and in performance mode the
+            // values are the code: recompile (in the background) where they matter.
+            fxgl_preset_define_list *before = calloc(fx->entry_count + 1, sizeof(*before));
+            for (size_t i = 0; before && i < fx->entry_count; i++) {
+                fxgl_effects_defines(fx->compiler, base_name(fx->entries[i].path), &before[i]);
+            }
+            fxgl_effects_set_preset(fx->compiler, path);
+            bool all = fxgl_effects_performance_mode(fx->compiler);
+            for (size_t i = 0; i < fx->entry_count; i++) {
+                fxgl_preset_define_list after = {0};
+                bool same = before && !all &&
+                            fxgl_effects_defines(fx->compiler, base_name(fx->entries[i].path),
+                                                 &after) &&
+                            after.count == before[i].count;
+                for (size_t k = 0; same && k < after.count; k++) {
+                    same = strcmp(after.items[k].name, before[i].items[k].name) == 0 &&
+                           strcmp(after.items[k].value, before[i].items[k].value) == 0;
+                }
+                fxgl_preset_define_list_finish(&after);
+                if (before) {
+                    fxgl_preset_define_list_finish(&before[i]);
+                }
+                if (!same && !recompile) {
+                    fxgl_reloader_request(fx->reloader, fx->entries[i].id);
+                }
+            }
+            free(before);
+            fxgl_preset_destroy(fx->preset);
+            fx->preset = next;
+            fxgl_effects_lock_preset(fx->compiler, fx->preset);
+            if (ip_config_get()->live_reload) {
+                fxgl_reloader_watch_preset(fx->reloader, path);
+            }
+            add_wanted(fx); // effects only the new preset enables
+            apply_preset(fx, rt, now, session.config.transition_ms / 1000.0);
+        }
+    }
+    for (size_t i = 0; recompile && i < fx->entry_count; i++) {
+        fxgl_reloader_request(fx->reloader, fx->entries[i].id);
+    }
+}
+
+bool ip_effects_frame(ip_effects *fx, fxgl_runtime *rt, int width, int height, double now) {
+    take_requests(fx, rt, now);
+    if (width != fx->env.width || height != fx->env.height) {
+        // BUFFER_WIDTH/HEIGHT are compiled in: recompile for the new size in the
+        // background; the running versions go on until the new ones are in.
+        fx->env.width = width;
+        fx->env.height = height;
+        fxgl_effects_set_environment(fx->compiler, &fx->env);
+        for (size_t i = 0; i < fx->entry_count; i++) {
+            fxgl_reloader_request(fx->reloader, fx->entries[i].id);
+        }
+    }
+    // The frame that asked for the first compiles never waits for them: results
+    // are taken from the next frame on, a bounded number per frame (each swap
+    // builds GL objects).
+    bool changed = false, preset_file = false;
+    if (fx->first_polled) {
+        fxgl_reload_result r;
+        for (int n = 0; n < 4 && fxgl_reloader_poll(fx->reloader, &r); n++) {
+            if (r.preset_changed) {
+                preset_file = true;
+            } else {
+                changed |= deliver(fx, rt, &r);
+            }
+            fxgl_reload_result_finish(&r);
+        }
+    }
+    fx->first_polled = true;
+    if (preset_file) {
+        // The preset was edited on disk: the worker has its new definitions; the
+        // values and techniques are re-read here.
+        char path[PATH_MAX];
+        pthread_mutex_lock(&session.lock);
+        snprintf(path, sizeof(path), "%s", session.preset_path);
+        pthread_mutex_unlock(&session.lock);
+        fxgl_preset *next = read_preset(path);
+        if (next) {
+            fxgl_preset_destroy(fx->preset);
+            fx->preset = next;
+            fxgl_effects_lock_preset(fx->compiler, fx->preset);
+            add_wanted(fx);
+            changed = true;
+            fxgl_log(FXGL_LOG_INFO, "preset %s changed on disk: applied", path);
+        }
+    }
+    bool pending = false;
+    for (size_t i = 0; i < fx->entry_count; i++) {
+        pending |= fx->entries[i].pending;
+    }
+    if (!fx->ready && !pending) {
+        fx->ready = true;
+        changed = true;
+    }
+    if (changed && fx->ready) {
+        apply_preset(fx, rt, now, 0.0);
+    } else if (fx->transitioning) {
+        step_transitions(fx, rt, now);
+    }
+    return fx->ready;
 }
 
 // Does the binding fire this frame: its key went down now, modifiers held as written.
@@ -447,17 +904,32 @@ bool ip_effects_input(ip_effects *fx, fxgl_runtime *rt, const fxgl_input *in) {
     if (!in->has_focus) {
         return !fx->all_off;
     }
-    if (session.ok && key_fired(&session.config.key_effects, in)) {
+    const fxgl_config *c = &session.config;
+    if (session.ok && key_fired(&c->key_effects, in)) {
         fx->all_off = !fx->all_off;
         fxgl_log(FXGL_LOG_INFO, "effects %s (KeyEffects)", fx->all_off ? "off" : "on");
     }
-    for (size_t i = 0; i < fx->effect_count; i++) {
-        fxgl_preset_effect *p = &fx->preset_effects[i];
-        for (size_t t = 0; t < p->technique_count && fx->runtime_index[i] >= 0; t++) {
+    if (session.ok && key_fired(&c->key_reload, in)) {
+        ip_effects_request_reload();
+    }
+    if (session.ok && key_fired(&c->key_next_preset, in)) {
+        ip_effects_switch_preset(1);
+    }
+    if (session.ok && key_fired(&c->key_previous_preset, in)) {
+        ip_effects_switch_preset(-1);
+    }
+    if (session.ok && key_fired(&c->key_performance_mode, in)) {
+        ip_effects_set_performance_mode(!ip_effects_performance_mode());
+    }
+    for (size_t i = 0; i < fx->entry_count; i++) {
+        ip_entry *e = &fx->entries[i];
+        fxgl_preset_effect *p = &e->view;
+        for (size_t t = 0; e->described && t < p->technique_count && e->runtime_index >= 0;
+             t++) {
             fxgl_preset_technique *tech = &p->techniques[t];
             if (!tech->forced_on && key_fired(&tech->toggle_key, in)) {
                 tech->enabled = !tech->enabled;
-                fxgl_runtime_set_enabled(rt, (size_t)fx->runtime_index[i], t, tech->enabled);
+                fxgl_runtime_set_enabled(rt, (size_t)e->runtime_index, t, tech->enabled);
                 fxgl_log(FXGL_LOG_INFO, "%s@%s %s (toggle key)", tech->name, p->file,
                          tech->enabled ? "on" : "off");
             }

@@ -48,6 +48,7 @@ struct ip_runtime {
     bool statuses_logged;        // the first run frame logged what loaded and was skipped
     bool frame_failed_logged;
     ip_inspect *inspect;         // control.c (issue 10): dump, overlay, control; NULL: none
+    bool inspect_tried;          // created once the first compiles are in (their failures too)
 };
 
 ip_runtime *ip_runtime_create(void) {
@@ -63,6 +64,7 @@ ip_runtime *ip_runtime_create(void) {
 // Under rt->lock. Destroys the effect runtime on its own context (current),
 // or abandons it: its GL objects die with that context, its CPU memory is
 // leaked (small, once per destroyed context; no GL call on a foreign one).
+// The compile worker and compiled effects (ip_effects) are freed either way.
 static void drop_effects(ip_runtime *rt, bool current) {
     if (!rt->fx) {
         return;
@@ -70,12 +72,15 @@ static void drop_effects(ip_runtime *rt, bool current) {
     if (current) {
         ip_inspect_destroy(rt->inspect); // issue 10: before the runtime it reads
         fxgl_runtime_destroy(rt->fx);
-        ip_effects_destroy(rt->effects);
     } else {
         fxgl_log(FXGL_LOG_DEBUG, "context destroyed while not current: its effect runtime is "
                  "abandoned (GL objects die with the context)");
     }
+    // CPU only (the compile worker, the compiled effects): the abandoned runtime
+    // borrowing them is never called again, so they go either way.
+    ip_effects_destroy(rt->effects);
     rt->inspect = NULL; // abandoned with the runtime when not current
+    rt->inspect_tried = false;
     rt->fx = NULL;
     rt->effects = NULL;
     rt->owner = NULL;
@@ -228,7 +233,6 @@ static void create_effects(ip_runtime *rt, const ip_frame_desc *frame) {
         return;
     }
     rt->owner = frame->context;
-    rt->inspect = ip_inspect_create(rt->fx); // issue 10
     if (!rt->input) {
         rt->input = ip_input_create();
     }
@@ -273,20 +277,30 @@ static void run_effects(ip_runtime *rt, const ip_frame_desc *frame) {
                       "pass through");
         return;
     }
+    double now = now_seconds();
     fxgl_input input;
     bool have_input = rt->input && ip_input_poll(rt->input, frame->x_display, frame->x_window,
                                                  frame->drawable.width,
                                                  frame->drawable.height, &input);
-    if (have_input && !ip_effects_input(rt->effects, rt->fx, &input)) {
-        ip_inspect_idle(rt->inspect, &input); // issue 10: control still answers
-        return; // KeyEffects: everything off
+    // Keys first, so a preset switch or toggle shows in this very frame.
+    bool on = !have_input || ip_effects_input(rt->effects, rt->fx, &input);
+    if (!ip_effects_frame(rt->effects, rt->fx, frame->drawable.width, frame->drawable.height,
+                          now) || !on) {
+        // First compiles still on the worker, or KeyEffects: passed through.
+        ip_inspect_idle(rt->inspect, have_input ? &input : NULL); // issue 10: control answers
+        return;
+    }
+    if (!rt->inspect_tried) {
+        // Issue 10, after the first compiles: the effects that failed are known now.
+        rt->inspect_tried = true;
+        rt->inspect = ip_inspect_create(rt->fx);
     }
     fxgl_frame_desc desc = {
         .width = frame->drawable.width,
         .height = frame->drawable.height,
         .framebuffer = 0,
         .input = have_input ? &input : NULL,
-        .time = now_seconds(),
+        .time = now,
     };
     // Through the inspection layer (issue 10): control, overlay, screenshots.
     if (!ip_inspect_frame(rt->inspect, rt->fx, &desc) && !rt->frame_failed_logged) {

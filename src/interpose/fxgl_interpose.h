@@ -66,6 +66,7 @@ typedef struct ip_config {
     bool glvnd_hook;             // FXGL_GLVND (default 1): wrap the GLX vendor library
     bool test_mark;              // FXGL_TEST_MARK=1: test-only 8x8 frame mark
     bool allow_tiny;             // FXGL_ALLOW_TINY=1: also process drawables <= 16x16
+    bool live_reload;            // FXGL_RELOAD (default 1): watch effect files and the preset
     char process[64];            // the name the blacklist was matched against
     char preset[IP_CONFIG_PATH_MAX]; // FXGL_PRESET, "" when unset
     char config_file[IP_CONFIG_PATH_MAX]; // FXGL_CONFIG, "" when unset
@@ -185,18 +186,49 @@ typedef struct ip_effects ip_effects; // one runtime's compiled effects and thei
 // True when the preset enables at least one technique (reads the
 // configuration and preset on first use); false: nothing to run, logged once.
 FXGL_INTERNAL bool ip_effects_wanted(void);
-// Compiles the effects the preset uses for this context (GLSL target, buffer
-// size) and gives them to rt: enabled techniques, uniform values, order.
-// Failures are logged and skip what failed. NULL when nothing loaded.
+// Starts compiling the effects the preset uses for this context (GLSL
+// target, buffer size) on a worker thread (src/effects' reloader, which also
+// watches the files unless FXGL_RELOAD=0) and returns at once; nothing
+// reaches rt until ip_effects_frame delivers it. NULL when nothing is wanted
+// or the worker cannot start (logged).
 FXGL_INTERNAL ip_effects *ip_effects_load(struct fxgl_runtime *rt,
                                           const struct fxgl_gl_info *info, int width,
                                           int height);
+// Once per frame on the render thread, context current, before the frame
+// runs: acts on the requests below, notices a new drawable size (recompiles
+// in the background), hands finished compiles to rt (first versions added,
+// later ones swapped in whole with fxgl_runtime_replace_effect; a failed one
+// is logged with file(line, col) and the running version stays), applies
+// the preset (with the PresetTransitionDuration blend after a switch). Never
+// waits for a compile. False until every first compile is back: the frame
+// then passes through untouched, as the reference shows nothing while loading.
+FXGL_INTERNAL bool ip_effects_frame(ip_effects *fx, struct fxgl_runtime *rt, int width,
+                                    int height, double now);
 // Frees the compiled effects: only after the runtime that borrows them is gone.
 FXGL_INTERNAL void ip_effects_destroy(ip_effects *fx);
-// Applies this frame's toggle keys (techniques, KeyEffects); false when
-// KeyEffects has switched every effect off.
+// Applies this frame's keys: technique toggles and KeyEffects here, and
+// KeyReload, KeyNextPreset, KeyPreviousPreset, KeyPerformanceMode through
+// the requests below (acted on by ip_effects_frame, this frame). Call it
+// before ip_effects_frame. False when KeyEffects has switched every effect off.
 FXGL_INTERNAL bool ip_effects_input(ip_effects *fx, struct fxgl_runtime *rt,
                                     const struct fxgl_input *in);
+// Requests, callable from any thread (toggle keys, the control socket). They
+// return at once; every runtime acts on them at its next frame
+// (ip_effects_frame), recompiling on its worker while the running versions
+// go on.
+// Recompiles every effect in use (KeyReload).
+FXGL_INTERNAL void ip_effects_request_reload(void);
+// Switches to the preset step places away (+1 next, -1 previous) in the
+// current preset's directory: its .ini/.txt files that are presets (have a
+// Techniques key), sorted by name, wrapping around (KeyNextPreset,
+// KeyPreviousPreset). Floats blend over PresetTransitionDuration. False
+// (logged) when there is no other preset there.
+FXGL_INTERNAL bool ip_effects_switch_preset(int step);
+// Performance mode on or off (KeyPerformanceMode toggles it): effects are
+// recompiled with the preset's values as constants
+// (__RESHADE_PERFORMANCE_MODE__=1) or back with uniforms.
+FXGL_INTERNAL void ip_effects_set_performance_mode(bool on);
+FXGL_INTERNAL bool ip_effects_performance_mode(void);
 // [GENERAL] TextureSearchPaths as given to the runtime.
 FXGL_INTERNAL const char *const *ip_effects_texture_paths(size_t *count);
 

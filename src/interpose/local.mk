@@ -177,7 +177,14 @@ endif
 
 EXTRA_DIST += tests/interpose/data/Invert.fx tests/interpose/data/Broken.fx \
 	tests/interpose/data/invert.ini tests/interpose/data/broken.ini \
-	tests/interpose/data/missing.ini tests/interpose/data/invert_key.ini
+	tests/interpose/data/missing.ini tests/interpose/data/invert_key.ini \
+	tests/interpose/data/NsInvert.fx tests/interpose/data/nsinvert.ini \
+	tests/interpose/data/next_key.ini tests/interpose/data/cycle/a_invert.ini \
+	tests/interpose/data/cycle/b_plain.ini tests/interpose/data/PerfMode.fx \
+	tests/interpose/data/perfmode.ini tests/interpose/data/perf_key.ini \
+	tests/interpose/data/blend/a_inverted.ini tests/interpose/data/blend/b_plain.ini \
+	tests/interpose/data/blend_key.ini tests/interpose/data/blend0_key.ini \
+	tests/interpose/data/SizeGreen.fx tests/interpose/data/sizegreen.ini
 
 TESTS += tests/interpose/test_fxgl_cmd.sh tests/interpose/test_asan_glmark2.sh
 EXTRA_DIST += tests/interpose/test_asan_glmark2.sh bench/interpose_overhead.sh

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <X11/Xlib.h>
 #include <X11/Xutil.h>
@@ -165,6 +166,92 @@ static inline void ip_app_check_window(Display *dpy, Window win, int frame, int 
     IP_APP_CHECK(bad == 0, "frame %d (%dx%d): %d pixels differ (mark %s, %d magenta)", frame, w,
                  h, bad, expect_mark ? "expected" : "not expected", marked);
     XDestroyImage(img);
+}
+
+static inline bool ip_app_expect_invert(void) {
+    const char *v = getenv("FXGL_TEST_EXPECT_INVERT");
+    return v && strcmp(v, "1") == 0;
+}
+
+// How the presented window shows frame i, outside the mark's corner: 0 the
+// frame untouched, 1 inverted, 2 pure green (the live-reload test's edited
+// effect), -1 anything else.
+static inline int ip_app_window_state(Display *dpy, Window win, int frame, int w, int h) {
+    XSync(dpy, False);
+    XImage *img = XGetImage(dpy, win, 0, 0, (unsigned)w, (unsigned)h, AllPlanes, ZPixmap);
+    if (!img) {
+        return -1;
+    }
+    ip_app_rgb l = ip_app_left(frame), r = ip_app_right();
+    int plain = 0, inverted = 0, green = 0, total = 0;
+    for (int y = 0; y < h; y++) {
+        for (int x = 0; x < w; x++) {
+            if (x < IP_APP_MARK && y < IP_APP_MARK) {
+                continue;
+            }
+            unsigned long px = XGetPixel(img, x, y);
+            ip_app_rgb got = {(int)((px >> 16) & 0xff), (int)((px >> 8) & 0xff),
+                              (int)(px & 0xff)};
+            ip_app_rgb want = x < w / 2 ? l : r;
+            total++;
+            plain += abs(got.r - want.r) <= 1 && abs(got.g - want.g) <= 1 &&
+                     abs(got.b - want.b) <= 1;
+            inverted += abs(got.r - (255 - want.r)) <= 1 && abs(got.g - (255 - want.g)) <= 1 &&
+                        abs(got.b - (255 - want.b)) <= 1;
+            green += got.r == 0 && got.g == 255 && got.b == 0;
+        }
+    }
+    XDestroyImage(img);
+    return plain == total ? 0 : inverted == total ? 1 : green == total ? 2 : -1;
+}
+
+// fxgl compiles on a worker thread and shows nothing until the effects are
+// ready (the reference's behaviour): with FXGL_TEST_EXPECT_INVERT=1 the
+// programs first present frames until the effect appears. The first must be
+// passed through untouched, each one untouched or inverted, and the effect
+// must appear within IP_APP_WARMUP_FRAMES (10 ms apart).
+#define IP_APP_WARMUP_FRAMES 1000
+
+// Called after warm-up frame n (0 = the window's first) was presented;
+// true once the effect shows.
+static inline bool ip_app_warmup_check(Display *dpy, Window win, int n, int w, int h) {
+    int state = ip_app_window_state(dpy, win, 0, w, h);
+    IP_APP_CHECK(state >= 0, "warm-up frame %d is neither the frame nor its inverse", n);
+    IP_APP_CHECK(n > 0 || state == 0, "the first frame was not passed through untouched");
+    if (state == 1) {
+        printf("%s: the effect appeared at frame %d\n", program_invocation_short_name, n);
+        return true;
+    }
+    IP_APP_CHECK(n + 1 < IP_APP_WARMUP_FRAMES, "the effect did not appear within %d frames",
+                 IP_APP_WARMUP_FRAMES);
+    struct timespec ts = {0, 10 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+    return state < 0; // stop at a wrong frame (reported above)
+}
+
+// Replaces path's contents the way editors save: a new file renamed over it.
+static inline bool ip_app_write_file(const char *path, const char *text) {
+    char tmp[1100];
+    snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        return false;
+    }
+    bool ok = fputs(text, f) >= 0;
+    ok = fclose(f) == 0 && ok;
+    return ok && rename(tmp, path) == 0;
+}
+
+// Whether the file at path holds needle (its first 64 KiB).
+static inline bool ip_app_file_has(const char *path, const char *needle) {
+    static char buf[1 << 16];
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+    if (f) {
+        fclose(f);
+    }
+    buf[n] = '\0';
+    return strstr(buf, needle) != NULL;
 }
 
 // --toggle-at N: the window takes the focus; ip_app_toggle_key holds I

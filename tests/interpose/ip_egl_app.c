@@ -115,6 +115,14 @@ int main(int argc, char **argv) {
         printf("SKIP: no XTEST extension\n");
         return IP_APP_SKIP;
     }
+    for (int f = 0; ip_app_expect_invert() && f < IP_APP_WARMUP_FRAMES; f++) {
+        ip_app_draw(&app, 0, W, H);
+        eglSwapBuffers(dpy, surface);
+        app.gl.Finish();
+        if (ip_app_warmup_check(x, win, f, W, H)) {
+            break;
+        }
+    }
     for (int i = 0; i < FRAMES; i++) {
         ip_app_draw(&app, i, W, H);
         if (i == toggle_at) {

@@ -18,6 +18,7 @@
  */
 #include <dlfcn.h>
 #include <stdint.h>
+#include <time.h>
 
 // glad first: it stands in for GL/gl.h, which GL/glx.h would include.
 #include "ip_app.h"
@@ -150,6 +151,142 @@ static void frame(Display *dpy, window *w, int i, swap_msc_fn msc, bool expect) 
     ip_app_check_window(dpy, w->win, i, w->w, w->h, expect);
 }
 
+// --edit PATH (live reload): PATH is the running Invert effect. A broken
+// edit must leave the inverted frames in place; the edit after it, an effect
+// that paints everything green, must appear within --wait-frames (1000).
+#define IP_LIVE_VS \
+    "texture2D BackBufferTex : COLOR;\n" \
+    "sampler2D BackBuffer { Texture = BackBufferTex; };\n" \
+    "void FullscreenVS(in uint id : SV_VertexID, out float4 position : SV_Position,\n" \
+    "                  out float2 texcoord : TEXCOORD)\n" \
+    "{\n" \
+    "    texcoord.x = (id == 2) ? 2.0 : 0.0;\n" \
+    "    texcoord.y = (id == 1) ? 2.0 : 0.0;\n" \
+    "    position = float4(texcoord * float2(2.0, -2.0) + float2(-1.0, 1.0), 0.0, 1.0);\n" \
+    "}\n"
+#define IP_LIVE_TECHNIQUE \
+    "technique Invert { pass { VertexShader = FullscreenVS; PixelShader = LivePS; } }\n"
+
+static void live_edits(Display *dpy, window *w, const char *path, int wait_frames) {
+    // Line 11 refers to something undeclared: an error at a known place.
+    static const char broken[] = IP_LIVE_VS
+        "float4 LivePS(float4 p : SV_Position, float2 t : TEXCOORD) : SV_Target\n"
+        "{ return not_declared_here; }\n" IP_LIVE_TECHNIQUE;
+    static const char green[] = IP_LIVE_VS
+        "float4 LivePS(float4 p : SV_Position, float2 t : TEXCOORD) : SV_Target\n"
+        "{ return float4(0.0, 1.0, 0.0, 1.0); }\n" IP_LIVE_TECHNIQUE;
+    struct timespec pause = {0, 10 * 1000 * 1000};
+    IP_APP_CHECK(ip_app_write_file(path, broken), "cannot write %s", path);
+    // At least 50 frames 10 ms apart (well past the reloader's 50 ms settling), and
+    // until fxgl has logged the failed reload (FXGL_LOG_FILE), so that the good edit
+    // below is a separate one even on a loaded machine.
+    const char *log = getenv("FXGL_LOG_FILE");
+    for (int f = 0; f < IP_APP_WARMUP_FRAMES; f++) {
+        if (f >= 50 && (!log || ip_app_file_has(log, "the running version stays"))) {
+            break;
+        }
+        ip_app_draw(&w->app, 0, w->w, w->h);
+        glx.SwapBuffers(dpy, w->win);
+        w->app.gl.Finish();
+        int state = ip_app_window_state(dpy, w->win, 0, w->w, w->h);
+        IP_APP_CHECK(state == 1, "frame %d after the broken edit: state %d, want the old "
+                     "version (inverted)", f, state);
+        if (state != 1) {
+            return;
+        }
+        nanosleep(&pause, NULL);
+    }
+    IP_APP_CHECK(ip_app_write_file(path, green), "cannot write %s", path);
+    for (int f = 0; f < wait_frames; f++) {
+        ip_app_draw(&w->app, 0, w->w, w->h);
+        glx.SwapBuffers(dpy, w->win);
+        w->app.gl.Finish();
+        int state = ip_app_window_state(dpy, w->win, 0, w->w, w->h);
+        if (state == 2) {
+            printf("ip_glx_app: the edited effect appeared %d frames after the edit\n", f);
+            return;
+        }
+        IP_APP_CHECK(state == 1, "frame %d after the good edit: state %d, want the old "
+                     "version or the new one", f, state);
+        if (state != 1) {
+            return;
+        }
+        nanosleep(&pause, NULL);
+    }
+    IP_APP_CHECK(false, "the edited effect did not appear within %d frames", wait_frames);
+}
+
+// --key-then-green N: I (XTest) is held around the first swap after the
+// warm-up, then frames are presented until the window turns green (state
+// 2) within N frames, each one the old (inverted) or the new picture. The
+// test binds I to KeyPerformanceMode: PerfMode.fx paints green only when
+// compiled with __RESHADE_PERFORMANCE_MODE__=1, which happens off-thread.
+// --key-then-plain N --blend yes|no: the same key press, the window must
+// turn back to the untouched frame within N frames; in between every frame
+// is the inverted one or (a preset transition) a blend of the two, and with
+// --blend yes at least one blend must be seen, with no none.
+static void key_then_plain(Display *dpy, window *w, int wait_frames, bool want_blend) {
+    struct timespec pause = {0, 10 * 1000 * 1000};
+    int blends = 0;
+    for (int f = 0; f < wait_frames; f++) {
+        ip_app_draw(&w->app, 0, w->w, w->h);
+        if (f == 0) {
+            ip_app_toggle_key(dpy, true);
+        }
+        glx.SwapBuffers(dpy, w->win);
+        if (f == 0) {
+            ip_app_toggle_key(dpy, false);
+        }
+        w->app.gl.Finish();
+        int state = ip_app_window_state(dpy, w->win, 0, w->w, w->h);
+        if (state == 0) {
+            printf("ip_glx_app: plain %d frames after the key, %d blended frames\n", f, blends);
+            IP_APP_CHECK(want_blend ? blends > 0 : blends == 0, "%d blended frames", blends);
+            return;
+        }
+        blends += state != 1;
+        nanosleep(&pause, NULL);
+    }
+    IP_APP_CHECK(false, "not plain within %d frames of the key", wait_frames);
+}
+
+// With resize (--resize-then-green N) the window grows to 128x80 instead of
+// the key: SizeGreen.fx paints green only when compiled for BUFFER_WIDTH > 100.
+static void key_then_green(Display *dpy, window *w, int wait_frames, bool resize) {
+    struct timespec pause = {0, 10 * 1000 * 1000};
+    if (resize) {
+        w->w = 128;
+        w->h = 80;
+        XResizeWindow(dpy, w->win, (unsigned)w->w, (unsigned)w->h);
+        XSync(dpy, False);
+        // The driver sees the new size at the next frame: one unchecked frame first.
+        ip_app_draw(&w->app, 0, w->w, w->h);
+        glx.SwapBuffers(dpy, w->win);
+    }
+    for (int f = 0; f < wait_frames; f++) {
+        ip_app_draw(&w->app, 0, w->w, w->h);
+        if (f == 0 && !resize) {
+            ip_app_toggle_key(dpy, true);
+        }
+        glx.SwapBuffers(dpy, w->win);
+        if (f == 0 && !resize) {
+            ip_app_toggle_key(dpy, false);
+        }
+        w->app.gl.Finish();
+        int state = ip_app_window_state(dpy, w->win, 0, w->w, w->h);
+        if (state == 2) {
+            printf("ip_glx_app: green %d frames after the %s\n", f, resize ? "resize" : "key");
+            return;
+        }
+        IP_APP_CHECK(state == 1, "frame %d after the key: state %d", f, state);
+        if (state != 1) {
+            return;
+        }
+        nanosleep(&pause, NULL);
+    }
+    IP_APP_CHECK(false, "not green within %d frames of the key", wait_frames);
+}
+
 int main(int argc, char **argv) {
     const char *mode = ip_app_arg(argc, argv, "--mode", "one");
     const char *path = ip_app_arg(argc, argv, "--path", "glfw");
@@ -206,7 +343,43 @@ int main(int argc, char **argv) {
             return IP_APP_SKIP;
         }
     }
-    for (int i = 0; i < FRAMES * (strcmp(mode, "resize") == 0 ? 2 : 1); i++) {
+    for (int k = 0; ip_app_expect_invert() && k < (two ? 2 : 1); k++) {
+        window *w = &wins[k];
+        for (int f = 0; f < IP_APP_WARMUP_FRAMES; f++) {
+            glx.MakeCurrent(dpy, w->win, w->ctx);
+            ip_app_draw(&w->app, 0, w->w, w->h);
+            glx.SwapBuffers(dpy, w->win);
+            w->app.gl.Finish();
+            if (ip_app_warmup_check(dpy, w->win, f, w->w, w->h)) {
+                break;
+            }
+        }
+    }
+    const char *resize_wait = ip_app_arg(argc, argv, "--resize-then-green", NULL);
+    if (resize_wait) {
+        key_then_green(dpy, &wins[0], atoi(resize_wait), true);
+    }
+    const char *key_wait = ip_app_arg(argc, argv, "--key-then-green", resize_wait);
+    const char *plain_wait = ip_app_arg(argc, argv, "--key-then-plain", NULL);
+    if (!resize_wait && (key_wait || plain_wait)) {
+        if (!ip_app_toggle_setup(dpy, wins[0].win, 0)) {
+            printf("SKIP: no XTEST extension\n");
+            return IP_APP_SKIP;
+        }
+        if (key_wait) {
+            key_then_green(dpy, &wins[0], atoi(key_wait), false);
+        } else {
+            key_wait = plain_wait;
+            key_then_plain(dpy, &wins[0], atoi(plain_wait),
+                           strcmp(ip_app_arg(argc, argv, "--blend", "no"), "yes") == 0);
+        }
+    }
+    const char *edit = key_wait ? "" : ip_app_arg(argc, argv, "--edit", NULL);
+    if (edit && edit[0]) {
+        live_edits(dpy, &wins[0], edit,
+                   atoi(ip_app_arg(argc, argv, "--wait-frames", "1000")));
+    }
+    for (int i = 0; !edit && i < FRAMES * (strcmp(mode, "resize") == 0 ? 2 : 1); i++) {
         if (strcmp(mode, "resize") == 0 && i > 0 && i % 3 == 0) {
             wins[0].w += 24;
             wins[0].h += 16;

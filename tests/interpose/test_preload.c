@@ -334,6 +334,141 @@ START_TEST(effect_toggle_key) {
 }
 END_TEST
 
+START_TEST(effect_namespaced_preset_value) {
+    // NsInvert.fx's Ns::Mix (initial 0: the frame unchanged) is 1 in
+    // nsinvert.ini, written by its short name as the reference does: only
+    // when the preset value reaches the uniform are the pixels inverted.
+    expect_app("ip_glx_app", ENV(MARK, INVERTED, preset("nsinvert.ini"), effect_paths()),
+               ARGS("--mode", "one"), 0);
+}
+END_TEST
+
+START_TEST(effect_next_preset_key) {
+    // FXGL_CONFIG binds KeyNextPreset to I; cycle/ holds a_invert.ini (Invert
+    // on) and b_plain.ini (NsInvert.fx at Mix 0: the frame unchanged). I held
+    // during frame 3's swap switches to b_plain.ini there: the app expects
+    // inverted frames 0-2 only.
+    char config[1300], cycle[1300];
+    snprintf(config, sizeof(config), "FXGL_CONFIG=%s/interpose/data/next_key.ini",
+             FXGL_TEST_SRCDIR);
+    snprintf(cycle, sizeof(cycle), "FXGL_PRESET=%s/interpose/data/cycle/a_invert.ini",
+             FXGL_TEST_SRCDIR);
+    expect_app("ip_glx_app", ENV(MARK, INVERTED, cycle, config, effect_paths()),
+               ARGS("--mode", "one", "--toggle-at", "3"), 0);
+    // Without the binding the key does nothing, and the same expectation fails.
+    expect_app("ip_glx_app", ENV(MARK, INVERTED, cycle, effect_paths()),
+               ARGS("--mode", "one", "--toggle-at", "3"), 1);
+}
+END_TEST
+
+START_TEST(effect_performance_mode_key) {
+    // perf_key.ini binds KeyPerformanceMode to I. PerfMode.fx inverts when
+    // compiled with uniforms and paints green when compiled in performance
+    // mode: after I, the recompile (off-thread) must turn the window green
+    // while every frame in between shows the old version.
+    char config[1300];
+    snprintf(config, sizeof(config), "FXGL_CONFIG=%s/interpose/data/perf_key.ini",
+             FXGL_TEST_SRCDIR);
+    expect_app("ip_glx_app", ENV(MARK, INVERTED, preset("perfmode.ini"), config, effect_paths()),
+               ARGS("--mode", "one", "--key-then-green", "1000"), 0);
+    // Unbound, the key changes nothing: no green within 100 frames (exit 1).
+    expect_app("ip_glx_app", ENV(MARK, INVERTED, preset("perfmode.ini"), effect_paths()),
+               ARGS("--mode", "one", "--key-then-green", "100"), 1);
+}
+END_TEST
+
+START_TEST(effect_preset_transition) {
+    // blend/a_inverted.ini has NsInvert.fx's Mix at 1, b_plain.ini at 0;
+    // blend_key.ini binds KeyNextPreset to I with PresetTransitionDuration
+    // 1000: after I, Mix moves from 1 to 0 over a second, so frames between
+    // the inverted and the plain picture are blends. With a duration of 0
+    // (blend0_key.ini) the switch is at once: no blended frame.
+    char config[1300], start[1300];
+    snprintf(config, sizeof(config), "FXGL_CONFIG=%s/interpose/data/blend_key.ini",
+             FXGL_TEST_SRCDIR);
+    snprintf(start, sizeof(start), "FXGL_PRESET=%s/interpose/data/blend/a_inverted.ini",
+             FXGL_TEST_SRCDIR);
+    expect_app("ip_glx_app", ENV(MARK, INVERTED, start, config, effect_paths()),
+               ARGS("--mode", "one", "--key-then-plain", "1000", "--blend", "yes"), 0);
+    snprintf(config, sizeof(config), "FXGL_CONFIG=%s/interpose/data/blend0_key.ini",
+             FXGL_TEST_SRCDIR);
+    expect_app("ip_glx_app", ENV(MARK, INVERTED, start, config, effect_paths()),
+               ARGS("--mode", "one", "--key-then-plain", "1000", "--blend", "no"), 0);
+    expect_app("ip_glx_app", ENV(MARK, INVERTED, start, config, effect_paths()),
+               ARGS("--mode", "one", "--key-then-plain", "1000", "--blend", "yes"), 1);
+}
+END_TEST
+
+START_TEST(effect_resize_recompile) {
+    // SizeGreen.fx inverts when compiled for BUFFER_WIDTH <= 100 and paints
+    // green when wider. The 96x64 window grows to 128x80: the recompile for
+    // the new size (off-thread) must turn it green, every frame in between
+    // showing the old version at the new size.
+    expect_app("ip_glx_app", ENV(MARK, INVERTED, preset("sizegreen.ini"), effect_paths()),
+               ARGS("--mode", "one", "--resize-then-green", "1000"), 0);
+}
+END_TEST
+
+static void write_text(const char *path, const char *text) {
+    FILE *f = fopen(path, "w");
+    ck_assert_msg(f != NULL, "cannot write %s", path);
+    fputs(text, f);
+    fclose(f);
+}
+
+static bool file_has(const char *path, const char *needle) {
+    static char buf[1 << 16];
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+    if (f) {
+        fclose(f);
+    }
+    buf[n] = '\0';
+    return strstr(buf, needle) != NULL;
+}
+
+START_TEST(effect_live_reload) {
+    // Live.fx (a copy of Invert.fx) in a scratch directory runs; the program
+    // saves a broken version (the inverted frames must stay, the error is
+    // logged with file, line and column), then a version that paints green,
+    // which must appear while it keeps presenting.
+    char dir[] = "/tmp/fxgl-live-XXXXXX";
+    ck_assert(mkdtemp(dir) != NULL);
+    char fx[256], ini[256], log[256], src[1300];
+    snprintf(fx, sizeof(fx), "%s/Live.fx", dir);
+    snprintf(ini, sizeof(ini), "%s/live.ini", dir);
+    snprintf(log, sizeof(log), "%s/fxgl.log", dir);
+    snprintf(src, sizeof(src), "%s/interpose/data/Invert.fx", FXGL_TEST_SRCDIR);
+    static char text[1 << 14];
+    FILE *f = fopen(src, "r");
+    ck_assert(f != NULL);
+    text[fread(text, 1, sizeof(text) - 1, f)] = '\0';
+    fclose(f);
+    write_text(fx, text);
+    write_text(ini, "Techniques=Invert@Live.fx\n");
+    char paths[300], preset_var[300], log_var[300];
+    snprintf(paths, sizeof(paths), "FXGL_EFFECT_PATHS=%s", dir);
+    snprintf(preset_var, sizeof(preset_var), "FXGL_PRESET=%s", ini);
+    snprintf(log_var, sizeof(log_var), "FXGL_LOG_FILE=%s", log);
+    expect_app("ip_glx_app", ENV(MARK, INVERTED, paths, preset_var, log_var),
+               ARGS("--mode", "one", "--edit", fx), 0);
+    // The broken edit's message: Live.fx(11, ...): error ...
+    char want[300];
+    snprintf(want, sizeof(want), "%s(11, ", fx);
+    bool logged = file_has(log, want) && file_has(log, "the running version stays");
+    ck_assert_msg(logged, "no 'reload of ... failed' with %s...: error in %s", want, log);
+    // FXGL_RELOAD=0: nothing is watched, the edit never appears (exit 1).
+    write_text(fx, text);
+    // 100 frames 10 ms apart: 20 times what the watched run needed here.
+    expect_app("ip_glx_app", ENV(MARK, INVERTED, paths, preset_var, "FXGL_RELOAD=0"),
+               ARGS("--mode", "one", "--edit", fx, "--wait-frames", "100"), 1);
+    unlink(fx);
+    unlink(ini);
+    unlink(log);
+    rmdir(dir);
+}
+END_TEST
+
 START_TEST(effect_failures_pass_through) {
     // An effect that does not compile is skipped; the other one runs.
     expect_app("ip_glx_app", ENV(MARK, INVERTED, preset("broken.ini"), effect_paths()),
@@ -926,6 +1061,12 @@ int main(void) {
     add(s, "effect_inverted_glx", effect_inverted_glx);
     add(s, "effect_inverted_egl", effect_inverted_egl);
     add(s, "effect_toggle_key", effect_toggle_key);
+    add(s, "effect_namespaced_preset_value", effect_namespaced_preset_value);
+    add(s, "effect_next_preset_key", effect_next_preset_key);
+    add(s, "effect_live_reload", effect_live_reload);
+    add(s, "effect_performance_mode_key", effect_performance_mode_key);
+    add(s, "effect_preset_transition", effect_preset_transition);
+    add(s, "effect_resize_recompile", effect_resize_recompile);
     add(s, "effect_failures_pass_through", effect_failures_pass_through);
     add(s, "glxgears_inverted", glxgears_inverted);
     add(s, "mangohud_both_orders", mangohud_both_orders);
