@@ -570,12 +570,19 @@ static void run_command(void *user, const char *line, char *reply, size_t size) 
         break;
     case FXGL_COMMAND_PRESET_NEXT:
     case FXGL_COMMAND_PRESET_PREV:
-    case FXGL_COMMAND_PERFORMANCE:
-        // FIXME(issue 10): effects.c reads one preset once per process;
-        // switching presets and performance mode need its support.
-        snprintf(reply, size, "error: '%s' is not available in this build yet; nothing changed",
-                 line);
+        // effects.c switches at every runtime's next frame, like the keys.
+        if (!ip_effects_switch_preset(r == FXGL_COMMAND_PRESET_NEXT ? 1 : -1)) {
+            snprintf(reply, size, "error: no other preset beside the current one; nothing "
+                     "changed");
+        }
         break;
+    case FXGL_COMMAND_PERFORMANCE: {
+        bool on = !ip_effects_performance_mode();
+        ip_effects_set_performance_mode(on);
+        snprintf(reply, size, "performance mode %s: the effects recompile in the background",
+                 on ? "on" : "off");
+        break;
+    }
     }
     fxgl_log(strncmp(reply, "error", 5) == 0 ? FXGL_LOG_WARN : FXGL_LOG_INFO, "control: %s: %s",
              line, reply);
