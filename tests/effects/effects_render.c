@@ -218,6 +218,9 @@ effect_status effect_render(const effect_run *run, const fxgl_image *input, fxgl
         gl->DeleteQueries(frames, queries);
     }
     if (run->technique_ms) {
+        // The runtime takes finished timer results in at its next frame;
+        // after the last frame they are still pending until collected.
+        fxgl_runtime_collect_timings(rt);
         fxgl_technique_info ti;
         *run->technique_ms = fxgl_runtime_technique(rt, 0, &ti) ? ti.gpu_ms : NAN;
     }
