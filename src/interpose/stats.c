@@ -6,8 +6,10 @@
  * effect runtime's CPU time, its GPU time (sum over techniques) and the
  * counts the runtime keeps (fxgl_runtime_stats), then one GPU time column
  * per technique ("Technique@File") and per pass ("Technique@File/pN"),
- * named in a header written on the first row. When the set of techniques
- * changes (a reload), a new header line follows.
+ * named in a header written on the first row. Rows start with the first
+ * frame that has techniques (effects compile in the background, earlier
+ * frames pass through). When the set of techniques changes (a reload), a
+ * new header line follows.
  *
  * Cost on the presenting thread: formatting one row into a fixed buffer.
  * Rows go into one of two 16 KiB buffers; a full one is handed to a writer
@@ -249,6 +251,15 @@ void ip_stats_frame(struct fxgl_runtime *fx, uint64_t app_draws, bool count_app_
         FXGL_LOG_ONCE(FXGL_LOG_INFO, "FXGL_STATS: %zu timer columns, only the first %d written",
                       timers, IP_STATS_MAX_TIMERS);
         timers = IP_STATS_MAX_TIMERS;
+    }
+    if (st.frame == 0 && n == 0) {
+        // Effects compile in the background and the first frames pass
+        // through: the file starts with the first frame that has techniques,
+        // so its header names them (a program whose preset enables nothing
+        // gets no statistics).
+        st.last_swap = now;
+        pthread_mutex_unlock(&st.lock);
+        return;
     }
     size_t len = 0;
     if (st.frame == 0 || n != st.columns_techniques || timers != st.columns_timers) {
