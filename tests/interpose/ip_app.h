@@ -229,6 +229,30 @@ static inline bool ip_app_warmup_check(Display *dpy, Window win, int n, int w, i
     return state < 0; // stop at a wrong frame (reported above)
 }
 
+// FXGL_TEST_EXPECT_CHANGE=1: a chain whose output is not known here (the
+// installed default preset) must change the presented frame within
+// IP_APP_WARMUP_FRAMES frames; the first frame must be passed through.
+static inline bool ip_app_expect_change(void) {
+    const char *v = getenv("FXGL_TEST_EXPECT_CHANGE");
+    return v && strcmp(v, "1") == 0;
+}
+
+// Called after frame n was presented; true once the window is not the
+// program's own frame any more.
+static inline bool ip_app_change_check(Display *dpy, Window win, int n, int w, int h) {
+    int state = ip_app_window_state(dpy, win, 0, w, h);
+    IP_APP_CHECK(n > 0 || state == 0, "the first frame was not passed through untouched");
+    if (state != 0) {
+        printf("%s: the frame changed at frame %d\n", program_invocation_short_name, n);
+        return true;
+    }
+    IP_APP_CHECK(n + 1 < IP_APP_WARMUP_FRAMES, "the frame did not change within %d frames",
+                 IP_APP_WARMUP_FRAMES);
+    struct timespec ts = {0, 10 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+    return false;
+}
+
 // Replaces path's contents the way editors save: a new file renamed over it.
 static inline bool ip_app_write_file(const char *path, const char *text) {
     char tmp[1100];

@@ -355,6 +355,26 @@ int main(int argc, char **argv) {
             }
         }
     }
+    if (ip_app_expect_change()) {
+        window *w = &wins[0];
+        for (int f = 0; f < IP_APP_WARMUP_FRAMES; f++) {
+            glx.MakeCurrent(dpy, w->win, w->ctx);
+            ip_app_draw(&w->app, 0, w->w, w->h);
+            glx.SwapBuffers(dpy, w->win);
+            w->app.gl.Finish();
+            if (ip_app_change_check(dpy, w->win, f, w->w, w->h)) {
+                break;
+            }
+        }
+        glx.MakeCurrent(dpy, None, NULL);
+        glx.DestroyContext(dpy, w->ctx);
+        XDestroyWindow(dpy, w->win);
+        XFreeColormap(dpy, w->cmap);
+        XFree(vi);
+        XFree(configs);
+        XCloseDisplay(dpy);
+        return ip_app_exit(argc, argv);
+    }
     const char *resize_wait = ip_app_arg(argc, argv, "--resize-then-green", NULL);
     if (resize_wait) {
         key_then_green(dpy, &wins[0], atoi(resize_wait), true);
