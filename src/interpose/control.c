@@ -484,7 +484,10 @@ static void control_init(void) {
         if (control) {
             fxgl_log(FXGL_LOG_INFO, "control socket %s (fxgl ctl)", ip_control_path(control));
         } else {
-            fxgl_log(FXGL_LOG_WARN, "control: %s", reason);
+            // No XDG_RUNTIME_DIR is ordinary (a session without a login
+            // manager, xvfb-run as root): info, not a warning.
+            const char *dir = getenv("XDG_RUNTIME_DIR");
+            fxgl_log(dir && *dir ? FXGL_LOG_WARN : FXGL_LOG_INFO, "control: %s", reason);
         }
     }
     ip_control_signal_install();
