@@ -6,8 +6,10 @@
  * so they are in the table but never exported (an export would invent a
  * symbol the real library lacks and change what apps probe).
  *
- * Displays are recorded at eglGetDisplay/eglGetPlatformDisplay(EXT): the
- * Wayland input path (issue 7, later) needs the program's wl_display.
+ * Displays are recorded at eglGetDisplay/eglGetPlatformDisplay(EXT) with
+ * their platform: on X11 the window behind a surface gives input its focus
+ * and pointer, on Wayland the program's wl_display is where wayland.c
+ * listens for keys.
  */
 #include <dlfcn.h>
 #include <pthread.h>
@@ -110,6 +112,8 @@ static const struct egl_real *egl(void) {
     return &real;
 }
 
+static void *display_wayland(EGLDisplay dpy);
+
 // --- the frame ---
 
 static void before_swap(EGLDisplay dpy, EGLSurface surface) {
@@ -150,6 +154,7 @@ static void before_swap(EGLDisplay dpy, EGLSurface surface) {
         .drawable = state,
         .context = ctx,
         .x_window = (uint32_t)state.native_window,
+        .wl_display = display_wayland(dpy),
     });
     ip_slot_release(slot);
 }
@@ -225,12 +230,18 @@ IP_EXPORT(eglGetProcAddress, hook_eglGetProcAddress);
 static struct display_rec {
     EGLDisplay dpy;
     bool x11;                    // native windows are X window ids
+    void *wl_display;            // the program's wl_display (Wayland input), else NULL
 } displays[IP_MAX_DISPLAYS];
 static pthread_mutex_t displays_lock = PTHREAD_MUTEX_INITIALIZER;
 
 // eglGetDisplay's native display is a Display * or a wl_display *: a
 // wl_display starts with a pointer to wl_display_interface (the test
 // Mesa's platform detection makes too).
+static bool native_is_wl_display(void *native) {
+    void *wl_interface = ip_real_libc_dlsym(RTLD_DEFAULT, "wl_display_interface");
+    return native && wl_interface && *(void **)native == wl_interface;
+}
+
 static bool native_is_x11(EGLenum platform, void *native) {
     if (platform != 0) {
         return platform == IP_PLATFORM_X11;
@@ -240,8 +251,16 @@ static bool native_is_x11(EGLenum platform, void *native) {
         const char *plat = getenv("EGL_PLATFORM");
         return !plat || strcmp(plat, "x11") == 0;
     }
-    void *wl_interface = ip_real_libc_dlsym(RTLD_DEFAULT, "wl_display_interface");
-    return !(wl_interface && *(void **)native == wl_interface);
+    return !native_is_wl_display(native);
+}
+
+// The program's wl_display, or NULL (EGL_DEFAULT_DISPLAY on Wayland: EGL
+// opened a connection of its own, where the program's surfaces get no keys).
+static void *native_wl_display(EGLenum platform, void *native) {
+    if (platform != 0) {
+        return platform == IP_PLATFORM_WAYLAND ? native : NULL;
+    }
+    return native_is_wl_display(native) ? native : NULL;
 }
 
 static void display_seen(EGLDisplay dpy, EGLenum platform, void *native) {
@@ -249,8 +268,9 @@ static void display_seen(EGLDisplay dpy, EGLenum platform, void *native) {
         return;
     }
     bool x11 = native_is_x11(platform, native);
+    void *wl = native_wl_display(platform, native);
     fxgl_log(FXGL_LOG_DEBUG, "EGL display %p (platform 0x%x, native %p, %s)", dpy,
-             (unsigned)platform, native, x11 ? "X11" : "not X11");
+             (unsigned)platform, native, x11 ? "X11" : wl ? "Wayland" : "not X11");
     pthread_mutex_lock(&displays_lock);
     int slot = -1;
     for (int i = 0; i < IP_MAX_DISPLAYS; i++) {
@@ -262,7 +282,7 @@ static void display_seen(EGLDisplay dpy, EGLenum platform, void *native) {
         }
     }
     if (slot >= 0) {
-        displays[slot] = (struct display_rec){dpy, x11};
+        displays[slot] = (struct display_rec){dpy, x11, wl};
     }
     pthread_mutex_unlock(&displays_lock);
 }
@@ -277,6 +297,18 @@ static bool display_x11(EGLDisplay dpy) {
     }
     pthread_mutex_unlock(&displays_lock);
     return x11;
+}
+
+static void *display_wayland(EGLDisplay dpy) {
+    void *wl = NULL;
+    pthread_mutex_lock(&displays_lock);
+    for (int i = 0; i < IP_MAX_DISPLAYS; i++) {
+        if (displays[i].dpy == dpy) {
+            wl = displays[i].wl_display;
+        }
+    }
+    pthread_mutex_unlock(&displays_lock);
+    return wl;
 }
 
 // --- window surfaces: the X window behind a surface, for input ---
@@ -385,13 +417,23 @@ IP_EXPORT(eglDestroySurface, hook_eglDestroySurface);
 
 static EGLBoolean hook_eglTerminate(EGLDisplay dpy) {
     const struct egl_real *r = egl();
+    void *wl = NULL;
     pthread_mutex_lock(&displays_lock);
     for (int i = 0; i < IP_MAX_DISPLAYS; i++) {
         if (displays[i].dpy == dpy) {
             displays[i].dpy = NULL;
+            wl = displays[i].wl_display;
+        }
+    }
+    // Another EGL display on the same connection keeps our objects alive.
+    for (int i = 0; i < IP_MAX_DISPLAYS && wl; i++) {
+        if (displays[i].dpy && displays[i].wl_display == wl) {
+            wl = NULL;
         }
     }
     pthread_mutex_unlock(&displays_lock);
+    // Before the program's wl_display_disconnect, which usually follows.
+    ip_wayland_display_gone(wl);
     ip_context_display_gone(IP_WSI_EGL, dpy);
     return r->terminate ? r->terminate(dpy) : EGL_FALSE;
 }

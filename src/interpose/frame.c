@@ -281,7 +281,8 @@ static void run_effects(ip_runtime *rt, const ip_frame_desc *frame) {
     fxgl_input input;
     bool have_input = rt->input && ip_input_poll(rt->input, frame->x_display, frame->x_window,
                                                  frame->drawable.width,
-                                                 frame->drawable.height, &input);
+                                                 frame->drawable.height, frame->wl_display,
+                                                 &input);
     // Keys first, so a preset switch or toggle shows in this very frame.
     bool on = !have_input || ip_effects_input(rt->effects, rt->fx, &input);
     if (!ip_effects_frame(rt->effects, rt->fx, frame->drawable.width, frame->drawable.height,

@@ -170,12 +170,29 @@ typedef struct ip_input ip_input; // one consumer's previous snapshot (edges, de
 
 FXGL_INTERNAL ip_input *ip_input_create(void);
 FXGL_INTERNAL void ip_input_destroy(ip_input *in);
-// Fills out with the keyboard and mouse now, as seen from the X window
-// (0: unknown - pointer relative to the root, no focus, no keys) of the
-// given size on display_name (NULL: $DISPLAY), through fxgl's private
-// connection. False, with out zeroed, when there is no X connection.
+// Fills out with the keyboard and mouse now. With wl_display (a Wayland
+// program's connection, egl.c) from fxgl's private queue on it (wayland.c);
+// otherwise as seen from the X window (0: unknown - pointer relative to the
+// root, no focus, no keys) of the given size on display_name (NULL:
+// $DISPLAY), through fxgl's private X connection. False, with out zeroed,
+// when there is no connection.
 FXGL_INTERNAL bool ip_input_poll(ip_input *in, const char *display_name, uint32_t window,
-                                 int width, int height, struct fxgl_input *out);
+                                 int width, int height, void *wl_display,
+                                 struct fxgl_input *out);
+
+// --- wayland.c ---
+
+// The state of the keys (Windows virtual keys), buttons, pointer (surface
+// coordinates), wheel steps since the last call and keyboard focus of the
+// program's wl_display, from fxgl's own seat objects on a private event
+// queue (created on first use; never blocks, never dispatches the
+// program's queues). Edges are input.c's. False, out zeroed, when
+// libwayland-client or libxkbcommon is missing (logged once) or the
+// connection failed.
+FXGL_INTERNAL bool ip_wayland_poll(void *wl_display, struct fxgl_input *out);
+// The program is done with wl_display (eglTerminate of its EGL display):
+// our objects and queue on it are destroyed while it is still alive.
+FXGL_INTERNAL void ip_wayland_display_gone(void *wl_display);
 
 // --- effects.c: configuration, preset and effects (read once per process) ---
 
@@ -284,6 +301,7 @@ typedef struct ip_frame_desc {
     void *context;               // the current context (GLXContext / EGLContext)
     const char *x_display;       // X display name for input, NULL: $DISPLAY
     uint32_t x_window;           // the X window presented, 0 when unknown (EGL)
+    void *wl_display;            // EGL on Wayland: the program's wl_display, else NULL
 } ip_frame_desc;
 
 // Runs before the real swap, on the presenting thread with the context

@@ -1,5 +1,6 @@
 /*
- * input.c - the host's keyboard and mouse, polled once per frame (X11).
+ * input.c - the host's keyboard and mouse, polled once per frame (X11 here;
+ * a Wayland program's come from wayland.c, with the same edges and deltas).
  *
  * Toggle keys and the key/mouse special uniforms need the input state at the
  * start of a frame. We never touch the program's own X connection or its
@@ -234,8 +235,9 @@ static void edges(const uint8_t *down, const uint8_t *prev, uint8_t *pressed,
     }
 }
 
-bool ip_input_poll(ip_input *in, const char *display_name, uint32_t window, int width,
-                   int height, fxgl_input *out) {
+// The X11 state now (down states, pointer, focus); edges are the caller's.
+static bool poll_x11(const char *display_name, uint32_t window, int width, int height,
+                     fxgl_input *out) {
     memset(out, 0, sizeof(*out));
     pthread_mutex_lock(&x_lock);
     if (!connect_once(display_name) || xcb.has_error(x_conn)) {
@@ -293,7 +295,17 @@ bool ip_input_poll(ip_input *in, const char *display_name, uint32_t window, int 
     free(pointer);
     free(focus);
     pthread_mutex_unlock(&x_lock);
+    return true;
+}
 
+bool ip_input_poll(ip_input *in, const char *display_name, uint32_t window, int width,
+                   int height, void *wl_display, fxgl_input *out) {
+    // A Wayland program's keys exist only on its own connection (wayland.c).
+    bool ok = wl_display ? ip_wayland_poll(wl_display, out)
+                         : poll_x11(display_name, window, width, height, out);
+    if (!ok) {
+        return false;
+    }
     if (in->have_prev) {
         out->mouse_dx = out->mouse_x - in->prev.mouse_x;
         out->mouse_dy = out->mouse_y - in->prev.mouse_y;

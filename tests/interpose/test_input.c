@@ -58,7 +58,7 @@ static void focus(Window w) {
 
 static fxgl_input poll_for(ip_input *in, Window w) {
     fxgl_input s;
-    ck_assert(ip_input_poll(in, xvfb.display_name, (uint32_t)w, 200, 100, &s));
+    ck_assert(ip_input_poll(in, xvfb.display_name, (uint32_t)w, 200, 100, NULL, &s));
     return s;
 }
 
@@ -172,7 +172,7 @@ START_TEST(no_window_no_keys) {
     focus(win);
     key(XK_a, true);
     fxgl_input s;
-    ck_assert(ip_input_poll(in, xvfb.display_name, 0, 0, 0, &s));
+    ck_assert(ip_input_poll(in, xvfb.display_name, 0, 0, 0, NULL, &s));
     ck_assert(!s.has_focus && !s.key_down[VK_A]);
     key(XK_a, false);
     ip_input_destroy(in);

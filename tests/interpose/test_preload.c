@@ -29,6 +29,7 @@
 #include <X11/Xutil.h>
 
 #include "fxgl_test.h"
+#include "ip_wl.h"
 
 #ifdef IP_WINE_ONLY
 // This build registers one case; the others are compiled and left unused.
@@ -895,67 +896,296 @@ START_TEST(sdl2_dlopen_marked) {
 }
 END_TEST
 
-// weston's headless backend with its GL renderer, glmark2-es2-wayland as a
-// client: EGL on Wayland. The compositor is ours, on a private socket.
+// --- Wayland: weston's headless backend ---
+//
+// A private weston (own XDG_RUNTIME_DIR and socket) with the headless
+// backend and its GL renderer, a 320x240 output, the default desktop shell,
+// and --debug, which offers the weston_screenshooter protocol: the test reads
+// back the compositor's OUTPUT (ip_wl_shot.c), i.e. what a user would see,
+// not the client's buffer. Windows are placed by the shell (at random), so
+// the checks count pixels of known colours anywhere on the output. Shots are
+// retried every 100 ms until the expected picture is there or a timeout: the
+// clients keep presenting meanwhile (ip_wl_app --seconds, glmark2's
+// duration), and the first frames through fxgl pass through untouched while
+// the effect compiles.
+
+#define WESTON_W 320
+#define WESTON_H 240
+#define SHOT_TIMEOUT_MS 20000
+
+typedef struct weston_run {
+    char runtime[32];            // its XDG_RUNTIME_DIR
+    char socket_path[128];
+    char xdg[64];                // "XDG_RUNTIME_DIR=..." for the clients
+    char wl[96];                 // "WAYLAND_DISPLAY=..."
+    pid_t pid;
+    bool up;
+} weston_run;
+
+static void weston_start(weston_run *w) {
+    memset(w, 0, sizeof(*w));
+    snprintf(w->runtime, sizeof(w->runtime), "/tmp/fxgl-xdg-XXXXXX");
+    ck_assert(mkdtemp(w->runtime) != NULL);
+    char socket[64], log[128], sock_opt[96], width[32], height[32];
+    snprintf(socket, sizeof(socket), "fxgl-test-%d", (int)getpid());
+    snprintf(w->xdg, sizeof(w->xdg), "XDG_RUNTIME_DIR=%s", w->runtime);
+    snprintf(w->wl, sizeof(w->wl), "WAYLAND_DISPLAY=%s", socket);
+    snprintf(log, sizeof(log), "--log=%s/weston.log", w->runtime);
+    snprintf(sock_opt, sizeof(sock_opt), "--socket=%s", socket);
+    snprintf(width, sizeof(width), "--width=%d", WESTON_W);
+    snprintf(height, sizeof(height), "--height=%d", WESTON_H);
+    w->pid = spawn(ARGS("/usr/bin/weston", "--backend=headless-backend.so", "--use-gl",
+                        "--debug", width, height, "--idle-time=0", sock_opt, log),
+                   ENV(w->xdg, "DISPLAY="));
+    snprintf(w->socket_path, sizeof(w->socket_path), "%s/%s", w->runtime, socket);
+    long deadline = now_ms() + 10000;
+    while (access(w->socket_path, F_OK) != 0 && now_ms() < deadline &&
+           waitpid(w->pid, NULL, WNOHANG) == 0) {
+        usleep(50000);
+    }
+    w->up = access(w->socket_path, F_OK) == 0;
+}
+
+static void weston_stop(weston_run *w) {
+    kill(w->pid, SIGTERM);
+    reap(w->pid, 5000);
+    char cmd[128];
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", w->runtime);
+    ck_assert(system(cmd) == 0);
+}
+
+// What one shot of the output holds: pixels of the colours the cases expect.
+typedef struct shot_counts {
+    int app_left, app_right;     // ip_wl_app's two halves as drawn
+    int inv_left, inv_right;     // the same, inverted (255 - each component)
+    int white, black;            // glmark2's black clear, and its inversion
+    int magenta;                 // fxgl's test mark
+    int mark_x0, mark_y0, mark_x1, mark_y1; // the magenta pixels' bounding box
+    bool inv_left_beside_mark;   // the pixels right of and below the mark are inv_left
+    bool white_beside_mark;      // ... are white
+} shot_counts;
+
+static bool rgb_is(const uint8_t *p, int r, int g, int b) {
+    return p[0] == r && p[1] == g && p[2] == b;
+}
+
+static shot_counts count_shot(const ip_wl_shot *shot) {
+    shot_counts c = {.mark_x0 = shot->width, .mark_y0 = shot->height, .mark_x1 = -1,
+                     .mark_y1 = -1};
+    for (int y = 0; y < shot->height; y++) {
+        for (int x = 0; x < shot->width; x++) {
+            const uint8_t *p = shot->rgb + ((size_t)y * shot->width + x) * 3;
+            c.app_left += rgb_is(p, IP_WL_LEFT_R, IP_WL_LEFT_G, IP_WL_LEFT_B);
+            c.app_right += rgb_is(p, IP_WL_RIGHT_R, IP_WL_RIGHT_G, IP_WL_RIGHT_B);
+            c.inv_left += rgb_is(p, 255 - IP_WL_LEFT_R, 255 - IP_WL_LEFT_G, 255 - IP_WL_LEFT_B);
+            c.inv_right +=
+                rgb_is(p, 255 - IP_WL_RIGHT_R, 255 - IP_WL_RIGHT_G, 255 - IP_WL_RIGHT_B);
+            c.white += rgb_is(p, 255, 255, 255);
+            c.black += rgb_is(p, 0, 0, 0);
+            if (rgb_is(p, 255, 0, 255)) {
+                c.magenta++;
+                c.mark_x0 = x < c.mark_x0 ? x : c.mark_x0;
+                c.mark_y0 = y < c.mark_y0 ? y : c.mark_y0;
+                c.mark_x1 = x > c.mark_x1 ? x : c.mark_x1;
+                c.mark_y1 = y > c.mark_y1 ? y : c.mark_y1;
+            }
+        }
+    }
+    int rx = c.mark_x1 + 1, by = c.mark_y1 + 1;
+    if (c.magenta > 0 && rx < shot->width && by < shot->height) {
+        const uint8_t *right = shot->rgb + ((size_t)c.mark_y0 * shot->width + rx) * 3;
+        const uint8_t *below = shot->rgb + ((size_t)by * shot->width + c.mark_x0) * 3;
+        c.inv_left_beside_mark =
+            rgb_is(right, 255 - IP_WL_LEFT_R, 255 - IP_WL_LEFT_G, 255 - IP_WL_LEFT_B) &&
+            rgb_is(below, 255 - IP_WL_LEFT_R, 255 - IP_WL_LEFT_G, 255 - IP_WL_LEFT_B);
+        c.white_beside_mark = rgb_is(right, 255, 255, 255) && rgb_is(below, 255, 255, 255);
+    }
+    return c;
+}
+
+// Shots every 100 ms until done() holds (true) or the timeout; *last is the
+// last shot's counts, *shots how many were taken.
+static bool shoot_until(const weston_run *w, bool (*done)(const shot_counts *),
+                        shot_counts *last, int *shots, char *reason, size_t size) {
+    long deadline = now_ms() + SHOT_TIMEOUT_MS;
+    *shots = 0;
+    memset(last, 0, sizeof(*last));
+    snprintf(reason, size, "no shot taken");
+    while (now_ms() < deadline) {
+        ip_wl_shot shot;
+        if (!ip_wl_shot_take(w->socket_path, &shot, reason, size)) {
+            return false;
+        }
+        ++*shots;
+        ck_assert_msg(shot.width == WESTON_W && shot.height == WESTON_H, "shot of %dx%d",
+                      shot.width, shot.height);
+        *last = count_shot(&shot);
+        ip_wl_shot_free(&shot);
+        if (done(last)) {
+            return true;
+        }
+        usleep(100000);
+    }
+    return false;
+}
+
+#define APP_PIXELS (IP_WL_W / 2 * IP_WL_H) // one half of ip_wl_app's surface
+#define MARK_PIXELS 64
+
+static bool app_plain_visible(const shot_counts *c) {
+    return c->app_left == APP_PIXELS && c->app_right == APP_PIXELS;
+}
+
+// Inverted, with the mark (drawn after the effect) in the left half's corner.
+static bool app_inverted_visible(const shot_counts *c) {
+    return c->inv_left == APP_PIXELS - MARK_PIXELS && c->inv_right == APP_PIXELS &&
+           c->magenta == MARK_PIXELS;
+}
+
+static void print_counts(const char *what, const shot_counts *c, int shots) {
+    printf("%s: %d shot(s); drawn %d+%d, inverted %d+%d, white %d, black %d, magenta %d "
+           "(box %d,%d-%d,%d)\n", what, shots, c->app_left, c->app_right, c->inv_left,
+           c->inv_right, c->white, c->black, c->magenta, c->mark_x0, c->mark_y0, c->mark_x1,
+           c->mark_y1);
+}
+
+// Starts argv (through fxgl when via_fxgl) as a Wayland client of w.
+static pid_t spawn_client(const weston_run *w, char *const argv[], bool via_fxgl) {
+    char *full[16] = {"/bin/sh", fxgl_cmd};
+    int n = via_fxgl ? 2 : 0;
+    for (char *const *a = argv; *a && n < 15; a++) {
+        full[n++] = *a;
+    }
+    full[n] = NULL;
+    return spawn(full, ENV(w->xdg, w->wl, "DISPLAY=", "FXGL_TEST_MARK=1", preset("invert.ini"),
+                           effect_paths()));
+}
+
+static bool nothing_known_visible(const shot_counts *c) {
+    return c->app_left + c->app_right + c->inv_left + c->inv_right + c->magenta == 0 &&
+           c->black < 200 * 150 / 20 && c->white < 200 * 150 / 20;
+}
+
+// Kills the client and waits until weston has taken its window away, so the
+// next client's shots cannot show this one's last frame.
+// False when it stays (the caller fails after stopping weston).
+static bool stop_client(const weston_run *w, pid_t pid) {
+    kill(pid, SIGTERM);
+    reap(pid, 5000);
+    shot_counts c;
+    int shots;
+    char reason[256];
+    return shoot_until(w, nothing_known_visible, &c, &shots, reason, sizeof(reason));
+}
+
+START_TEST(weston_wayland_inverted) {
+    if (!have("/usr/bin/weston")) {
+        printf("SKIP weston_wayland_inverted: needs weston\n");
+        return;
+    }
+    char app[1200];
+    prog(app, sizeof(app), "ip_wl_app");
+    weston_run w;
+    weston_start(&w);
+    if (!w.up) {
+        weston_stop(&w);
+        printf("SKIP weston_wayland_inverted: weston did not come up in 10 s\n");
+        return;
+    }
+    char reason[256];
+    shot_counts c;
+    int shots = 0;
+    // Without fxgl: the picture as drawn, nothing inverted, no mark.
+    pid_t pid = spawn_client(&w, ARGS(app, "--seconds", "30"), false);
+    bool seen = shoot_until(&w, app_plain_visible, &c, &shots, reason, sizeof(reason));
+    bool gone = stop_client(&w, pid);
+    print_counts("ip_wl_app without fxgl", &c, shots);
+    bool plain_ok = seen && c.inv_left == 0 && c.inv_right == 0 && c.magenta == 0;
+    // Through fxgl with Invert.fx, by eglGetPlatformDisplay and by eglGetDisplay.
+    const char *modes[] = {"--platform-display", "--get-display"};
+    bool fx_seen[2] = {false, false};
+    shot_counts fx[2];
+    int fx_shots[2];
+    char fx_reason[2][256];
+    for (int i = 0; i < 2; i++) {
+        pid = spawn_client(&w, ARGS(app, "--seconds", "30", (char *)modes[i]), true);
+        fx_seen[i] = shoot_until(&w, app_inverted_visible, &fx[i], &fx_shots[i], fx_reason[i],
+                                 sizeof(fx_reason[i]));
+        gone = stop_client(&w, pid) && gone;
+        print_counts(modes[i], &fx[i], fx_shots[i]);
+    }
+    weston_stop(&w);
+    ck_assert_msg(gone, "a killed client's window stayed on weston's output");
+    ck_assert_msg(seen, "ip_wl_app never showed its picture on weston's output: %s", reason);
+    ck_assert_msg(plain_ok, "ip_wl_app without fxgl shows inverted pixels or a mark");
+    for (int i = 0; i < 2; i++) {
+        ck_assert_msg(fx_seen[i], "%s: the inverted picture never appeared: %s", modes[i],
+                      fx_reason[i]);
+        ck_assert_msg(fx[i].app_left == 0 && fx[i].app_right == 0,
+                      "%s: un-inverted pixels beside the inverted ones", modes[i]);
+        ck_assert_msg(fx[i].mark_x1 - fx[i].mark_x0 == 7 && fx[i].mark_y1 - fx[i].mark_y0 == 7,
+                      "%s: the mark is not one 8x8 square", modes[i]);
+        ck_assert_msg(fx[i].inv_left_beside_mark,
+                      "%s: the mark is not at the inverted surface's top-left corner", modes[i]);
+    }
+}
+END_TEST
+
+static bool glmark2_plain_visible(const shot_counts *c) {
+    // Most of glmark2's 200x150 surface is its black clear colour.
+    return c->black >= 200 * 150 / 2;
+}
+
+static bool glmark2_inverted_visible(const shot_counts *c) {
+    return c->white >= 200 * 150 / 2 && c->magenta == MARK_PIXELS;
+}
+
+// glmark2-es2-wayland (a program nobody here wrote) on weston: its frames,
+// read back from the compositor's output, are inverted through fxgl and
+// not without; --validate gives the same results with and without fxgl.
 START_TEST(weston_glmark2_wayland) {
     if (!have("/usr/bin/weston") || !have("/usr/bin/glmark2-es2-wayland")) {
         printf("SKIP weston_glmark2_wayland: needs weston and glmark2-es2-wayland\n");
         return;
     }
-    char runtime[] = "/tmp/fxgl-xdg-XXXXXX";
-    ck_assert(mkdtemp(runtime) != NULL);
-    char socket[64], xdg[128], wl[128], log[1200];
-    snprintf(socket, sizeof(socket), "fxgl-test-%d", (int)getpid());
-    snprintf(xdg, sizeof(xdg), "XDG_RUNTIME_DIR=%s", runtime);
-    snprintf(wl, sizeof(wl), "WAYLAND_DISPLAY=%s", socket);
-    snprintf(log, sizeof(log), "--log=%s/weston.log", runtime);
-    char sock_opt[96];
-    snprintf(sock_opt, sizeof(sock_opt), "--socket=%s", socket);
-    pid_t weston = spawn(ARGS("/usr/bin/weston", "--backend=headless-backend.so", "--use-gl",
-                              "--idle-time=0", sock_opt, log),
-                         ENV(xdg, "DISPLAY="));
-    char sock_path[256];
-    snprintf(sock_path, sizeof(sock_path), "%s/%s", runtime, socket);
-    long deadline = now_ms() + 10000;
-    while (access(sock_path, F_OK) != 0 && now_ms() < deadline &&
-           waitpid(weston, NULL, WNOHANG) == 0) {
-        usleep(50000);
-    }
-    bool up = access(sock_path, F_OK) == 0;
-    const char *why = NULL;
-    int rc = 0, n_first = 0;
-    char *first = NULL;
-    if (up) {
-        why = validate_same("/usr/bin/glmark2-es2-wayland", "fxgl: debug: EGL display",
-                            ENV(xdg, wl, "DISPLAY="));
-        // Presented frames on Wayland: fxgl runs the frame (its first-frame log
-        // line names EGL and GLES). The pixels are the compositor's: not read here.
-        char out[64];
-        snprintf(out, sizeof(out), "/tmp/fxgl-wayland-%d.txt", (int)getpid());
-        rc = run_capture(ARGS("/bin/sh", fxgl_cmd, "--log", "info",
-                              "/usr/bin/glmark2-es2-wayland", "-s", "200x150", "-b",
-                              "build:duration=0.5"),
-                         ENV(xdg, wl, "DISPLAY=", "FXGL_TEST_MARK=1"), out);
-        first = lines_with(out, "fxgl: info: first frame", &n_first);
-        unlink(out);
-        printf("glmark2-es2-wayland on weston: exit %d, %s", rc,
-               n_first ? first : "no first frame\n");
-    }
-    // Clean up before any assertion: a failed one leaves this function.
-    kill(weston, SIGTERM);
-    reap(weston, 5000);
-    char cmd[300];
-    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", runtime);
-    ck_assert(system(cmd) == 0);
-    if (!up) {
+    weston_run w;
+    weston_start(&w);
+    if (!w.up) {
+        weston_stop(&w);
         printf("SKIP weston_glmark2_wayland: weston did not come up in 10 s\n");
         return;
     }
+    const char *why = validate_same("/usr/bin/glmark2-es2-wayland", "fxgl: debug: EGL display",
+                                    ENV(w.xdg, w.wl, "DISPLAY="));
+    char *glmark2 = "/usr/bin/glmark2-es2-wayland";
+    char reason[2][256];
+    shot_counts c[2];
+    int shots[2];
+    bool seen[2];
+    bool gone = true;
+    for (int i = 0; i < 2; i++) {
+        bool via_fxgl = i == 1;
+        pid_t pid = spawn_client(&w, ARGS(glmark2, "-s", "200x150", "-b", "build:duration=30"),
+                                 via_fxgl);
+        seen[i] = shoot_until(&w, via_fxgl ? glmark2_inverted_visible : glmark2_plain_visible,
+                              &c[i], &shots[i], reason[i], sizeof(reason[i]));
+        gone = stop_client(&w, pid) && gone;
+        print_counts(via_fxgl ? "glmark2-es2-wayland through fxgl" : "glmark2-es2-wayland",
+                     &c[i], shots[i]);
+    }
+    weston_stop(&w);
     ck_assert_msg(why == NULL, "%s", why);
-    ck_assert_msg(rc == 0, "glmark2-es2-wayland through fxgl exited %d", rc);
-    ck_assert_msg(n_first == 1 && strstr(first, "EGL, OpenGL ES"),
-                  "fxgl did not process glmark2-es2-wayland's frames");
-    free(first);
+    ck_assert_msg(gone, "a killed client's window stayed on weston's output");
+    ck_assert_msg(seen[0], "glmark2-es2-wayland never visible on weston's output: %s",
+                  reason[0]);
+    ck_assert_msg(c[0].magenta == 0 && c[0].white < 200 * 150 / 20,
+                  "glmark2-es2-wayland without fxgl: mark or white (inverted) pixels");
+    ck_assert_msg(seen[1], "glmark2-es2-wayland through fxgl: never inverted with the mark: %s",
+                  reason[1]);
+    ck_assert_msg(c[1].mark_x1 - c[1].mark_x0 == 7 && c[1].mark_y1 - c[1].mark_y0 == 7 &&
+                      c[1].white_beside_mark,
+                  "glmark2-es2-wayland through fxgl: the mark is not one 8x8 square at the "
+                  "corner of an inverted (white) background");
 }
 END_TEST
 
@@ -1073,6 +1303,7 @@ int main(void) {
     add(s, "glmark2_validate", glmark2_validate);
     add(s, "glmark2_marked", glmark2_marked);
     add(s, "sdl2_dlopen_marked", sdl2_dlopen_marked);
+    add(s, "weston_wayland_inverted", weston_wayland_inverted);
     add(s, "weston_glmark2_wayland", weston_glmark2_wayland);
 #endif
     SRunner *sr = srunner_create(s);
