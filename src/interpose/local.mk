@@ -169,6 +169,16 @@ tests_interpose_test_input_CPPFLAGS = $(TEST_CPPFLAGS) $(X11_CFLAGS) $(GLX_CFLAG
 tests_interpose_test_input_LDADD = libfxgl_effects.la libfxgl_preset.la $(TEST_LDADD) $(XTST_LIBS) $(X11_LIBS) \
 	$(AX_PTHREAD_LIBS) -ldl
 
+# wayland.c through input.c against a libwayland-server compositor fixture
+# (keymaps from xkeyboard-config through xkbcommon).
+check_PROGRAMS += tests/interpose/test_wl_input
+tests_interpose_test_wl_input_SOURCES = tests/interpose/test_wl_input.c $(libfxgl_la_SOURCES)
+tests_interpose_test_wl_input_CPPFLAGS = $(TEST_CPPFLAGS) $(X11_CFLAGS) $(GLX_CFLAGS) \
+	$(EGL_CFLAGS) $(WAYLAND_CLIENT_CFLAGS) $(WAYLAND_SERVER_CFLAGS) $(XKBCOMMON_CFLAGS) \
+	-DIP_TEST_NO_EXPORTS
+tests_interpose_test_wl_input_LDADD = libfxgl_effects.la libfxgl_preset.la $(TEST_LDADD) \
+	$(WAYLAND_SERVER_LIBS) $(WAYLAND_CLIENT_LIBS) $(XKBCOMMON_LIBS) $(AX_PTHREAD_LIBS) -ldl
+
 # control.c: the socket (permissions, owner checks, SO_PEERCRED, never
 # blocking), keys and SIGUSR1, and commands sent with fxgl-ctl taking effect
 # on a headless EGL runtime within two frames.

@@ -11,6 +11,10 @@
  * window on the Xvfb root and samples it with XGetImage until the gears are
  * visible, then looks at the corner.
  *
+ * Wayland clients (our ip_wl_app, glmark2-es2-wayland) run on a private
+ * weston with the headless backend; its output is read back with weston's
+ * screenshooter protocol (ip_wl_shot.c).
+ *
  * Every child is killed after a timeout, so a hang (say, two interposers
  * recursing into each other) is a failure, never a stuck CI job.
  */
@@ -1049,7 +1053,8 @@ static void print_counts(const char *what, const shot_counts *c, int shots) {
            c->mark_y1);
 }
 
-// Starts argv (through fxgl when via_fxgl) as a Wayland client of w.
+// Starts argv (through fxgl when via_fxgl) as a Wayland client of w;
+// fxgl's debug log goes to w's runtime/fxgl.log.
 static pid_t spawn_client(const weston_run *w, char *const argv[], bool via_fxgl) {
     char *full[16] = {"/bin/sh", fxgl_cmd};
     int n = via_fxgl ? 2 : 0;
@@ -1057,8 +1062,23 @@ static pid_t spawn_client(const weston_run *w, char *const argv[], bool via_fxgl
         full[n++] = *a;
     }
     full[n] = NULL;
+    char log[96];
+    snprintf(log, sizeof(log), "FXGL_LOG_FILE=%s/fxgl.log", w->runtime);
     return spawn(full, ENV(w->xdg, w->wl, "DISPLAY=", "FXGL_TEST_MARK=1", preset("invert.ini"),
-                           effect_paths()));
+                           effect_paths(), "FXGL_LOG=debug", log));
+}
+
+// How many lines of w's fxgl.log contain needle; the log is removed.
+static int fxgl_log_lines(const weston_run *w, const char *needle) {
+    char path[96];
+    snprintf(path, sizeof(path), "%s/fxgl.log", w->runtime);
+    if (access(path, R_OK) != 0) {
+        return 0;
+    }
+    int n = 0;
+    free(lines_with(path, needle, &n));
+    unlink(path);
+    return n;
 }
 
 static bool nothing_known_visible(const shot_counts *c) {
@@ -1105,13 +1125,15 @@ START_TEST(weston_wayland_inverted) {
     const char *modes[] = {"--platform-display", "--get-display"};
     bool fx_seen[2] = {false, false};
     shot_counts fx[2];
-    int fx_shots[2];
+    int fx_shots[2], queues[2];
     char fx_reason[2][256];
     for (int i = 0; i < 2; i++) {
         pid = spawn_client(&w, ARGS(app, "--seconds", "30", (char *)modes[i]), true);
         fx_seen[i] = shoot_until(&w, app_inverted_visible, &fx[i], &fx_shots[i], fx_reason[i],
                                  sizeof(fx_reason[i]));
         gone = stop_client(&w, pid) && gone;
+        // The frame hook handed the program's wl_display to Wayland input.
+        queues[i] = fxgl_log_lines(&w, "Wayland input: private event queue on wl_display");
         print_counts(modes[i], &fx[i], fx_shots[i]);
     }
     weston_stop(&w);
@@ -1127,6 +1149,8 @@ START_TEST(weston_wayland_inverted) {
                       "%s: the mark is not one 8x8 square", modes[i]);
         ck_assert_msg(fx[i].inv_left_beside_mark,
                       "%s: the mark is not at the inverted surface's top-left corner", modes[i]);
+        ck_assert_msg(queues[i] == 1, "%s: fxgl's log has %d private Wayland queue(s), want 1",
+                      modes[i], queues[i]);
     }
 }
 END_TEST
@@ -1163,6 +1187,7 @@ START_TEST(weston_glmark2_wayland) {
     int shots[2];
     bool seen[2];
     bool gone = true;
+    int queues = 0;
     for (int i = 0; i < 2; i++) {
         bool via_fxgl = i == 1;
         pid_t pid = spawn_client(&w, ARGS(glmark2, "-s", "200x150", "-b", "build:duration=30"),
@@ -1170,6 +1195,9 @@ START_TEST(weston_glmark2_wayland) {
         seen[i] = shoot_until(&w, via_fxgl ? glmark2_inverted_visible : glmark2_plain_visible,
                               &c[i], &shots[i], reason[i], sizeof(reason[i]));
         gone = stop_client(&w, pid) && gone;
+        if (via_fxgl) {
+            queues = fxgl_log_lines(&w, "Wayland input: private event queue on wl_display");
+        }
         print_counts(via_fxgl ? "glmark2-es2-wayland through fxgl" : "glmark2-es2-wayland",
                      &c[i], shots[i]);
     }
@@ -1186,6 +1214,9 @@ START_TEST(weston_glmark2_wayland) {
                       c[1].white_beside_mark,
                   "glmark2-es2-wayland through fxgl: the mark is not one 8x8 square at the "
                   "corner of an inverted (white) background");
+    // Its wl_display reached Wayland input (captured at its EGL display).
+    ck_assert_msg(queues == 1, "glmark2-es2-wayland: %d private Wayland queue(s), want 1",
+                  queues);
 }
 END_TEST
 
