@@ -62,7 +62,8 @@
 #define WL_MAX_DISPLAYS 4
 #define WL_SEAT_VERSION 5        // every listener below covers the events up to this version
 #define WL_KEYS 256              // evdev key codes tracked (every key of a keyboard)
-#define BTN_FIRST 0x110          // BTN_LEFT; then RIGHT, MIDDLE, SIDE, EXTRA (linux/input-event-codes.h)
+// evdev BTN_LEFT; then RIGHT, MIDDLE, SIDE, EXTRA (linux/input-event-codes.h)
+#define BTN_FIRST 0x110
 
 // The libwayland-client and libxkbcommon functions we use, resolved once.
 typedef struct wl_api {
