@@ -155,6 +155,8 @@ void gl_ov_release(fxgl_inspect *in);
 void gl_shot_read(fxgl_inspect *in, gl_shot *s, const fxgl_frame_desc *f, const char *suffix);
 void gl_shot_collect(fxgl_inspect *in, bool wait);
 void gl_shot_release(fxgl_inspect *in);
+// Ends the encoder thread (the queue is written first); no GL call.
+void gl_shot_stop(fxgl_inspect *in);
 
 // dump.c
 const char *gl_in_skip_reason(fxgl_inspect *in, size_t order, char *buf, size_t size);

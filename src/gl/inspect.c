@@ -123,6 +123,19 @@ fail:
     return NULL;
 }
 
+// What both ways out share: memory and the worker's lock, no GL.
+static void free_cpu(fxgl_inspect *in) {
+    pthread_cond_destroy(&in->cond);
+    pthread_mutex_destroy(&in->lock);
+    free(in->ran);
+    free(in->runs_before);
+    free(in->control_off);
+    free(in->program);
+    free(in->shot_dir);
+    free(in->initial_visualise);
+    free(in);
+}
+
 void fxgl_inspect_destroy(fxgl_inspect *in) {
     if (!in) {
         return;
@@ -141,15 +154,17 @@ void fxgl_inspect_destroy(fxgl_inspect *in) {
     }
     gl_state_restore(&in->st);
     gl_state_finish(&in->st);
-    pthread_cond_destroy(&in->cond);
-    pthread_mutex_destroy(&in->lock);
-    free(in->ran);
-    free(in->runs_before);
-    free(in->control_off);
-    free(in->program);
-    free(in->shot_dir);
-    free(in->initial_visualise);
-    free(in);
+    free_cpu(in);
+}
+
+void fxgl_inspect_abandon(fxgl_inspect *in) {
+    if (!in) {
+        return;
+    }
+    gl_shot_stop(in); // the worker writes what it was handed first
+    in->st.gl = NULL; // gl_state_finish then frees memory only
+    gl_state_finish(&in->st);
+    free_cpu(in);
 }
 
 void fxgl_inspect_set_preset(fxgl_inspect *in, const char *name) {
