@@ -906,6 +906,33 @@ START_TEST(screenshot_multisampled) {
 }
 END_TEST
 
+// --- a layer abandoned with its context ---
+
+// fxgl_inspect_abandon must not make a single GL call (the interposer calls
+// it when the context is gone): with every entry point of the GL table
+// zeroed, one call would crash the test. Visualise's program, the overlay's
+// and a screenshot readback in flight all exist at that point.
+START_TEST(abandon_without_gl) {
+    fix f;
+    fix_init(&f, false, 16, 16);
+    fxgl_runtime_add_effect(f.rt, make_vis(false), NULL);
+    char reason[300];
+    ck_assert_msg(fxgl_inspect_visualise(f.in, "Vis.fx:Grad@tl", reason, sizeof(reason)), "%s",
+                  reason);
+    fxgl_inspect_overlay(f.in, true);
+    fix_frame(&f);
+    ck_assert(fxgl_inspect_screenshot(f.in, true));
+    fix_frame(&f); // the readbacks start: PBOs and fences in flight
+    GladGLContext saved = *f.gl;
+    memset(f.gl, 0, sizeof(*f.gl));
+    fxgl_inspect_abandon(f.in);
+    *f.gl = saved;
+    f.in = NULL;
+    ck_assert_int_eq(f.gl->GetError(), GL_NO_ERROR);
+    fix_finish(&f); // the runtime still works on its context
+}
+END_TEST
+
 int main(void) {
     char reason[256];
     fxgl_test_egl *probe = fxgl_test_egl_create(&(fxgl_test_egl_desc){.api = FXGL_API_GL},
@@ -927,6 +954,7 @@ int main(void) {
     tcase_add_test(tc, overlay_glyphs);
     tcase_add_test(tc, screenshot_matches_frame);
     tcase_add_test(tc, screenshot_multisampled);
+    tcase_add_test(tc, abandon_without_gl);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
