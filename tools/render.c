@@ -58,7 +58,7 @@ typedef struct options {
     size_t define_count;
     // issue 10 (src/gl inspection layer)
     const char *dump;            // --dump FILE
-    const char *visualise;       // --visualise Effect.fx:Texture[@mip,channels,corner]
+    const char *visualise;       // --visualise Effect.fx:Texture[@mip,channels,corner,...]
     bool overlay;                // --overlay
 } options;
 
@@ -76,7 +76,8 @@ static void usage(void) {
             "                   [--report R.json] [--frames N] [--api gl|gl-compat|gles]\n"
             "                   [--preset P.ini] [--performance-mode] [--skip-disabled]\n"
             "                   [-I DIR] [-D NAME[=VALUE]] [--textures DIR]\n"
-            "                   [--dump FILE] [--visualise Effect.fx:Tex[@mip,rgba,corner]]\n"
+            "                   [--dump FILE]\n"
+            "                   [--visualise Effect.fx:Tex[@mip,rgba,corner,slice=N,scale=X]]\n"
             "                   [--overlay] [EFFECT.fx...]\n");
 }
 

@@ -148,7 +148,10 @@ void gl_cache_image(fxgl_runtime *rt, int unit, gl_tex *tex, int level) {
         return;
     }
     // The UNORM texture itself, never the sRGB view: sRGB formats have no image format.
-    GLC(rt, BindImageTexture((GLuint)unit, tex->tex, level, GL_FALSE, 0, GL_READ_WRITE,
+    // A 3D texture is bound layered: an image3D (storage3D) reaches every slice; not
+    // layered, GL would bind slice 0 alone as a 2D image.
+    GLboolean layered = tex->target == GL_TEXTURE_3D ? GL_TRUE : GL_FALSE;
+    GLC(rt, BindImageTexture((GLuint)unit, tex->tex, level, layered, 0, GL_READ_WRITE,
                              tex->internal));
     c->image[unit] = tex->tex;
     c->image_level[unit] = level;

@@ -289,6 +289,12 @@ typedef struct fxgl_inspect_desc {
 fxgl_inspect *fxgl_inspect_create(fxgl_runtime *rt, const fxgl_inspect_desc *desc);
 // Waits for screenshots being encoded. Its context must be current. Accepts NULL.
 void fxgl_inspect_destroy(fxgl_inspect *in);
+// For a layer whose context is gone (or will never be current again): frees
+// its CPU memory and ends its encoder thread, after the screenshots already
+// handed to it are written, without a single GL call (its GL names die with
+// the context; a readback still in flight is lost). The runtime must still
+// exist while this runs. Accepts NULL.
+void fxgl_inspect_abandon(fxgl_inspect *in);
 // Runs one frame: the runtime's (unless every effect is disabled), then the
 // visualised texture and the overlay; starts and collects screenshots.
 bool fxgl_inspect_frame(fxgl_inspect *in, const fxgl_frame_desc *frame);

@@ -37,10 +37,21 @@ typedef struct gl_visualise {
     size_t effect;               // effect index
     size_t texture;              // index in its fx textures
     int mip;
+    int slice;                   // 3D: the depth index shown
+    float scale;                 // texels are divided by it (integer formats: 255 by default)
     char channels[5];            // subset of "rgba", in that order
     gl_corner corner;
     char spec[256];              // as given, for messages and the dump
 } gl_visualise;
+
+// Visualise's programs, one per kind of sampler (visualise.c).
+typedef enum gl_vis_kind { GL_VIS_FLOAT, GL_VIS_INT, GL_VIS_UINT, GL_VIS_KINDS } gl_vis_kind;
+typedef enum gl_vis_dim { GL_VIS_1D, GL_VIS_2D, GL_VIS_3D, GL_VIS_DIMS } gl_vis_dim;
+
+typedef struct gl_vis_prog {
+    GLuint program;              // 0: not compiled yet
+    GLint lod, slice, rect, sel, bias, scale;
+} gl_vis_prog;
 
 // One screenshot readback in flight.
 typedef struct gl_shot {
@@ -100,8 +111,7 @@ struct fxgl_inspect {
 
     // visualise
     gl_visualise vis;
-    GLuint vis_program;
-    GLint vis_lod, vis_rect, vis_sel, vis_bias;
+    gl_vis_prog vis_prog[GL_VIS_KINDS][GL_VIS_DIMS];
     bool vis_warned;
 
     // overlay
@@ -155,6 +165,8 @@ void gl_ov_release(fxgl_inspect *in);
 void gl_shot_read(fxgl_inspect *in, gl_shot *s, const fxgl_frame_desc *f, const char *suffix);
 void gl_shot_collect(fxgl_inspect *in, bool wait);
 void gl_shot_release(fxgl_inspect *in);
+// Ends the encoder thread (the queue is written first); no GL call.
+void gl_shot_stop(fxgl_inspect *in);
 
 // dump.c
 const char *gl_in_skip_reason(fxgl_inspect *in, size_t order, char *buf, size_t size);

@@ -92,11 +92,12 @@ fxgl_inspect *fxgl_inspect_create(fxgl_runtime *rt, const fxgl_inspect_desc *des
     in->desc.program = in->desc.screenshot_dir = in->desc.visualise = NULL;
     in->overlay = in->desc.overlay;
     in->text_dirty = true;
-    // What this layer touches: units 0-1 (2D), one draw buffer, the pack
-    // buffer, program, VAO, viewport, blend.
+    // What this layer touches: units 0-1 (2D; 1D and 3D on unit 0 for a
+    // visualised texture), one draw buffer, the pack buffer, program, VAO,
+    // viewport, blend.
     gl_state_desc sd = {
         .texture_units = 2,
-        .texture_targets = GL_STATE_TEX_2D,
+        .texture_targets = GL_STATE_TEX_2D | GL_STATE_TEX_3D | GL_STATE_TEX_1D, // 1D: desktop
         .uniform_buffers = 1,
         .image_units = 1,
         .draw_buffers = 1,
@@ -123,6 +124,19 @@ fail:
     return NULL;
 }
 
+// What both ways out share: memory and the worker's lock, no GL.
+static void free_cpu(fxgl_inspect *in) {
+    pthread_cond_destroy(&in->cond);
+    pthread_mutex_destroy(&in->lock);
+    free(in->ran);
+    free(in->runs_before);
+    free(in->control_off);
+    free(in->program);
+    free(in->shot_dir);
+    free(in->initial_visualise);
+    free(in);
+}
+
 void fxgl_inspect_destroy(fxgl_inspect *in) {
     if (!in) {
         return;
@@ -141,15 +155,17 @@ void fxgl_inspect_destroy(fxgl_inspect *in) {
     }
     gl_state_restore(&in->st);
     gl_state_finish(&in->st);
-    pthread_cond_destroy(&in->cond);
-    pthread_mutex_destroy(&in->lock);
-    free(in->ran);
-    free(in->runs_before);
-    free(in->control_off);
-    free(in->program);
-    free(in->shot_dir);
-    free(in->initial_visualise);
-    free(in);
+    free_cpu(in);
+}
+
+void fxgl_inspect_abandon(fxgl_inspect *in) {
+    if (!in) {
+        return;
+    }
+    gl_shot_stop(in); // the worker writes what it was handed first
+    in->st.gl = NULL; // gl_state_finish then frees memory only
+    gl_state_finish(&in->st);
+    free_cpu(in);
 }
 
 void fxgl_inspect_set_preset(fxgl_inspect *in, const char *name) {
@@ -470,8 +486,9 @@ fxgl_command_result fxgl_inspect_command(fxgl_inspect *in, const char *line, cha
     if (word_eq(p, len, "visualise") || word_eq(p, len, "visualize")) {
         char reason[300];
         if (none) {
-            snprintf(reply, size, "error: visualise needs Effect.fx:Texture[@mip,channels,corner] "
-                     "or 'off'; nothing changed");
+            snprintf(reply, size, "error: visualise needs "
+                     "Effect.fx:Texture[@mip,channels,corner,slice=N,scale=X] or 'off'; nothing "
+                     "changed");
             return FXGL_COMMAND_ERROR;
         }
         if (!fxgl_inspect_visualise(in, rest, reason, sizeof(reason))) {

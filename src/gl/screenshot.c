@@ -256,16 +256,21 @@ const char *fxgl_inspect_last_screenshot(fxgl_inspect *in) {
     return in ? in->last_shot : empty;
 }
 
-void gl_shot_release(fxgl_inspect *in) {
-    struct GladGLContext *gl = in->gl;
+void gl_shot_stop(fxgl_inspect *in) {
     pthread_mutex_lock(&in->lock);
     in->quit = true;
     pthread_cond_broadcast(&in->cond);
     bool started = in->worker_started;
+    in->worker_started = false;
     pthread_mutex_unlock(&in->lock);
     if (started) {
         pthread_join(in->worker, NULL);
     }
+}
+
+void gl_shot_release(fxgl_inspect *in) {
+    struct GladGLContext *gl = in->gl;
+    gl_shot_stop(in);
     if (in->resolve_fbo) {
         gl->DeleteFramebuffers(1, &in->resolve_fbo);
         gl->DeleteRenderbuffers(1, &in->resolve_rb);

@@ -2,12 +2,20 @@
  * visualise.c - any texture of a loaded effect drawn into a corner of the
  * frame or over all of it (issue 10).
  *
- * "Effect.fx:Texture@mip,channels,corner". The texture is read with
- * texelFetch at the chosen level, nearest texel for each pixel, so what
- * shows is exactly what the texture holds (clamped to the framebuffer's
- * range), not a filtered version of it. Channels are a subset of rgba: one
- * channel shows as grey, a missing alpha as opaque. Effect textures are
- * top-down (D3D order); the shader maps the corner's top row to row 0.
+ * "Effect.fx:Texture@mip,channels,corner,slice=N,scale=X". The texture is
+ * read with texelFetch at the chosen level, nearest texel for each pixel,
+ * so what shows is exactly what the texture holds divided by the scale
+ * (clamped to the framebuffer's range), not a filtered version of it.
+ * Channels are a subset of rgba: one channel shows as grey, a missing
+ * alpha as opaque. Effect textures are top-down (D3D order); the shader
+ * maps the corner's top row to row 0.
+ *
+ * One fragment shader body serves every kind of texture: float/normalised,
+ * signed and unsigned integer (isampler/usampler: the value converted to
+ * float, then divided by the scale, 255 by default) in 1D (desktop), 2D
+ * and 3D (one slice, `slice=N`). Each of those nine programs is compiled
+ * the first time a texture of its kind is drawn and kept; a frame only
+ * binds and draws.
  *
  * Names are checked against the effect module (CPU data, there as soon as
  * the effect is recorded); the GL texture is looked up at draw time, so a
@@ -15,6 +23,7 @@
  * effect is loaded.
  */
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,20 +31,33 @@
 
 #include "gl_inspect.h"
 
-static const char vis_fs[] =
-    "uniform highp sampler2D tex;\n"
+// %s: the sampler type, the size of the level as ivec2, the texel coordinate.
+static const char vis_fs_fmt[] =
+    "uniform highp %s tex;\n"
     "uniform int lod;\n"
+    "uniform int slice;          // 3D: the depth index shown\n"
     "uniform vec4 rect;          // x, y (GL, lower left), width, height in pixels\n"
     "uniform mat4 sel;           // channel selection\n"
     "uniform vec4 bias;          // alpha of 1 where alpha is not selected\n"
+    "uniform vec4 scale;         // the texel is divided by it\n"
     "layout(location = 0) out vec4 o;\n"
     "void main() {\n"
     "    vec2 f = (gl_FragCoord.xy - rect.xy) / rect.zw;\n"
     "    f.y = 1.0 - f.y;\n"
-    "    ivec2 s = textureSize(tex, lod);\n"
+    "    ivec2 s = %s;\n"
     "    ivec2 p = clamp(ivec2(floor(f * vec2(s))), ivec2(0), s - 1);\n"
-    "    o = sel * texelFetch(tex, p, lod) + bias;\n"
+    "    o = sel * (vec4(texelFetch(tex, %s, lod)) / scale) + bias;\n"
     "}\n";
+
+static const char *const vis_sampler[GL_VIS_KINDS][GL_VIS_DIMS] = {
+    {"sampler1D", "sampler2D", "sampler3D"},
+    {"isampler1D", "isampler2D", "isampler3D"},
+    {"usampler1D", "usampler2D", "usampler3D"},
+};
+static const char *const vis_size[GL_VIS_DIMS] = {
+    "ivec2(textureSize(tex, lod), 1)", "textureSize(tex, lod)", "textureSize(tex, lod).xy",
+};
+static const char *const vis_coord[GL_VIS_DIMS] = {"p.x", "p", "ivec3(p, slice)"};
 
 // Last part of a namespaced name ("Ns::Tex" -> "Tex").
 static const char *last_part(const char *name) {
@@ -56,8 +78,8 @@ bool gl_vis_parse(fxgl_inspect *in, const char *spec, gl_visualise *v, char *rea
     snprintf(v->spec, sizeof(v->spec), "%s", spec);
     char *colon = strchr(v->spec, ':');
     if (!colon || colon == v->spec || colon[1] == 0) {
-        snprintf(reason, size, "visualise '%s': expected Effect.fx:Texture[@mip,channels,corner]",
-                 spec);
+        snprintf(reason, size, "visualise '%s': expected "
+                 "Effect.fx:Texture[@mip,channels,corner,slice=N,scale=X]", spec);
         return false;
     }
     size_t flen = (size_t)(colon - v->spec);
@@ -97,18 +119,15 @@ bool gl_vis_parse(fxgl_inspect *in, const char *spec, gl_visualise *v, char *rea
         return false;
     }
     const fxgl_texture *t = &fx->textures[v->texture];
-    if (t->dim != FXGL_TEXTURE_2D && !t->semantic) {
-        snprintf(reason, size, "visualise '%s': only 2D textures can be shown", spec);
-        return false;
-    }
+    // Semantic textures are 2D with four float channels.
     const gl_format *fmt = t->semantic ? NULL : gl_format_get(t->format);
-    if (fmt && fmt->integer) {
-        snprintf(reason, size, "visualise '%s': integer formats cannot be shown", spec);
-        return false;
-    }
+    bool is_3d = !t->semantic && t->dim == FXGL_TEXTURE_3D;
+    v->scale = fmt && fmt->integer ? 255.0f : 1.0f;
+    long slice = 0;
+    bool slice_given = false;
     for (char *opt = at ? at + 1 : NULL; opt && *opt;) {
         size_t n = strcspn(opt, ",");
-        char word[16];
+        char word[32];
         if (n == 0 || n >= sizeof(word)) {
             snprintf(reason, size, "visualise '%s': bad option '%.*s'", spec, (int)n, opt);
             return false;
@@ -125,6 +144,22 @@ bool gl_vis_parse(fxgl_inspect *in, const char *spec, gl_visualise *v, char *rea
                 return false;
             }
             v->mip = (int)mip;
+        } else if (strncasecmp(word, "slice=", 6) == 0) {
+            slice = strtol(word + 6, &end, 10);
+            if (word[6] == 0 || *end != 0 || slice < 0) {
+                snprintf(reason, size, "visualise '%s': bad slice '%s' (a depth index from 0)",
+                         spec, word + 6);
+                return false;
+            }
+            slice_given = true;
+        } else if (strncasecmp(word, "scale=", 6) == 0) {
+            double scale = strtod(word + 6, &end);
+            if (word[6] == 0 || *end != 0 || !isfinite(scale) || scale <= 0 || scale > 3e38) {
+                snprintf(reason, size, "visualise '%s': bad scale '%s' (a number above 0)", spec,
+                         word + 6);
+                return false;
+            }
+            v->scale = (float)scale;
         } else if (strcasecmp(word, "tl") == 0) {
             v->corner = GL_CORNER_TL;
         } else if (strcasecmp(word, "tr") == 0) {
@@ -146,11 +181,25 @@ bool gl_vis_parse(fxgl_inspect *in, const char *spec, gl_visualise *v, char *rea
             v->channels[k] = 0;
         } else {
             snprintf(reason, size, "visualise '%s': bad option '%s' (a mip level, channels from "
-                     "rgba, or tl/tr/bl/br/full)", spec, word);
+                     "rgba, tl/tr/bl/br/full, slice=N or scale=X)", spec, word);
             return false;
         }
         opt += n + (opt[n] == ',');
     }
+    // The slice is checked against the chosen level's depth, whatever the options' order.
+    if (slice_given && !is_3d) {
+        snprintf(reason, size, "visualise '%s': slice %ld given, but '%s' is not a 3D texture",
+                 spec, slice, t->name);
+        return false;
+    }
+    int depth = is_3d ? t->depth >> v->mip : 1;
+    depth = depth < 1 ? 1 : depth;
+    if (slice >= depth) {
+        snprintf(reason, size, "visualise '%s': slice %ld out of range (texture has %d slice%s "
+                 "at mip %d)", spec, slice, depth, depth == 1 ? "" : "s", v->mip);
+        return false;
+    }
+    v->slice = (int)slice;
     v->on = true;
     return true;
 }
@@ -181,41 +230,85 @@ bool fxgl_inspect_visualise(fxgl_inspect *in, const char *spec, char *reason, si
     return true;
 }
 
-// The GL texture behind the visualised one, 0 while there is none yet.
-static GLuint vis_texture(fxgl_inspect *in, int *w, int *h) {
+// What is drawn: the GL texture and what decides the program.
+typedef struct vis_source {
+    GLuint tex;                  // 0 while there is none yet
+    GLenum target;
+    gl_vis_kind kind;
+    int w, h;                    // level 0, for the corner's aspect; 0: fill the corner
+    int channels;                // the format's; a missing alpha reads as full
+} vis_source;
+
+static vis_source vis_texture(fxgl_inspect *in) {
     fxgl_runtime *rt = in->rt;
+    vis_source s = {.target = GL_TEXTURE_2D, .kind = GL_VIS_FLOAT, .channels = 4};
     if (in->vis.effect >= rt->effect_count) {
-        return 0;
+        return s;
     }
     const gl_effect *e = rt->effects[in->vis.effect];
     const fxgl_texture *t = &e->fx->textures[in->vis.texture];
     if (t->semantic) {
-        *w = rt->width;
-        *h = rt->height;
+        s.w = rt->width;
+        s.h = rt->height;
         if (strcmp(t->semantic, "COLOR") == 0) {
-            return rt->color_tex;
+            s.tex = rt->color_tex;
+            return s;
         }
-        for (int s = 0; s < rt->semantic_count; s++) {
-            if (strcmp(rt->semantics[s].name, t->semantic) == 0 && rt->semantics[s].texture) {
-                *w = *h = 0; // size unknown: fill the corner
-                return rt->semantics[s].texture;
+        for (int k = 0; k < rt->semantic_count; k++) {
+            if (strcmp(rt->semantics[k].name, t->semantic) == 0 && rt->semantics[k].texture) {
+                s.w = s.h = 0; // size unknown: fill the corner
+                s.tex = rt->semantics[k].texture;
+                return s;
             }
         }
-        return strcmp(t->semantic, "DEPTH") == 0 && rt->depth_ready ? rt->depth_tex : 0;
+        s.tex = strcmp(t->semantic, "DEPTH") == 0 && rt->depth_ready ? rt->depth_tex : 0;
+        return s;
     }
     if (!e->loaded || !e->textures || !e->textures[in->vis.texture]) {
-        return 0;
+        return s;
     }
-    *w = t->width;
-    *h = t->height;
-    return e->textures[in->vis.texture]->tex;
+    // The texture as the runtime made it (its target, the format it fell back to).
+    const gl_tex *g = e->textures[in->vis.texture];
+    s.tex = g->tex;
+    s.target = g->target;
+    s.kind = !g->fmt->integer ? GL_VIS_FLOAT : g->fmt->type == GL_INT ? GL_VIS_INT : GL_VIS_UINT;
+    s.channels = g->fmt->channels;
+    // A 1D texture (a row on GLES) fills the corner: one column per texel.
+    s.w = t->dim == FXGL_TEXTURE_1D ? 0 : t->width;
+    s.h = t->dim == FXGL_TEXTURE_1D ? 0 : t->height;
+    return s;
+}
+
+// The program for a kind of texture, compiled the first time it is needed.
+static gl_vis_prog *vis_program(fxgl_inspect *in, gl_vis_kind kind, gl_vis_dim dim) {
+    gl_vis_prog *p = &in->vis_prog[kind][dim];
+    if (p->program) {
+        return p;
+    }
+    char fs[sizeof(vis_fs_fmt) + 128], what[64];
+    snprintf(fs, sizeof(fs), vis_fs_fmt, vis_sampler[kind][dim], vis_size[dim], vis_coord[dim]);
+    snprintf(what, sizeof(what), "fxgl visualise %s", vis_sampler[kind][dim]);
+    p->program = gl_in_program(in, gl_in_fullscreen_vs, fs, what);
+    if (!p->program) {
+        return NULL;
+    }
+    struct GladGLContext *gl = in->gl;
+    p->lod = gl->GetUniformLocation(p->program, "lod");
+    p->slice = gl->GetUniformLocation(p->program, "slice");
+    p->rect = gl->GetUniformLocation(p->program, "rect");
+    p->sel = gl->GetUniformLocation(p->program, "sel");
+    p->bias = gl->GetUniformLocation(p->program, "bias");
+    p->scale = gl->GetUniformLocation(p->program, "scale");
+    GLint unit = gl->GetUniformLocation(p->program, "tex");
+    gl->UseProgram(p->program);
+    gl->Uniform1i(unit, 0);
+    return p;
 }
 
 void gl_vis_draw(fxgl_inspect *in, const fxgl_frame_desc *f) {
     struct GladGLContext *gl = in->gl;
-    int tw = 0, th = 0;
-    GLuint tex = vis_texture(in, &tw, &th);
-    if (!tex) {
+    vis_source src = vis_texture(in);
+    if (!src.tex) {
         if (!in->vis_warned) {
             in->vis_warned = true;
             gl_in_log(in, FXGL_GL_LOG_INFO, "visualise %s: the texture does not exist yet "
@@ -223,20 +316,15 @@ void gl_vis_draw(fxgl_inspect *in, const fxgl_frame_desc *f) {
         }
         return;
     }
-    if (!in->vis_program) {
-        in->vis_program = gl_in_program(in, gl_in_fullscreen_vs, vis_fs, "fxgl visualise");
-        if (!in->vis_program) {
-            in->vis.on = false;
-            return;
-        }
-        in->vis_lod = gl->GetUniformLocation(in->vis_program, "lod");
-        in->vis_rect = gl->GetUniformLocation(in->vis_program, "rect");
-        in->vis_sel = gl->GetUniformLocation(in->vis_program, "sel");
-        in->vis_bias = gl->GetUniformLocation(in->vis_program, "bias");
-        GLint unit = gl->GetUniformLocation(in->vis_program, "tex");
-        gl->UseProgram(in->vis_program);
-        gl->Uniform1i(unit, 0);
+    gl_vis_dim dim = src.target == GL_TEXTURE_3D   ? GL_VIS_3D
+                     : src.target == GL_TEXTURE_1D ? GL_VIS_1D
+                                                   : GL_VIS_2D;
+    gl_vis_prog *prog = vis_program(in, src.kind, dim);
+    if (!prog) {
+        in->vis.on = false;
+        return;
     }
+    int tw = src.w, th = src.h;
     // The corner: half the frame at most, the texture's aspect kept.
     int W = f->width, H = f->height;
     int w = W, h = H;
@@ -277,21 +365,30 @@ void gl_vis_draw(fxgl_inspect *in, const fxgl_frame_desc *f) {
             bias[3] = 0;
         }
     }
+    // A format without alpha reads alpha 1 (1.0, or the integer 1): full either way.
+    GLfloat s = in->vis.scale;
+    GLfloat scale[4] = {s, s, s, src.channels == 4 ? s : 1.0f};
     gl->Viewport(x, y, w, h);
-    gl->UseProgram(in->vis_program);
-    gl->Uniform1i(in->vis_lod, in->vis.mip);
-    gl->Uniform4f(in->vis_rect, (GLfloat)x, (GLfloat)y, (GLfloat)w, (GLfloat)h);
-    gl->UniformMatrix4fv(in->vis_sel, 1, GL_FALSE, sel);
-    gl->Uniform4fv(in->vis_bias, 1, bias);
+    gl->UseProgram(prog->program);
+    gl->Uniform1i(prog->lod, in->vis.mip);
+    gl->Uniform1i(prog->slice, in->vis.slice);
+    gl->Uniform4f(prog->rect, (GLfloat)x, (GLfloat)y, (GLfloat)w, (GLfloat)h);
+    gl->UniformMatrix4fv(prog->sel, 1, GL_FALSE, sel);
+    gl->Uniform4fv(prog->bias, 1, bias);
+    gl->Uniform4fv(prog->scale, 1, scale);
     gl->ActiveTexture(GL_TEXTURE0);
-    gl->BindTexture(GL_TEXTURE_2D, tex);
+    gl->BindTexture(src.target, src.tex);
     gl->BindSampler(0, in->sampler);
     gl->DrawArrays(GL_TRIANGLES, 0, 3);
 }
 
 void gl_vis_release(fxgl_inspect *in) {
-    if (in->vis_program) {
-        in->gl->DeleteProgram(in->vis_program);
-        in->vis_program = 0;
+    for (int k = 0; k < GL_VIS_KINDS; k++) {
+        for (int d = 0; d < GL_VIS_DIMS; d++) {
+            if (in->vis_prog[k][d].program) {
+                in->gl->DeleteProgram(in->vis_prog[k][d].program);
+                in->vis_prog[k][d].program = 0;
+            }
+        }
     }
 }

@@ -446,10 +446,11 @@ static ip_keymap keymap;
 static ip_inspect *registry;
 static const char *dump_at_exit; // FXGL_DUMP: a file written at exit (and when a runtime goes)
 
-static void dump_to(fxgl_inspect *in, const char *path) {
+// when: what made it ("at exit", ...), for the log.
+static void dump_to(fxgl_inspect *in, const char *path, const char *when) {
     char reason[300];
     if (fxgl_inspect_dump_file(in, path, reason, sizeof(reason))) {
-        fxgl_log(FXGL_LOG_INFO, "dump written to %s", path);
+        fxgl_log(FXGL_LOG_INFO, "dump written to %s %s", path, when);
     } else {
         fxgl_log(FXGL_LOG_WARN, "dump: %s", reason);
     }
@@ -458,7 +459,7 @@ static void dump_to(fxgl_inspect *in, const char *path) {
 static void at_exit(void) {
     pthread_mutex_lock(&control_lock);
     for (ip_inspect *i = registry; i; i = i->next) {
-        dump_to(i->in, dump_at_exit); // CPU records only: no GL at exit
+        dump_to(i->in, dump_at_exit, "at exit"); // CPU records only: no GL at exit
     }
     ip_control_destroy(control);
     control = NULL;
@@ -539,11 +540,9 @@ ip_inspect *ip_inspect_create(fxgl_runtime *fx) {
     return i;
 }
 
-void ip_inspect_destroy(ip_inspect *i) {
-    if (!i) {
-        return;
-    }
-    pthread_mutex_lock(&control_lock);
+// Under control_lock: out of the registry (the exit handler must not read
+// it any more), and FXGL_DUMP written from its last frame's records.
+static void unregister(ip_inspect *i, const char *when) {
     for (ip_inspect **p = &registry; *p; p = &(*p)->next) {
         if (*p == i) {
             *p = i->next;
@@ -551,11 +550,30 @@ void ip_inspect_destroy(ip_inspect *i) {
         }
     }
     if (dump_at_exit) {
-        dump_to(i->in, dump_at_exit);
+        dump_to(i->in, dump_at_exit, when);
     }
+}
+
+void ip_inspect_destroy(ip_inspect *i) {
+    if (!i) {
+        return;
+    }
+    pthread_mutex_lock(&control_lock);
+    unregister(i, i->reload ? "(reload)" : "(context destroyed)");
     carry_overlay = i->reload && fxgl_inspect_overlay_is_on(i->in);
     pthread_mutex_unlock(&control_lock);
     fxgl_inspect_destroy(i->in);
+    free(i);
+}
+
+void ip_inspect_abandon(ip_inspect *i) {
+    if (!i) {
+        return;
+    }
+    pthread_mutex_lock(&control_lock);
+    unregister(i, "(context gone while not current)");
+    pthread_mutex_unlock(&control_lock);
+    fxgl_inspect_abandon(i->in);
     free(i);
 }
 

@@ -75,11 +75,14 @@ static void drop_effects(ip_runtime *rt, bool current) {
     } else {
         fxgl_log(FXGL_LOG_DEBUG, "context destroyed while not current: its effect runtime is "
                  "abandoned (GL objects die with the context)");
+        // issue 10: the layer reads the effects freed below: its dump is written and it
+        // is taken out of the exit handler's list now (no GL call).
+        ip_inspect_abandon(rt->inspect);
     }
     // CPU only (the compile worker, the compiled effects): the abandoned runtime
     // borrowing them is never called again, so they go either way.
     ip_effects_destroy(rt->effects);
-    rt->inspect = NULL; // abandoned with the runtime when not current
+    rt->inspect = NULL;
     rt->inspect_tried = false;
     rt->fx = NULL;
     rt->effects = NULL;

@@ -376,6 +376,11 @@ struct fxgl_frame_desc;
 FXGL_INTERNAL ip_inspect *ip_inspect_create(struct fxgl_runtime *fx);
 // On the runtime's context, before the runtime is destroyed. Accepts NULL.
 FXGL_INTERNAL void ip_inspect_destroy(ip_inspect *in);
+// Its context is gone without being current: FXGL_DUMP is written from the
+// last frame's records and the layer's CPU memory freed, with no GL call.
+// Before the effects the runtime borrows are freed (the dump reads them).
+// Accepts NULL.
+FXGL_INTERNAL void ip_inspect_abandon(ip_inspect *in);
 // Polls control (socket, keys, signal), then runs the frame through the
 // layer; with in NULL just fxgl_runtime_frame.
 FXGL_INTERNAL bool ip_inspect_frame(ip_inspect *in, struct fxgl_runtime *fx,

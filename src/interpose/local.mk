@@ -197,9 +197,9 @@ EXTRA_tests_interpose_test_control_DEPENDENCIES = fxgl-ctl$(EXEEXT) \
 # Xvfb with Invert.fx, driven by `fxgl ctl` (skips without glxgears).
 check_PROGRAMS += tests/interpose/test_inspect_app
 tests_interpose_test_inspect_app_SOURCES = tests/interpose/test_inspect_app.c
-tests_interpose_test_inspect_app_CPPFLAGS = $(TEST_CPPFLAGS) $(X11_CFLAGS) \
+tests_interpose_test_inspect_app_CPPFLAGS = $(TEST_CPPFLAGS) $(X11_CFLAGS) $(XTST_CFLAGS) \
 	-DFXGL_SCRIPT_PATH='"$(abs_top_builddir)/tests/interpose/fxgl-uninstalled"'
-tests_interpose_test_inspect_app_LDADD = $(TEST_LDADD) $(X11_LIBS)
+tests_interpose_test_inspect_app_LDADD = $(TEST_LDADD) $(XTST_LIBS) $(X11_LIBS) -lm
 EXTRA_tests_interpose_test_inspect_app_DEPENDENCIES = fxgl-ctl$(EXEEXT) \
 	tests/interpose/fxgl-uninstalled libfxgl.la
 if SANITIZERS

@@ -418,7 +418,7 @@ START_TEST(visualise_pixels) {
             {"Vis.fx:Nope", "effect 'Vis.fx' has no texture named 'Nope'"},
             {"Vis.fx:Grad@2", "mip 2 out of range (texture has 2 levels)"},
             {"Vis.fx:Grad@xyz", "bad option 'xyz'"},
-            {"Vis.fx", "expected Effect.fx:Texture[@mip,channels,corner]"},
+            {"Vis.fx", "expected Effect.fx:Texture[@mip,channels,corner,slice=N,scale=X]"},
         };
         for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
             ck_assert(!fxgl_inspect_visualise(f.in, bad[i].spec, reason, sizeof(reason)));
@@ -434,6 +434,218 @@ START_TEST(visualise_pixels) {
                          FXGL_COMMAND_DONE);
         fix_frame(&f);
         expect(&f, px_input, 0, "visualisation off");
+        fix_finish(&f);
+    }
+}
+END_TEST
+
+// --- visualise: integer and 3D textures ---
+//
+// Num.fx: U (R32U, 8x4) and I (RGBA32I, 8x4) written by pixel passes from
+// their texel coordinates; V (R32U, 4x4x3) written by a compute pass with
+// a 3D image; L (RGBA32F, 4x4x4) loaded from a .cube written here; D (1D,
+// RGBA32F, 4) from a 1D .cube. The values are functions of the texel
+// coordinates, computed again below; the expected bytes follow the
+// documented mapping: value / scale (255 by default for integers, 1 for
+// floats), clamped to 0..1, times 255; a channel the format lacks reads 0,
+// a missing alpha full.
+
+static tfx num_fx;
+static char num_cube3[400], num_cube1[400];
+
+static long num_u(int x, int y) {
+    return x * 40L + y * 7L + 3; // 3..304: clamps past 255
+}
+
+static long num_i(int x, int y, int c) {
+    long v[4] = {x * 30L - 50, y * 60L + 10, 90 - x * 25L, 200};
+    return v[c];
+}
+
+static long num_v(int x, int y, int z) {
+    return x * 20L + y * 50L + z * 70L; // 0..350
+}
+
+static double num_l(int x, int y, int z, int c) {
+    double v[4] = {x / 3.0, y / 3.0, (z + 0.5) / 4.0, 1.0};
+    return v[c];
+}
+
+static double num_d(int x, int c) {
+    double v[4] = {x / 3.0, 1.0 - x / 3.0, 0.5, 1.0};
+    return v[c];
+}
+
+static void write_cubes(const char *dir) {
+    snprintf(num_cube3, sizeof(num_cube3), "%s/num3.cube", dir);
+    snprintf(num_cube1, sizeof(num_cube1), "%s/num1.cube", dir);
+    FILE *f = fopen(num_cube3, "w");
+    ck_assert(f);
+    fprintf(f, "LUT_3D_SIZE 4\n");
+    for (int z = 0; z < 4; z++) {
+        for (int y = 0; y < 4; y++) {
+            for (int x = 0; x < 4; x++) { // red changes fastest
+                fprintf(f, "%.9f %.9f %.9f\n", num_l(x, y, z, 0), num_l(x, y, z, 1),
+                        num_l(x, y, z, 2));
+            }
+        }
+    }
+    ck_assert_int_eq(fclose(f), 0);
+    f = fopen(num_cube1, "w");
+    ck_assert(f);
+    fprintf(f, "LUT_1D_SIZE 4\n");
+    for (int x = 0; x < 4; x++) {
+        fprintf(f, "%.9f %.9f %.9f\n", num_d(x, 0), num_d(x, 1), num_d(x, 2));
+    }
+    ck_assert_int_eq(fclose(f), 0);
+}
+
+static const fxgl_effect *make_num(bool es) {
+    tfx *t = &num_fx;
+    tfx_init(t, "Num.fx", es);
+    int u = tfx_texture(t, "Num::U", 8, 4, 1, FXGL_FORMAT_R32U);
+    int i = tfx_texture(t, "Num::I", 8, 4, 1, FXGL_FORMAT_RGBA32I);
+    int v = tfx_texture(t, "Num::V", 4, 4, 1, FXGL_FORMAT_R32U);
+    t->tex[v].dim = FXGL_TEXTURE_3D;
+    t->tex[v].depth = 3;
+    int l = tfx_texture(t, "Num::L", 4, 4, 1, FXGL_FORMAT_RGBA32F);
+    t->tex[l].dim = FXGL_TEXTURE_3D;
+    t->tex[l].depth = 4;
+    t->tex[l].source = num_cube3;
+    int d = tfx_texture(t, "Num::D", 4, 1, 1, FXGL_FORMAT_RGBA32F);
+    t->tex[d].dim = FXGL_TEXTURE_1D;
+    t->tex[d].source = num_cube1;
+    int tech = tfx_technique(t, "Fill");
+    int wu = tfx_shader(t, FXGL_STAGE_PIXEL, "WriteU",
+                        "layout(location = 0) out uvec4 o;\n"
+                        "void main() { ivec2 q = ivec2(gl_FragCoord.xy);\n"
+                        "  o = uvec4(uint(q.x * 40 + q.y * 7 + 3), 0u, 0u, 0u); }\n");
+    tfx_target(t, tfx_pass(t, tech, wu), u);
+    int wi = tfx_shader(t, FXGL_STAGE_PIXEL, "WriteI",
+                        "layout(location = 0) out ivec4 o;\n"
+                        "void main() { ivec2 q = ivec2(gl_FragCoord.xy);\n"
+                        "  o = ivec4(q.x * 30 - 50, q.y * 60 + 10, 90 - q.x * 25, 200); }\n");
+    tfx_target(t, tfx_pass(t, tech, wi), i);
+    int vs = tfx_storage(t, "Num::VS", v, 0);
+    t->sto[vs].element = FXGL_SCALAR_UINT;
+    t->sto[vs].element_count = 1;
+    int cs = tfx_shader(t, FXGL_STAGE_COMPUTE, "WriteV",
+                        "%slayout(local_size_x = 4, local_size_y = 4, local_size_z = 3) in;\n"
+                        "layout(r32ui, binding = 0) uniform writeonly highp uimage3D VS;\n"
+                        "void main() { ivec3 p = ivec3(gl_GlobalInvocationID);\n"
+                        "  imageStore(VS, p, uvec4(uint(p.x * 20 + p.y * 50 + p.z * 70))); }\n",
+                        es ? "precision highp uimage3D;\n" : "");
+    tfx_use_storage(t, cs, vs, 0, "VS");
+    tfx_compute(t, tech, cs, 1, 1);
+    return tfx_finish(t);
+}
+
+static int byte_of(double v, double scale) {
+    return to_byte(v / scale);
+}
+
+// The frame is 16x16; full-screen, pixel (x, y) shows texel (x * w / 16, y * h / 16).
+static int px_u_full(const fix *f, int x, int y, int c) {
+    (void)f;
+    long v[4] = {num_u(x / 2, y / 4), 0, 0, 0};
+    return c == 3 ? 255 : byte_of((double)v[c], 255.0); // R32U: alpha reads full
+}
+
+static int px_i_rb_scale(const fix *f, int x, int y, int c) {
+    (void)f;
+    // "rb,scale=100": red and blue kept, green 0, alpha opaque.
+    return c == 1 ? 0 : c == 3 ? 255 : byte_of((double)num_i(x / 2, y / 4, c), 100.0);
+}
+
+static int px_i_g(const fix *f, int x, int y, int c) {
+    (void)f;
+    return c == 3 ? 255 : byte_of((double)num_i(x / 2, y / 4, 1), 255.0); // grey
+}
+
+static int px_v_slice2(const fix *f, int x, int y, int c) {
+    (void)f;
+    return c == 3 ? 255 : c == 0 ? byte_of((double)num_v(x / 4, y / 4, 2), 255.0) : 0;
+}
+
+static int px_v_slice1_tl(const fix *f, int x, int y, int c) {
+    // Top-left corner: 8x8 (half the frame, square like the texture), grey of r / 350.
+    if (x >= 8 || y >= 8) {
+        return px_input(f, x, y, c);
+    }
+    return c == 3 ? 255 : byte_of((double)num_v(x / 2, y / 2, 1), 350.0);
+}
+
+static int px_l_slice3(const fix *f, int x, int y, int c) {
+    (void)f;
+    return c == 3 ? 255 : to_byte(num_l(x / 4, y / 4, 3, c));
+}
+
+static int px_d_br(const fix *f, int x, int y, int c) {
+    // Bottom-right corner, 8x8 filled by the 4 texels, one per 2 columns.
+    if (x < 8 || y < 8) {
+        return px_input(f, x, y, c);
+    }
+    return c == 3 ? 255 : to_byte(num_d((x - 8) / 2, c));
+}
+
+START_TEST(visualise_integer_and_3d) {
+    for (int es = 0; es < 2; es++) {
+        fix f;
+        fix_init(&f, es, 16, 16);
+        write_cubes(f.dir);
+        fxgl_runtime_add_effect(f.rt, make_num(es), NULL);
+        char reason[300];
+        // Tolerance 0 where value / 255 * 255 is the integer itself (a default
+        // scale of 256 would be off by one there); 1 where the product ends in .5.
+        static const struct {
+            const char *spec;
+            want_fn want;
+            int tolerance;
+            const char *what;
+        } good[] = {
+            {"Num.fx:U@full", px_u_full, 0, "R32U, default scale 255"},
+            {"Num.fx:Num::I@full,rb,scale=100", px_i_rb_scale, 1, "RGBA32I red and blue / 100"},
+            {"Num.fx:I@g,full", px_i_g, 0, "RGBA32I green as grey"},
+            {"Num.fx:V@slice=2,full", px_v_slice2, 0, "3D R32U, slice 2"},
+            {"Num.fx:V@r,tl,scale=350,slice=1", px_v_slice1_tl, 1,
+             "3D R32U slice 1 / 350, top left"},
+            {"Num.fx:L@full,slice=3,rgb", px_l_slice3, 1, "3D RGBA32F, slice 3"},
+            {"Num.fx:D@br,rgb", px_d_br, 1, "1D RGBA32F, bottom right"},
+        };
+        for (size_t k = 0; k < sizeof(good) / sizeof(good[0]); k++) {
+            ck_assert_msg(fxgl_inspect_visualise(f.in, good[k].spec, reason, sizeof(reason)),
+                          "%s: %s", good[k].spec, reason);
+            fix_frame(&f);
+            expect(&f, good[k].want, good[k].tolerance, good[k].what);
+        }
+
+        // Bad specifications: a reason naming the bad part, the visualisation unchanged.
+        static const struct {
+            const char *spec, *reason;
+        } bad[] = {
+            {"Num.fx:Nope@slice=1", "effect 'Num.fx' has no texture named 'Nope'"},
+            {"Num.fx:V@slice=3", "slice 3 out of range (texture has 3 slices at mip 0)"},
+            {"Num.fx:U@slice=1", "slice 1 given, but 'Num::U' is not a 3D texture"},
+            {"Num.fx:V@slice=-1", "bad slice '-1'"},
+            {"Num.fx:U@scale=0", "bad scale '0'"},
+            {"Num.fx:U@scale=x", "bad scale 'x'"},
+            {"Num.fx:U@1", "mip 1 out of range (texture has 1 level)"},
+        };
+        for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+            ck_assert(!fxgl_inspect_visualise(f.in, bad[k].spec, reason, sizeof(reason)));
+            ck_assert_msg(strstr(reason, bad[k].reason), "%s: %s", bad[k].spec, reason);
+        }
+        char reply[300];
+        ck_assert_int_eq(fxgl_inspect_command(f.in, "visualise Num.fx:Nope@scale=2", reply,
+                                              sizeof(reply)), FXGL_COMMAND_ERROR);
+        ck_assert_str_eq(reply, "error: visualise 'Num.fx:Nope@scale=2': effect 'Num.fx' has no "
+                                "texture named 'Nope'; nothing changed");
+        fix_frame(&f);
+        expect(&f, px_d_br, 1, "unchanged after bad specifications");
+        char *t = dump(&f);
+        HAS(t, "  texture Num::V: 4x4x3, 1 level, R32U\n");
+        HAS(t, "visualise: Num.fx:D@br,rgb\n");
+        free(t);
         fix_finish(&f);
     }
 }
@@ -694,6 +906,33 @@ START_TEST(screenshot_multisampled) {
 }
 END_TEST
 
+// --- a layer abandoned with its context ---
+
+// fxgl_inspect_abandon must not make a single GL call (the interposer calls
+// it when the context is gone): with every entry point of the GL table
+// zeroed, one call would crash the test. Visualise's program, the overlay's
+// and a screenshot readback in flight all exist at that point.
+START_TEST(abandon_without_gl) {
+    fix f;
+    fix_init(&f, false, 16, 16);
+    fxgl_runtime_add_effect(f.rt, make_vis(false), NULL);
+    char reason[300];
+    ck_assert_msg(fxgl_inspect_visualise(f.in, "Vis.fx:Grad@tl", reason, sizeof(reason)), "%s",
+                  reason);
+    fxgl_inspect_overlay(f.in, true);
+    fix_frame(&f);
+    ck_assert(fxgl_inspect_screenshot(f.in, true));
+    fix_frame(&f); // the readbacks start: PBOs and fences in flight
+    GladGLContext saved = *f.gl;
+    memset(f.gl, 0, sizeof(*f.gl));
+    fxgl_inspect_abandon(f.in);
+    *f.gl = saved;
+    f.in = NULL;
+    ck_assert_int_eq(f.gl->GetError(), GL_NO_ERROR);
+    fix_finish(&f); // the runtime still works on its context
+}
+END_TEST
+
 int main(void) {
     char reason[256];
     fxgl_test_egl *probe = fxgl_test_egl_create(&(fxgl_test_egl_desc){.api = FXGL_API_GL},
@@ -710,10 +949,12 @@ int main(void) {
     tcase_add_test(tc, dump_below_minimum);
     tcase_add_test(tc, visualise_pixels);
     tcase_add_test(tc, visualise_from_desc);
+    tcase_add_test(tc, visualise_integer_and_3d);
     tcase_add_test(tc, control_commands);
     tcase_add_test(tc, overlay_glyphs);
     tcase_add_test(tc, screenshot_matches_frame);
     tcase_add_test(tc, screenshot_multisampled);
+    tcase_add_test(tc, abandon_without_gl);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

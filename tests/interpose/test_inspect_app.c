@@ -15,11 +15,25 @@
  * dump file (with the preset's Broken.fx listed as a compile error), a
  * malformed command, a screenshot file, `reload` after editing the effect,
  * SIGUSR1's dump in the log.
+ *
+ * FXGL_DUMP on programs that end normally (the way a user reads it after
+ * a run): glmark2 with a short benchmark, which exits with its context
+ * still alive (the dump comes from the exit handler), and glxgears ended
+ * by an Escape key sent through XTest, which unbinds and destroys its
+ * context first (the dump comes from the context's destruction, while the
+ * effects it names still exist). Each file must hold the last frame's
+ * records - the effect loaded, Invert having run with numeric GPU times
+ * per technique and pass, Broken.fx's compile error at the line and
+ * column found here in the file - with no temporary file left, and the
+ * program's exit status must be the one it has without fxgl.
  */
 #include <X11/Xlib.h>
 #include <X11/Xutil.h>
+#include <X11/extensions/XTest.h>
+#include <X11/keysym.h>
 #include <check.h>
 #include <dirent.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,31 +56,37 @@ static long now_ms(void) {
     return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
 }
 
-// The top-left corner of the first big mapped window: 1 white, 0 black, 2 red,
-// 3 the overlay panel over white (60% black: 102), -1 none yet.
-static int corner(void) {
-    Window root_ret, parent, *kids = NULL;
+// The first big mapped top-level window, 0 when there is none.
+static Window app_window(void) {
+    Window root_ret, parent, *kids = NULL, found = 0;
     unsigned int nkids = 0;
-    int result = -1;
     if (!XQueryTree(dpy, DefaultRootWindow(dpy), &root_ret, &parent, &kids, &nkids)) {
-        return -1;
+        return 0;
     }
-    for (unsigned int i = 0; i < nkids && result < 0; i++) {
+    for (unsigned int i = 0; i < nkids && !found; i++) {
         XWindowAttributes wa;
-        if (!XGetWindowAttributes(dpy, kids[i], &wa) || wa.map_state != IsViewable ||
-            wa.width < 100 || wa.height < 100) {
-            continue;
-        }
-        XImage *img = XGetImage(dpy, kids[i], 0, 0, 8, 8, AllPlanes, ZPixmap);
-        if (img) {
-            unsigned long p = XGetPixel(img, 2, 2) & 0xffffff;
-            int r = (int)(p >> 16), g = (int)(p >> 8 & 0xff), b = (int)(p & 0xff);
-            bool panel = abs(r - 102) <= 2 && abs(g - 102) <= 2 && abs(b - 102) <= 2;
-            result = p == 0xffffffUL ? 1 : p == 0 ? 0 : p == 0xff0000UL ? 2 : panel ? 3 : -1;
-            XDestroyImage(img);
+        if (XGetWindowAttributes(dpy, kids[i], &wa) && wa.map_state == IsViewable &&
+            wa.width >= 100 && wa.height >= 100) {
+            found = kids[i];
         }
     }
     XFree(kids);
+    return found;
+}
+
+// The top-left corner of the first big mapped window: 1 white, 0 black, 2 red,
+// 3 the overlay panel over white (60% black: 102), -1 none yet.
+static int corner(void) {
+    Window w = app_window();
+    int result = -1;
+    XImage *img = w ? XGetImage(dpy, w, 0, 0, 8, 8, AllPlanes, ZPixmap) : NULL;
+    if (img) {
+        unsigned long p = XGetPixel(img, 2, 2) & 0xffffff;
+        int r = (int)(p >> 16), g = (int)(p >> 8 & 0xff), b = (int)(p & 0xff);
+        bool panel = abs(r - 102) <= 2 && abs(g - 102) <= 2 && abs(b - 102) <= 2;
+        result = p == 0xffffffUL ? 1 : p == 0 ? 0 : p == 0xff0000UL ? 2 : panel ? 3 : -1;
+        XDestroyImage(img);
+    }
     return result;
 }
 
@@ -229,6 +249,260 @@ START_TEST(glxgears_controlled) {
 }
 END_TEST
 
+
+// --- FXGL_DUMP when the program ends by itself ---
+
+// Waits for pid up to timeout_ms: its exit status, -1 when killed or too slow.
+static int reap(pid_t pid, long timeout_ms) {
+    long end = now_ms() + timeout_ms;
+    int st;
+    for (;;) {
+        pid_t r = waitpid(pid, &st, WNOHANG);
+        if (r == pid) {
+            return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+        }
+        if (now_ms() >= end) {
+            kill(pid, SIGKILL);
+            waitpid(pid, &st, 0);
+            return -1;
+        }
+        usleep(20000);
+    }
+}
+
+// Starts argv (through fxgl when with_fxgl), output into out_path; the
+// environment is the test preset's, with FXGL_DUMP=dump (NULL: unset).
+static pid_t spawn(const char *const argv[], bool with_fxgl, const char *dump,
+                   const char *out_path) {
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid != 0) {
+        return pid;
+    }
+    if (!freopen(out_path, "w", stdout) || dup2(fileno(stdout), 2) < 0) {
+        _exit(126);
+    }
+    char env[3][700];
+    snprintf(env[0], sizeof(env[0]), "%s/interpose/data/broken.ini", FXGL_TEST_SRCDIR);
+    snprintf(env[1], sizeof(env[1]), "%s/fx", dir);
+    snprintf(env[2], sizeof(env[2]), "%s/exit-log.txt", dir);
+    setenv("FXGL_PRESET", env[0], 1);
+    setenv("FXGL_EFFECT_PATHS", env[1], 1);
+    setenv("FXGL_LOG_FILE", env[2], 1);
+    setenv("FXGL_LOG", "info", 1);
+    setenv("FXGL_CONTROL", "0", 1);
+    if (dump) {
+        setenv("FXGL_DUMP", dump, 1);
+    } else {
+        unsetenv("FXGL_DUMP");
+    }
+    unsetenv("LD_PRELOAD");
+    const char *args[32];
+    int n = 0;
+    if (with_fxgl) {
+        args[n++] = "/bin/sh";
+        args[n++] = FXGL_SCRIPT_PATH;
+    }
+    for (int i = 0; argv[i] && n < 31; i++) {
+        args[n++] = argv[i];
+    }
+    args[n] = NULL;
+    execv(args[0], (char *const *)args);
+    _exit(127);
+}
+
+static char *read_all(const char *path) {
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        return NULL;
+    }
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    ck_assert(buf);
+    n = fread(buf, 1, cap - 1, f);
+    buf[n] = 0;
+    fclose(f);
+    return buf;
+}
+
+// Where 'undeclared_value' stands in Broken.fx (1-based line and column),
+// read from the file rather than taken from the compiler.
+static void broken_position(int *line, int *col) {
+    char path[600], text[256];
+    snprintf(path, sizeof(path), "%s/fx/Broken.fx", dir);
+    FILE *f = fopen(path, "r");
+    ck_assert(f);
+    *line = *col = 0;
+    for (int l = 1; fgets(text, sizeof(text), f); l++) {
+        char *at = strstr(text, "undeclared_value");
+        if (at && !*line) {
+            *line = l;
+            *col = (int)(at - text) + 1;
+        }
+    }
+    fclose(f);
+    ck_assert_int_gt(*line, 0);
+}
+
+// A non-negative finite number right after prefix in text.
+static double number_after(const char *text, const char *prefix) {
+    const char *at = strstr(text, prefix);
+    ck_assert_msg(at, "dump lacks \"%s\":\n%s", prefix, text);
+    char *end;
+    double v = strtod(at + strlen(prefix), &end);
+    ck_assert_msg(end != at + strlen(prefix) && isfinite(v) && v >= 0, "not a number after "
+                  "\"%s\":\n%s", prefix, text);
+    return v;
+}
+
+#define HAS(text, s) ck_assert_msg(strstr((text), (s)), "dump lacks \"%s\":\n%s", (s), (text))
+
+// The dump a run left in sub (a directory of its own): complete, with the
+// last frame's records, and alone (no temporary file).
+static void check_exit_dump(const char *sub, const char *program) {
+    char path[700];
+    snprintf(path, sizeof(path), "%s/dump.txt", sub);
+    char *t = read_all(path);
+    ck_assert_msg(t, "%s: no dump at %s", program, path);
+    printf("%s: FXGL_DUMP after exit:\n%s", program, t);
+    DIR *d = opendir(sub);
+    ck_assert(d);
+    struct dirent *e;
+    int files = 0;
+    while ((e = readdir(d))) {
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
+            ck_assert_msg(strcmp(e->d_name, "dump.txt") == 0, "%s: %s left in %s", program,
+                          e->d_name, sub);
+            files++;
+        }
+    }
+    closedir(d);
+    ck_assert_int_eq(files, 1);
+
+    double frames = number_after(t, "fxgl dump: frame ");
+    ck_assert_msg(frames >= 2, "%s: %g frames", program, frames);
+    HAS(t, "effects: 1 (1 ready, 0 failed, 0 pending), 1 failed to compile; techniques: 1, "
+           "1 ran last frame\n");
+    HAS(t, "effect 0 Invert.fx: loaded\n");
+    // What ran last frame, with its times (numbers, not n/a).
+    const char *tech = strstr(t, "  technique Invert: ran, gpu ");
+    ck_assert_msg(tech, "%s: Invert did not run last frame:\n%s", program, t);
+    double gpu = -1, cpu = -1, pass0 = -1;
+    unsigned long long ran = 0;
+    ck_assert_msg(sscanf(tech, "  technique Invert: ran, gpu %lf ms, cpu %lf ms, %llu frames\n"
+                         "    pass 0: gpu %lf ms\n", &gpu, &cpu, &ran, &pass0) == 4,
+                  "%s: technique and pass lines:\n%s", program, tech);
+    ck_assert_msg(isfinite(gpu) && gpu >= 0 && isfinite(cpu) && cpu >= 0 && isfinite(pass0) &&
+                  pass0 >= 0, "%s: times %g %g %g", program, gpu, cpu, pass0);
+    ck_assert_msg(ran >= 1 && ran <= frames, "%s: Invert ran %llu of %g frames", program, ran,
+                  frames);
+    if (strstr(t, "timer queries yes")) {
+        // A full-window pass takes time, even on a software renderer.
+        ck_assert_msg(gpu > 0 && pass0 > 0, "%s: gpu %g, pass 0 %g ms", program, gpu, pass0);
+    }
+    number_after(t, "last frame: runtime cpu ");
+    // The preset's other effect, skipped with the compiler's reason and place.
+    int line, col;
+    broken_position(&line, &col);
+    char want[700];
+    snprintf(want, sizeof(want), "effect - Broken.fx: compile error\n  diagnostic: %s/fx/"
+             "Broken.fx(%d, %d): error: undeclared identifier 'undeclared_value'\n", dir, line,
+             col);
+    HAS(t, want);
+    size_t n = strlen(t);
+    ck_assert_msg(n > 13 && strcmp(t + n - 13, "overlay: off\n") == 0, "%s: dump cut short",
+                  program);
+    free(t);
+}
+
+static char *sub_dir(const char *name) {
+    static char path[2][600];
+    static int k;
+    char *p = path[k++ & 1];
+    snprintf(p, sizeof(path[0]), "%s/%s", dir, name);
+    ck_assert_int_eq(mkdir(p, 0700), 0);
+    return p;
+}
+
+START_TEST(glmark2_dump_at_exit) {
+    if (access("/usr/bin/glmark2", X_OK) != 0) {
+        printf("SKIP glmark2_dump_at_exit: glmark2 absent (apt-get install glmark2)\n");
+        return;
+    }
+    // glmark2 returns from main with its GLX context alive: the exit handler writes it.
+    const char *const argv[] = {"/usr/bin/glmark2", "-s", "200x150", "-b", "build:duration=0.5",
+                                NULL};
+    char out[600], dump[700];
+    snprintf(out, sizeof(out), "%s/glmark2-plain.txt", dir);
+    int plain = reap(spawn(argv, false, NULL, out), 60000);
+    char *sub = sub_dir("glmark2-dump");
+    snprintf(dump, sizeof(dump), "%s/dump.txt", sub);
+    snprintf(out, sizeof(out), "%s/glmark2-fxgl.txt", dir);
+    long t0 = now_ms();
+    int with = reap(spawn(argv, true, dump, out), 60000);
+    printf("glmark2: exit %d without fxgl, %d with fxgl and FXGL_DUMP (%ld ms)\n", plain, with,
+           now_ms() - t0);
+    ck_assert_int_ge(plain, 0);
+    ck_assert_int_eq(with, plain);
+    check_exit_dump(sub, "glmark2");
+    char log[600];
+    snprintf(log, sizeof(log), "%s/exit-log.txt", dir);
+    char want[800];
+    snprintf(want, sizeof(want), "dump written to %s at exit\n", dump);
+    ck_assert_msg(file_has(log, want), "the log lacks \"%s\"", want);
+}
+END_TEST
+
+// glxgears until its window shows the effect, then Escape: its exit status.
+static int glxgears_escape(bool with_fxgl, const char *dump, const char *out) {
+    const char *const argv[] = {"/usr/bin/glxgears", NULL};
+    pid_t pid = spawn(argv, with_fxgl, dump, out);
+    // The window must show what glxgears draws (with Invert: the white corner).
+    int shown = wait_corner(with_fxgl ? 1 : 0, 20000);
+    Window w = app_window();
+    ck_assert_msg(shown > 0 && w, "glxgears never showed its frame");
+    usleep(1000000); // frames enough for timer results to come back (a few frames late)
+    XSetInputFocus(dpy, w, RevertToParent, CurrentTime);
+    KeyCode esc = XKeysymToKeycode(dpy, XK_Escape);
+    XTestFakeKeyEvent(dpy, esc, True, 0);
+    XTestFakeKeyEvent(dpy, esc, False, 0);
+    XSync(dpy, False);
+    int rc = reap(pid, 15000);
+    // Its window goes with its connection; the next run must not see it.
+    long end = now_ms() + 5000;
+    while (app_window() && now_ms() < end) {
+        usleep(20000);
+    }
+    return rc;
+}
+
+START_TEST(glxgears_escape_dump) {
+    if (!XTestQueryExtension(dpy, &(int){0}, &(int){0}, &(int){0}, &(int){0})) {
+        printf("SKIP glxgears_escape_dump: no XTest on the display\n");
+        return;
+    }
+    // glxgears unbinds its context, destroys it, then returns 0 from main:
+    // the dump is written when the (not current) context goes.
+    char out[600], dump[700];
+    snprintf(out, sizeof(out), "%s/glxgears-plain.txt", dir);
+    int plain = glxgears_escape(false, NULL, out);
+    char *sub = sub_dir("glxgears-dump");
+    snprintf(dump, sizeof(dump), "%s/dump.txt", sub);
+    snprintf(out, sizeof(out), "%s/glxgears-fxgl.txt", dir);
+    int with = glxgears_escape(true, dump, out);
+    printf("glxgears ended by Escape: exit %d without fxgl, %d with fxgl and FXGL_DUMP\n", plain,
+           with);
+    ck_assert_int_ge(plain, 0);
+    ck_assert_int_eq(with, plain);
+    check_exit_dump(sub, "glxgears");
+    char log[600];
+    snprintf(log, sizeof(log), "%s/exit-log.txt", dir);
+    char want[800];
+    snprintf(want, sizeof(want), "dump written to %s (context gone while not current)\n", dump);
+    ck_assert_msg(file_has(log, want), "the log lacks \"%s\"", want);
+}
+END_TEST
+
 int main(void) {
 #ifdef FXGL_TEST_SANITIZERS
     // As test_preload: an ASan-built libfxgl.so cannot be preloaded into a
@@ -293,6 +567,29 @@ int main(void) {
     srunner_free(sr);
     kill(app, SIGTERM);
     waitpid(app, NULL, 0);
+    long end = now_ms() + 5000;
+    while (app_window() && now_ms() < end) {
+        usleep(20000); // its window goes with its connection
+    }
+
+    // Programs that end by themselves, each alone on the display.
+    snprintf(cmd, sizeof(cmd), "cp '%s/interpose/data/Invert.fx' '%s/fx/'", FXGL_TEST_SRCDIR,
+             dir); // the controlled run left a red Invert.fx
+    if (system(cmd) != 0) {
+        printf("cannot copy Invert.fx\n");
+        return 1;
+    }
+    s = suite_create("inspect_exit");
+    tc = tcase_create("inspect_exit");
+    tcase_set_timeout(tc, 180);
+    tcase_add_test(tc, glmark2_dump_at_exit);
+    tcase_add_test(tc, glxgears_escape_dump);
+    suite_add_tcase(s, tc);
+    sr = srunner_create(s);
+    srunner_set_fork_status(sr, CK_NOFORK);
+    srunner_run_all(sr, CK_NORMAL);
+    failed += srunner_ntests_failed(sr);
+    srunner_free(sr);
     XCloseDisplay(dpy);
     fxgl_test_xvfb_stop(&xvfb);
     snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
