@@ -15,6 +15,7 @@ libfxgl_la_SOURCES = \
 	src/interpose/context.c \
 	src/interpose/input.c \
 	src/interpose/effects.c \
+	src/interpose/warm.c \
 	src/interpose/frame.c \
 	src/interpose/stats.c \
 	src/interpose/draws.c \
