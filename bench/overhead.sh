@@ -8,7 +8,7 @@
 # machine's load, and the median over repetitions is compared: ratio =
 # median frame time with fxgl / without.
 # Needs glmark2 (Debian: glmark2-x11) and Xvfb (xvfb); GLX, so on the GPU
-# machine it needs an X server there (not run there, see RESULTS.md).
+# machine it runs under bench/h200_x11.sh (Xvfb + NVIDIA's GLX, XDISPLAY set).
 # SIZE (800x600), SCENES, DURATION (seconds per scene, 3), LIBFXGL
 # (default $BUILD/.libs/libfxgl.so, BUILD=b), GLMARK2 (glmark2).
 # Writes OUTDIR (default bench/results)/overhead-<renderer>.csv and .png.
@@ -23,7 +23,11 @@ runs=${RUNS:-3}
 duration=${DURATION:-3}
 scenes=${SCENES:-build texture shading:shading=phong bump:bump-render=normals effect2d pulsar refract}
 command -v "$glmark2" >/dev/null 2>&1 || { echo "overhead.sh: glmark2 missing (Debian: apt-get install glmark2-x11)" >&2; exit 1; }
-command -v xvfb-run >/dev/null 2>&1 || { echo "overhead.sh: xvfb-run missing (Debian: apt-get install xvfb)" >&2; exit 1; }
+# XDISPLAY: an X server already running (the GPU machine's, bench/h200_x11.sh); else
+# each run gets its own Xvfb through xvfb-run.
+if [ -z "${XDISPLAY:-}" ]; then
+    command -v xvfb-run >/dev/null 2>&1 || { echo "overhead.sh: xvfb-run missing (Debian: apt-get install xvfb)" >&2; exit 1; }
+fi
 [ -f "$lib" ] || { echo "overhead.sh: $lib not built" >&2; exit 1; }
 mkdir -p "$out"
 tmp=$(mktemp -d)
@@ -37,6 +41,13 @@ for s in $scenes; do
     bench_args="$bench_args -b $s:duration=$duration"
 done
 echo "config,run,scene,fps,frame_ms" >"$tmp/all.csv"
+xrun() {
+    if [ -n "${XDISPLAY:-}" ]; then
+        DISPLAY=$XDISPLAY "$@"
+    else
+        xvfb-run -a -s "-screen 0 ${size}x24 -nolisten tcp" "$@"
+    fi
+}
 run() { # config run
     case $1 in
     none) set -- "$1" "$2" env ;;
@@ -49,8 +60,7 @@ run() { # config run
     # fxgl logs to a file: on stderr its lines would split glmark2's result lines.
     FXGL_EFFECT_PATHS="$top/data/shaders" FXGL_TEXTURE_PATHS="$textures" FXGL_LOG=info \
     FXGL_LOG_FILE="$tmp/$config-$r.fxgl.log" \
-        xvfb-run -a -s "-screen 0 ${size}x24 -nolisten tcp" "$@" "$glmark2" -s "$size" $bench_args \
-        >"$tmp/$config-$r.log" 2>&1 || true
+        xrun "$@" "$glmark2" -s "$size" $bench_args >"$tmp/$config-$r.log" 2>&1 || true
     if [ "$config" != none ] && ! grep -q "loaded, on" "$tmp/$config-$r.fxgl.log" 2>/dev/null; then
         echo "overhead.sh: fxgl ran no effect in the $config run:" >&2
         head -5 "$tmp/$config-$r.fxgl.log" >&2 2>/dev/null || true

@@ -127,6 +127,14 @@ typedef struct fxgl_reloader_desc {
     uint32_t settle_ms;          // wait this long after the last event of a burst (0: 50)
     bool no_watch;               // compile worker only: files are not watched, effects are
                                  // compiled on fxgl_reloader_request alone
+    // Called on the worker after each successful compile, before the result is handed
+    // over: the host builds the effect once on a private GL context there
+    // (fxgl_prewarm_effect) so that the render thread's build finds the driver's shader
+    // cache warm. first: the id's first compile by this reloader (a host whose frames
+    // pass through until then may skip it, to show its effects sooner). Its failure is
+    // only logged by the host: the result is delivered anyway. NULL: no prewarm.
+    void (*prewarm)(void *user, const fxgl_effect *effect, bool first);
+    void *prewarm_user;
 } fxgl_reloader_desc;
 
 // NULL when out of memory or inotify is unavailable.
@@ -146,6 +154,7 @@ typedef struct fxgl_reload_result {
     fxgl_effect *effect;         // owned by the caller now; NULL when the compile failed
     char *errors;                // owned; the diagnostics, one per line ("" when none)
     double compile_ms;           // how long the compile took on the worker
+    double prewarm_ms;           // how long the prewarm took after it (0: none)
 } fxgl_reload_result;
 
 // Takes one finished result without waiting; false when none is ready.

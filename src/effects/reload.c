@@ -34,6 +34,7 @@ typedef struct watched {
     char **files;                // real paths (or directory real path + name) it depends on
     size_t file_count;
     bool dirty;                  // a file changed or a reload was requested
+    bool compiled;               // compiled at least once (the prewarm is told)
     uint64_t changed_at;         // ms of the last event that marked it
 } watched;
 
@@ -53,6 +54,8 @@ struct fxgl_reloader {
     size_t texture_path_count;
     uint32_t settle_ms;
     bool no_watch;               // requests only (fxgl_reloader_desc.no_watch)
+    void (*prewarm)(void *user, const fxgl_effect *effect, bool first); // after a compile
+    void *prewarm_user;
     int ino;                     // inotify descriptor
     int wake;                    // eventfd: stop, request
     pthread_t thread;
@@ -212,7 +215,7 @@ static char *diags_text(const fxgl_diags *diags)
     return text;
 }
 
-static void compile_one(fxgl_reloader *r, int id, const char *path)
+static void compile_one(fxgl_reloader *r, int id, const char *path, bool first)
 {
     result_node *node = calloc(1, sizeof(*node));
     if (node == NULL) {
@@ -224,6 +227,11 @@ static void compile_one(fxgl_reloader *r, int id, const char *path)
     node->result.id = id;
     node->result.effect = fxgl_effects_compile(r->effects, path, &diags);
     node->result.compile_ms = (now_s() - start) * 1000.0;
+    if (node->result.effect != NULL && r->prewarm != NULL) {
+        double warm = now_s();
+        r->prewarm(r->prewarm_user, node->result.effect, first);
+        node->result.prewarm_ms = (now_s() - warm) * 1000.0;
+    }
     node->result.errors = diags_text(&diags);
     fxgl_diags_finish(&diags);
     push_result(r, node);
@@ -341,6 +349,8 @@ static void *worker(void *arg)
     char buf[8192] __attribute__((aligned(__alignof__(struct inotify_event))));
     // Below the render thread: on a machine with few cores a compile must not take the
     // time a frame needs. (Linux nice values are per thread; failing is harmless.)
+    // Not SCHED_IDLE: the prewarm takes driver locks the render thread also needs, and an
+    // idle-class thread holding one stalled frames by 400 ms (measured).
     (void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 10);
     for (;;) {
         // How long until the next burst has settled (-1: nothing pending).
@@ -348,6 +358,7 @@ static void *worker(void *arg)
         uint64_t t = now_ms();
         int ready_id = -1;
         char *ready_path = NULL;
+        bool ready_first = false;
         bool preset_ready = false;
         char *preset_path = NULL;
         pthread_mutex_lock(&r->lock);
@@ -375,6 +386,8 @@ static void *worker(void *arg)
                 w->dirty = false;
                 ready_id = w->id;
                 ready_path = dup_string(w->path);
+                ready_first = !w->compiled;
+                w->compiled = true;
             } else if (timeout < 0 || due - t < (uint64_t)timeout) {
                 timeout = (int)(due - t);
             }
@@ -396,7 +409,7 @@ static void *worker(void *arg)
             continue;
         }
         if (ready_path != NULL) {
-            compile_one(r, ready_id, ready_path);
+            compile_one(r, ready_id, ready_path, ready_first);
             free(ready_path);
             continue;
         }
@@ -434,6 +447,8 @@ fxgl_reloader *fxgl_reloader_create(const fxgl_reloader_desc *desc)
     r->effects = desc->effects;
     r->settle_ms = desc->settle_ms ? desc->settle_ms : 50;
     r->no_watch = desc->no_watch;
+    r->prewarm = desc->prewarm;
+    r->prewarm_user = desc->prewarm_user;
     r->ino = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
     r->wake = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
     r->texture_paths = calloc(desc->texture_path_count + 1, sizeof(char *));

@@ -284,7 +284,11 @@ static void run_compute(fxgl_runtime *rt, gl_effect *e, const gl_pass *p) {
     if (e->ubo) {
         gl_cache_ubo(rt, e->ubo);
     }
-    GLC(rt, DispatchCompute(p->groups[0], p->groups[1], p->groups[2]));
+    if (rt->warming) {
+        GLC(rt, DispatchCompute(1, 1, 1));
+    } else {
+        GLC(rt, DispatchCompute(p->groups[0], p->groups[1], p->groups[2]));
+    }
     rt->stats.dispatches++;
     rt->epoch++;
     for (int i = 0; i < p->image_count; i++) {
@@ -546,6 +550,12 @@ bool fxgl_runtime_frame(fxgl_runtime *rt, const fxgl_frame_desc *f) {
     gl_adopt(rt);
     gl_state_capture(&rt->st);
     gl_state_set_runtime_defaults(&rt->st);
+    if (rt->warming) {
+        // Every draw compiles its program's variant but covers no pixel; the
+        // state restore at the end puts the scissor back.
+        GLC(rt, Enable(GL_SCISSOR_TEST));
+        GLC(rt, Scissor(0, 0, 0, 0));
+    }
     gl_cache_reset(rt, false); // loading and resizing go through the cache too
     bool reset = false;
     if (f->width != rt->width || f->height != rt->height || f->framebuffer != rt->source_fbo ||

@@ -151,6 +151,19 @@ int fxgl_runtime_add_effect(fxgl_runtime *rt, const fxgl_effect *effect,
 bool fxgl_runtime_replace_effect(fxgl_runtime *rt, size_t index, const fxgl_effect *effect,
                                  char *reason, size_t reason_size);
 
+// Builds effect on the CURRENT context - a private one, on a worker thread - and runs every
+// technique once with each draw scissored away (a dispatch shrunk to one group), then
+// throws it all away. Nothing is drawn, but the driver compiles each program with the
+// state its passes draw with, and a driver with an on-disk shader cache (Mesa's, which
+// llvmpipe uses for its JIT code; NVIDIA's) keeps the result. The render thread that
+// then builds the same effect finds compile, link and first draw in the cache: a live
+// reload no longer stalls a frame on llvmpipe's first-draw compile. Sizes are the frame
+// the effect was compiled for. false (with reason) when the effect does not load here.
+// (src/gl/prewarm.c)
+bool fxgl_prewarm_effect(struct GladGLContext *gl, const fxgl_gl_info *info,
+                         const fxgl_effect *effect, int width, int height, char *reason,
+                         size_t reason_size);
+
 typedef enum fxgl_status {
     FXGL_STATUS_PENDING,         // recorded, GL objects not created yet
     FXGL_STATUS_READY,           // runs when enabled

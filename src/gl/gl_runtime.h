@@ -285,6 +285,7 @@ struct fxgl_runtime {
     bool has_views;              // texture views (sRGB views of RGBA8)
     bool has_copy_image;         // glCopyImageSubData
     bool has_compute;
+    bool warming;                // prewarm.c: draws scissored away, dispatches one group
     bool has_timer;
     bool has_debug;
     bool has_dsa;                // GL 4.5

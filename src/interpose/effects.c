@@ -86,6 +86,7 @@ struct ip_effects {
     bool transitioning;          // some entry's transitions are running
     unsigned preset_gen, reload_gen, perf_gen; // the session's, as last acted on
     bool all_off;                // KeyEffects toggled everything off
+    ip_warm *warm;               // the worker's private context for prewarms (NULL: none)
 };
 
 static void preset_diag(void *user, const fxgl_preset_diag *diag) {
@@ -352,6 +353,7 @@ void ip_effects_destroy(ip_effects *fx) {
     }
     // The worker first: it may be compiling with fx->compiler.
     fxgl_reloader_destroy(fx->reloader);
+    ip_warm_destroy(fx->warm);
     for (size_t i = 0; i < fx->entry_count; i++) {
         free_view(&fx->entries[i]);
         fxgl_effect_destroy(fx->entries[i].effect);
@@ -732,11 +734,14 @@ ip_effects *ip_effects_load(fxgl_runtime *rt, const fxgl_gl_info *info, int widt
     bool live = ip_config_get()->live_reload;
     if (fx->compiler && fx->preset && fx->entries) {
         fxgl_effects_set_preset(fx->compiler, path[0] ? path : NULL);
+        fx->warm = ip_warm_create(info, width, height);
         fxgl_reloader_desc rd = {
             .effects = fx->compiler,
             .texture_paths = (const char *const *)session.texture_paths,
             .texture_path_count = session.texture_count,
             .no_watch = !live,
+            .prewarm = fx->warm ? ip_warm_effect : NULL,
+            .prewarm_user = fx->warm,
         };
         fx->reloader = fxgl_reloader_create(&rd);
     }
@@ -837,6 +842,7 @@ bool ip_effects_frame(ip_effects *fx, fxgl_runtime *rt, int width, int height, d
         // background; the running versions go on until the new ones are in.
         fx->env.width = width;
         fx->env.height = height;
+        ip_warm_resize(fx->warm, width, height);
         fxgl_effects_set_environment(fx->compiler, &fx->env);
         for (size_t i = 0; i < fx->entry_count; i++) {
             fxgl_reloader_request(fx->reloader, fx->entries[i].id);

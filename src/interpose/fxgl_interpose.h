@@ -198,6 +198,7 @@ FXGL_INTERNAL void ip_wayland_display_gone(void *wl_display);
 
 struct fxgl_runtime;
 struct fxgl_gl_info;
+struct fxgl_effect;
 typedef struct ip_effects ip_effects; // one runtime's compiled effects and their preset state
 
 // True when the preset enables at least one technique (reads the
@@ -208,6 +209,16 @@ FXGL_INTERNAL bool ip_effects_wanted(void);
 // watches the files unless FXGL_RELOAD=0) and returns at once; nothing
 // reaches rt until ip_effects_frame delivers it. NULL when nothing is wanted
 // or the worker cannot start (logged).
+// --- warm.c: the compile worker's private context (fxgl_prewarm_effect) ---
+typedef struct ip_warm ip_warm;
+// NULL when FXGL_PREWARM=0 or out of memory. app describes the program's context; the
+// EGL context itself is made on the worker at its first prewarm.
+FXGL_INTERNAL ip_warm *ip_warm_create(const struct fxgl_gl_info *app, int width, int height);
+FXGL_INTERNAL void ip_warm_resize(ip_warm *w, int width, int height); // render thread
+FXGL_INTERNAL void ip_warm_effect(void *user, const struct fxgl_effect *effect, bool first);
+// After the worker has ended (fxgl_reloader_destroy).
+FXGL_INTERNAL void ip_warm_destroy(ip_warm *w);
+
 FXGL_INTERNAL ip_effects *ip_effects_load(struct fxgl_runtime *rt,
                                           const struct fxgl_gl_info *info, int width,
                                           int height);

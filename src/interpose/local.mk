@@ -16,6 +16,7 @@ libfxgl_la_SOURCES = \
 	src/interpose/input.c \
 	src/interpose/wayland.c \
 	src/interpose/effects.c \
+	src/interpose/warm.c \
 	src/interpose/frame.c \
 	src/interpose/stats.c \
 	src/interpose/draws.c \

@@ -27,6 +27,7 @@ struct fxgl_test_egl {
     GladGLContext gl;            // dispatch table for the context
     fxgl_gl_info info;           // what the context turned out to be
     const char *platform;        // "device" or "surfaceless"
+    bool keep_display;           // not terminated on destroy (fxgl_test_egl_desc)
 };
 
 static bool has_word(const char *list, const char *word) {
@@ -126,7 +127,7 @@ fxgl_test_egl *fxgl_test_egl_create(const fxgl_test_egl_desc *desc, char *reason
         snprintf(reason, reason_size, "out of memory");
         return NULL;
     }
-    const char *want = getenv("FXGL_TEST_EGL_PLATFORM");
+    const char *want = desc->platform ? desc->platform : getenv("FXGL_TEST_EGL_PLATFORM");
     t->display = EGL_NO_DISPLAY;
     if (want && strcmp(want, "device") == 0) {
         t->display = open_device_display(true);
@@ -210,6 +211,7 @@ fxgl_test_egl *fxgl_test_egl_create(const fxgl_test_egl_desc *desc, char *reason
         goto error_current;
     }
     fxgl_test_pin_drivers();
+    t->keep_display = desc->keep_display;
     return t;
 
 error_current:
@@ -217,9 +219,20 @@ error_current:
 error_context:
     eglDestroyContext(t->display, t->context);
 error_display:
-    eglTerminate(t->display);
+    if (!desc->keep_display) {
+        eglTerminate(t->display);
+    }
     free(t);
     return NULL;
+}
+
+bool fxgl_test_egl_make_current(fxgl_test_egl *t) {
+    return eglMakeCurrent(t->display, EGL_NO_SURFACE, EGL_NO_SURFACE, t->context);
+}
+
+void fxgl_test_egl_release(fxgl_test_egl *t) {
+    eglMakeCurrent(t->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+    eglReleaseThread();
 }
 
 void fxgl_test_egl_destroy(fxgl_test_egl *t) {
@@ -228,7 +241,9 @@ void fxgl_test_egl_destroy(fxgl_test_egl *t) {
     }
     eglMakeCurrent(t->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
     eglDestroyContext(t->display, t->context);
-    eglTerminate(t->display);
+    if (!t->keep_display) {
+        eglTerminate(t->display);
+    }
     eglReleaseThread();
     free(t);
 }

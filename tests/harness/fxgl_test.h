@@ -29,6 +29,9 @@ typedef struct fxgl_test_egl_desc {
     int minor;
     bool compatibility;          // GL only: ask for a compatibility profile
     bool debug;                  // ask for a debug context
+    const char *platform;        // "device" or "surfaceless"; NULL: as documented below
+    bool keep_display;           // destroy leaves the display initialised: for a second
+                                 // context on the display another fxgl_test_egl uses
 } fxgl_test_egl_desc;
 
 // Creates a context without any window or surface and makes it current.
@@ -39,6 +42,10 @@ typedef struct fxgl_test_egl_desc {
 fxgl_test_egl *fxgl_test_egl_create(const fxgl_test_egl_desc *desc, char *reason,
                                     size_t reason_size);
 void fxgl_test_egl_destroy(fxgl_test_egl *egl);
+// Makes the context current on the calling thread / releases it from the calling thread
+// (a context must not stay current on a thread that exits).
+bool fxgl_test_egl_make_current(fxgl_test_egl *egl);
+void fxgl_test_egl_release(fxgl_test_egl *egl);
 struct GladGLContext *fxgl_test_egl_gl(fxgl_test_egl *egl);
 const fxgl_gl_info *fxgl_test_egl_info(const fxgl_test_egl *egl);
 const char *fxgl_test_egl_platform(const fxgl_test_egl *egl); // "device" or "surfaceless"
