@@ -44,7 +44,7 @@ export DISPLAY
 want=$?
 
 LD_PRELOAD="$asan:$lib" \
-ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=exitcode=0 UBSAN_OPTIONS=print_stacktrace=1 \
+ASAN_OPTIONS=detect_leaks=1:intercept_tls_get_addr=0 LSAN_OPTIONS=exitcode=0 UBSAN_OPTIONS=print_stacktrace=1 \
 FXGL_LOG=info FXGL_PRESET="$src/tests/interpose/data/invert.ini" \
 FXGL_EFFECT_PATHS="$src/tests/interpose/data" \
     timeout 120 "$glmark2" -s 200x150 -b "build:duration=$seconds" >"$tmp/asan.log" 2>&1
