@@ -15,7 +15,7 @@
 #include "fx_base.h"
 
 #define ARENA_BLOCK_SIZE (64u * 1024u)
-#define ARENA_ALIGN 16u
+#define ARENA_ALIGN 8u  // nothing in the compiler needs more than a pointer or a double
 
 typedef struct arena_block {
     struct arena_block *next;    // fx_arena.blocks

@@ -143,10 +143,9 @@ enum {
     FX_IDENT_RESERVED = 1 << 1,  // a reserved word, already reported
 };
 
-// An interned name. Keywords are pre-interned with their token kind.
+// An interned name. A keyword gets its token kind when first interned (lex.c).
 typedef struct fx_ident {
     struct fx_ident *next;       // fx_lexer.idents hash chain
-    const char *str;             // NUL-terminated copy in the arena
     uint32_t len;                // bytes in str
     uint32_t hash;               // FNV-1a of str
     uint16_t kind;               // FX_TOK_IDENT or the keyword's kind
@@ -154,6 +153,7 @@ typedef struct fx_ident {
     uint16_t quals;              // FX_TOK_QUALIFIER: the FX_Q_* bit
     fx_type type;                // FX_TOK_TYPE: the type the name stands for
     void *sym;                   // checker: free for its symbol table (NULL from the parser)
+    char str[];                  // the name, NUL-terminated, in the same allocation
 } fx_ident;
 
 typedef struct fx_token {

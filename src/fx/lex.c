@@ -136,6 +136,8 @@ static void grow_table(fx_lexer *lx) {
     lx->ident_mask = size - 1;
 }
 
+static void classify(fx_ident *id);
+
 static fx_ident *intern_hashed(fx_lexer *lx, const char *s, size_t len, uint32_t h) {
     for (fx_ident *id = lx->idents[h & lx->ident_mask]; id; id = id->next) {
         if (id->hash == h && id->len == len && memcmp(id->str, s, len) == 0) {
@@ -145,11 +147,13 @@ static fx_ident *intern_hashed(fx_lexer *lx, const char *s, size_t len, uint32_t
     if (len > UINT32_MAX / 2) {
         fx_limit(lx->ctx, lx->file, lx->line, 1, "characters in a name", UINT32_MAX / 2);
     }
-    fx_ident *id = fx_alloc(lx->ctx, sizeof(*id));
-    id->str = fx_strndup(lx->ctx, s, len);
+    // The name's bytes follow the struct (str is a flexible array member).
+    fx_ident *id = fx_alloc(lx->ctx, sizeof(*id) + len + 1);
+    memcpy(id->str, s, len);
     id->len = (uint32_t)len;
     id->hash = h;
     id->kind = FX_TOK_IDENT;
+    classify(id);
     id->next = lx->idents[h & lx->ident_mask];
     lx->idents[h & lx->ident_mask] = id;
     if (++lx->ident_count > lx->ident_mask) {
@@ -258,22 +262,50 @@ static const type_family type_families[] = {
     {"half", FX_TYPE_ERROR, true},
 };
 
-static void add_type_name(fx_lexer *lx, const char *name, uint8_t base, int rows, int cols) {
-    fx_ident *id = fx_lex_intern(lx, name, strlen(name));
-    if (base == FX_TYPE_ERROR) {
-        id->flags |= FX_IDENT_RESERVED;
-        return;
+// A keyword, reserved word or built-in type name gets its meaning when it is
+// first interned, from the tables above: only the words an effect uses cost
+// memory (interning all ~260 up front cost ~20 KB per compilation).
+static bool type_name(fx_ident *id) {
+    const char *s = id->str;
+    for (size_t i = 0; i < sizeof(type_families) / sizeof(type_families[0]); i++) {
+        const type_family *f = &type_families[i];
+        size_t pl = strlen(f->prefix);
+        if (id->len < pl || memcmp(s, f->prefix, pl) != 0) {
+            continue;
+        }
+        const char *r = s + pl;
+        size_t rest = id->len - pl;
+        int rows = 1, cols = 1;
+        if (rest == 0) {
+            // scalar
+        } else if (rest == 1 && r[0] >= '2' && r[0] <= '4') {
+            rows = r[0] - '0';
+        } else if (rest == 3 && r[0] >= '2' && r[0] <= '4' && r[1] == 'x' &&
+                   r[2] >= '1' && r[2] <= '4' && (r[2] != '1' || f->vec_x1)) {
+            rows = r[0] - '0';
+            cols = r[2] - '0';
+        } else {
+            continue;
+        }
+        if (f->base == FX_TYPE_ERROR) {
+            id->flags |= FX_IDENT_RESERVED;
+            return true;
+        }
+        id->kind = FX_TOK_TYPE;
+        id->type.base = f->base;
+        id->type.rows = (unsigned)rows;
+        id->type.cols = (unsigned)cols;
+        return true;
     }
-    id->kind = FX_TOK_TYPE;
-    id->type.base = base;
-    id->type.rows = (uint8_t)rows;
-    id->type.cols = (uint8_t)cols;
+    return false;
 }
 
-static void add_keywords(fx_lexer *lx) {
+static void classify(fx_ident *id) {
     for (size_t i = 0; i < sizeof(keywords) / sizeof(keywords[0]); i++) {
         const keyword *k = &keywords[i];
-        fx_ident *id = fx_lex_intern(lx, k->name, strlen(k->name));
+        if (strcmp(k->name, id->str) != 0) {
+            continue;
+        }
         id->kind = k->kind;
         id->quals = k->quals;
         if (k->kind == FX_TOK_TYPE) {
@@ -285,28 +317,15 @@ static void add_keywords(fx_lexer *lx) {
                 id->type.elem_rows = 4;
             }
         }
+        return;
     }
     for (size_t i = 0; i < sizeof(reserved_words) / sizeof(reserved_words[0]); i++) {
-        fx_ident *id = fx_lex_intern(lx, reserved_words[i], strlen(reserved_words[i]));
-        id->flags |= FX_IDENT_RESERVED;
-    }
-    for (size_t i = 0; i < sizeof(type_families) / sizeof(type_families[0]); i++) {
-        const type_family *f = &type_families[i];
-        char name[32];
-        add_type_name(lx, f->prefix, f->base, 1, 1);
-        for (int r = 2; r <= 4; r++) {
-            snprintf(name, sizeof(name), "%s%d", f->prefix, r);
-            add_type_name(lx, name, f->base, r, 1);
-            if (f->vec_x1) {
-                snprintf(name, sizeof(name), "%s%dx1", f->prefix, r);
-                add_type_name(lx, name, f->base, r, 1);
-            }
-            for (int c = 2; c <= 4; c++) {
-                snprintf(name, sizeof(name), "%s%dx%d", f->prefix, r, c);
-                add_type_name(lx, name, f->base, r, c);
-            }
+        if (strcmp(reserved_words[i], id->str) == 0) {
+            id->flags |= FX_IDENT_RESERVED;
+            return;
         }
     }
+    type_name(id);
 }
 
 void fx_lex_init(fx_lexer *lx, fx_ctx *ctx, const char *text, size_t len, const char *file) {
@@ -323,10 +342,9 @@ void fx_lex_init(fx_lexer *lx, fx_ctx *ctx, const char *text, size_t len, const 
     lx->file = fx_strdup(ctx, file ? file : "");
     lx->line = 1;
     lx->at_line_start = true;
-    lx->ident_mask = 1023;
+    lx->ident_mask = 255;        // grows by doubling; a typical effect has 100-500 names
     lx->idents = fx_alloc(ctx, (lx->ident_mask + 1) * sizeof(*lx->idents));
     lx->pragma_tail = &lx->pragmas;
-    add_keywords(lx);
 }
 
 // --- scanning helpers ---
