@@ -58,7 +58,15 @@ typedef struct checker {
     int loops;                   // enclosing loops
     int breakables;              // enclosing loops and switches
     unsigned anon_count;         // anonymous structs so far
+    // Memory: swizzle and intrinsic symbols and the typespecs of inserted
+    // casts are shared between the expressions that need equal ones (one
+    // per expression cost about a third of the checker's memory). Direct
+    // mapped: a collision only makes another copy.
+    fx_symbol **shared_syms;     // SHARED_SLOTS entries (arena), or NULL before the first
+    fx_typespec **shared_specs;  // SHARED_SLOTS entries (arena), or NULL before the first
 } checker;
+
+#define SHARED_SLOTS 128
 
 // --- diagnostics ---
 
@@ -132,6 +140,39 @@ static fx_symbol *new_symbol(checker *ck, fx_sym_kind kind, fx_ident *name, fx_l
     s->ns = ck->ns;
     s->index = -1;
     s->unique = name ? name->str : "";
+    return s;
+}
+
+static uint32_t mix(uint32_t h, uint64_t v) {
+    h ^= (uint32_t)(v ^ (v >> 32));
+    return h * 16777619u;
+}
+
+// The shared symbol equal to *proto (a SWIZZLE or INTRINSIC symbol built on
+// the stack): an earlier one, or an arena copy of proto.
+static fx_symbol *shared_symbol(checker *ck, const fx_symbol *proto) {
+    uint32_t h = mix(2166136261u, proto->kind);
+    h = mix(h, (uint64_t)(uintptr_t)proto->name);
+    h = mix(h, (uint64_t)(uintptr_t)proto->intrinsic);
+    h = mix(h, proto->matrix_swizzle);
+    h = mix(h, proto->swizzle_count);
+    for (int i = 0; i < 4; i++) {
+        h = mix(h, proto->swizzle[i]);
+    }
+    if (!ck->shared_syms) {
+        ck->shared_syms = fx_alloc(ck->ctx, SHARED_SLOTS * sizeof(*ck->shared_syms));
+    }
+    fx_symbol **slot = &ck->shared_syms[h % SHARED_SLOTS];
+    const fx_symbol *o = *slot;
+    if (o && o->kind == proto->kind && o->name == proto->name &&
+        o->intrinsic == proto->intrinsic && o->matrix_swizzle == proto->matrix_swizzle &&
+        o->swizzle_count == proto->swizzle_count &&
+        memcmp(o->swizzle, proto->swizzle, sizeof(o->swizzle)) == 0) {
+        return *slot;
+    }
+    fx_symbol *s = fx_alloc(ck->ctx, sizeof(*s));
+    *s = *proto;
+    *slot = s;
     return s;
 }
 
@@ -321,10 +362,26 @@ static fx_type resolve_type(checker *ck, fx_typespec *spec) {
     return t;
 }
 
+// The typespec of a cast or constructor the checker writes. Equal types share
+// one (its loc is where the type was first needed); nothing writes to them.
 static fx_typespec *make_spec(checker *ck, fx_type t, fx_loc loc) {
+    t = plain(t);
+    uint32_t h = mix(2166136261u, ((uint64_t)t.base << 8) | ((uint64_t)t.rows << 4) | t.cols);
+    h = mix(h, ((uint64_t)t.elem_base << 8) | t.elem_rows);
+    h = mix(h, (uint64_t)(uint32_t)t.array_len);
+    h = mix(h, (uint64_t)(uintptr_t)t.strct);
+    if (!ck->shared_specs) {
+        ck->shared_specs = fx_alloc(ck->ctx, SHARED_SLOTS * sizeof(*ck->shared_specs));
+    }
+    fx_typespec **slot = &ck->shared_specs[h % SHARED_SLOTS];
+    if (*slot && fx_type_equal((*slot)->type, t) && (*slot)->type.elem_base == t.elem_base &&
+        (*slot)->type.elem_rows == t.elem_rows) {
+        return *slot;
+    }
     fx_typespec *spec = fx_alloc(ck->ctx, sizeof(*spec));
-    spec->type = plain(t);
+    spec->type = t;
     spec->loc = loc;
+    *slot = spec;
     return spec;
 }
 
@@ -968,7 +1025,9 @@ static bool vector_swizzle(checker *ck, fx_expr *e, fx_type lt) {
     if (len < 1 || len > 4) {
         return false;
     }
-    fx_symbol *s = new_symbol(ck, FX_SYM_SWIZZLE, e->name.ident, e->loc);
+    fx_symbol proto = {.kind = FX_SYM_SWIZZLE, .name = e->name.ident, .loc = e->loc,
+                       .ns = ck->ns, .index = -1, .unique = e->name.ident->str};
+    fx_symbol *s = &proto;
     int set = -1;
     for (size_t i = 0; i < len; i++) {
         const char *p;
@@ -988,7 +1047,7 @@ static bool vector_swizzle(checker *ck, fx_expr *e, fx_type lt) {
         s->swizzle[i] = (uint8_t)idx;
     }
     s->swizzle_count = (uint8_t)len;
-    e->sym = s;
+    e->sym = shared_symbol(ck, s);
     e->type = fx_type_vector((fx_base_type)lt.base, (int)len);
     e->type.quals = lt.quals & FX_Q_CONST;
     return true;
@@ -997,8 +1056,10 @@ static bool vector_swizzle(checker *ck, fx_expr *e, fx_type lt) {
 // Matrix swizzles: `_m00` (zero-based) or `_11` (one-based), repeated.
 static bool matrix_swizzle(checker *ck, fx_expr *e, fx_type lt) {
     const char *p = e->name.ident->str;
-    fx_symbol *s = new_symbol(ck, FX_SYM_SWIZZLE, e->name.ident, e->loc);
-    s->matrix_swizzle = true;
+    fx_symbol proto = {.kind = FX_SYM_SWIZZLE, .name = e->name.ident, .loc = e->loc,
+                       .ns = ck->ns, .index = -1, .unique = e->name.ident->str,
+                       .matrix_swizzle = true};
+    fx_symbol *s = &proto;
     int n = 0;
     while (*p) {
         if (p[0] != '_' || n == 4) {
@@ -1029,7 +1090,7 @@ static bool matrix_swizzle(checker *ck, fx_expr *e, fx_type lt) {
         return false;
     }
     s->swizzle_count = (uint8_t)n;
-    e->sym = s;
+    e->sym = shared_symbol(ck, s);
     e->type = fx_type_vector((fx_base_type)lt.base, n);
     e->type.quals = lt.quals & FX_Q_CONST;
     return true;
@@ -1428,11 +1489,11 @@ static fx_type check_call(checker *ck, fx_expr *e) {
                 if (st == FX_TYPE_SELECT_AMBIGUOUS && !any_error) {
                     error(ck, e->loc, "X3067", "'%s': ambiguous intrinsic function call", name);
                 }
-                fx_symbol *s = new_symbol(ck, FX_SYM_INTRINSIC, e->name.ident, e->loc);
-                s->intrinsic = best;
-                s->type = best->ret;
-                s->unique = best->name;
-                e->sym = s;
+                fx_symbol proto = {.kind = FX_SYM_INTRINSIC, .name = e->name.ident,
+                                   .loc = e->loc, .ns = ck->ns, .index = -1,
+                                   .intrinsic = best, .type = best->ret,
+                                   .unique = best->name};
+                e->sym = shared_symbol(ck, &proto);
                 e->type = plain(best->ret);
                 params = &best->sig;
                 if (ck->func) {

@@ -109,10 +109,10 @@ typedef enum fx_sym_kind {
     FX_SYM_LOCAL,                // local variable (incl. const locals without a known value)
     FX_SYM_PARAM,                // function parameter
     FX_SYM_FUNCTION,             // one user function overload
-    FX_SYM_INTRINSIC,            // one intrinsic overload (one symbol per call)
+    FX_SYM_INTRINSIC,            // one intrinsic overload (shared by the calls that pick it)
     FX_SYM_STRUCT,
     FX_SYM_MEMBER,               // struct member
-    FX_SYM_SWIZZLE,              // vector or matrix swizzle (one symbol per expression)
+    FX_SYM_SWIZZLE,              // vector or matrix swizzle (shared by equal swizzles)
 } fx_sym_kind;
 
 typedef struct fx_symbol fx_symbol;
