@@ -71,7 +71,8 @@ typedef struct checker {
 // --- diagnostics ---
 
 __attribute__((format(printf, 4, 5)))
-static void error(checker *ck, fx_loc loc, const char *id, const char *fmt, ...) {
+static void error(checker *ck, fx_pos pos, const char *id, const char *fmt, ...) {
+    fx_loc loc = fx_lex_loc(ck->prog->ast->lexer, pos);
     char buf[512];
     va_list ap;
     va_start(ap, fmt);
@@ -81,7 +82,8 @@ static void error(checker *ck, fx_loc loc, const char *id, const char *fmt, ...)
 }
 
 __attribute__((format(printf, 4, 5)))
-static void warning(checker *ck, fx_loc loc, const char *id, const char *fmt, ...) {
+static void warning(checker *ck, fx_pos pos, const char *id, const char *fmt, ...) {
+    fx_loc loc = fx_lex_loc(ck->prog->ast->lexer, pos);
     char buf[512];
     va_list ap;
     va_start(ap, fmt);
@@ -132,7 +134,7 @@ static fx_check_ns *ns_child(checker *ck, fx_check_ns *ns, fx_ident *name, bool 
     return c;
 }
 
-static fx_symbol *new_symbol(checker *ck, fx_sym_kind kind, fx_ident *name, fx_loc loc) {
+static fx_symbol *new_symbol(checker *ck, fx_sym_kind kind, fx_ident *name, fx_pos loc) {
     fx_symbol *s = fx_alloc(ck->ctx, sizeof(*s));
     s->kind = (uint8_t)kind;
     s->name = name;
@@ -364,7 +366,7 @@ static fx_type resolve_type(checker *ck, fx_typespec *spec) {
 
 // The typespec of a cast or constructor the checker writes. Equal types share
 // one (its loc is where the type was first needed); nothing writes to them.
-static fx_typespec *make_spec(checker *ck, fx_type t, fx_loc loc) {
+static fx_typespec *make_spec(checker *ck, fx_type t, fx_pos loc) {
     t = plain(t);
     uint32_t h = mix(2166136261u, ((uint64_t)t.base << 8) | ((uint64_t)t.rows << 4) | t.cols);
     h = mix(h, ((uint64_t)t.elem_base << 8) | t.elem_rows);
@@ -1233,7 +1235,7 @@ static fx_type_op_class op_class(int op) {
 }
 
 // Reports a failed fx_type_binary/merge; returns false when it is an error.
-static bool op_status(checker *ck, fx_loc loc, fx_type_op_status st) {
+static bool op_status(checker *ck, fx_pos loc, fx_type_op_status st) {
     switch (st) {
     case FX_TYPE_OP_OK:
         return true;
@@ -1825,7 +1827,7 @@ static fx_symbol *existing_local(checker *ck, fx_ident *name) {
     return b && b->depth == ck->depth && ck->depth > 0 ? b->sym : NULL;
 }
 
-static void redefinition(checker *ck, fx_loc loc, fx_ident *name) {
+static void redefinition(checker *ck, fx_pos loc, fx_ident *name) {
     error(ck, loc, "X3003", "redefinition of '%s'", name->str);
 }
 
@@ -1974,7 +1976,8 @@ static void struct_decl(checker *ck, fx_struct_decl *sd) {
     if (name) {
         s->unique = fx_sprintf(ck->ctx, "%s%s", ck->ns->prefix, name->str);
     } else {
-        s->unique = fx_sprintf(ck->ctx, "_anonymous_struct_%d_%d", sd->loc.line, sd->loc.col);
+        fx_loc l = fx_lex_loc(ck->prog->ast->lexer, sd->loc);
+        s->unique = fx_sprintf(ck->ctx, "_anonymous_struct_%d_%d", l.line, l.col);
     }
     sd->sym = s;
     s->type = (fx_type){.base = FX_TYPE_STRUCT, .rows = 1, .cols = 1, .strct = sd};

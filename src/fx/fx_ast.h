@@ -130,13 +130,35 @@ typedef enum fx_tok_kind {
     FX_TOK_COUNT,
 } fx_tok_kind;
 
-// Where a token or node came from: the file and line as #line markers say and
-// the column in that line (1-based, bytes). 16 bytes: every node has one.
+// Where a token came from, resolved: the file and line as #line markers say
+// and the column in that line (1-based, bytes). Tokens and diagnostics carry
+// one; tree nodes carry the 4-byte fx_pos below and resolve it when they
+// report (fx_lex_loc).
 struct fx_loc {
     const char *file;            // borrowed from the lexer (arena); "" when unknown
     int32_t line;                // 1-based
     int32_t col;                 // 1-based
 };
+
+// A node's position: the byte offset of its token in the lexer's text
+// (the preprocessed source, alive as long as the tree). FX_POS_NONE: unknown.
+typedef struct fx_pos {
+    uint32_t off;
+} fx_pos;
+
+#define FX_POS_NONE ((fx_pos){UINT32_MAX})
+
+// One entry of the lexer's line map: the line that starts at text offset
+// `off` is line `line` of `file`. There is one after every #line marker and
+// one every FX_LEX_MAP_STRIDE lines, so resolving a position scans at most
+// that many lines.
+typedef struct fx_line_mark {
+    uint32_t off;
+    int32_t line;
+    const char *file;            // arena
+} fx_line_mark;
+
+#define FX_LEX_MAP_STRIDE 64
 
 enum {
     FX_IDENT_STRUCT = 1 << 0,    // declared as a struct name somewhere (parser)
@@ -195,6 +217,12 @@ typedef struct fx_lexer {
     uint32_t ident_count;        // interned names
     fx_pragma *pragmas;          // #pragma lines seen so far
     fx_pragma **pragma_tail;     // where the next pragma is linked
+    const char *first_file;      // the file before the first marker (arena)
+    fx_line_mark *marks;         // line map (arena), in text order
+    size_t mark_count;
+    size_t mark_cap;
+    uint32_t lines_since_mark;   // lines read since the last mark
+    bool mark_pending;           // a #line marker was read: mark the next line
 } fx_lexer;
 
 // text need not be NUL-terminated. file is the name to report before the
@@ -203,6 +231,9 @@ FX_INTERNAL void fx_lex_init(fx_lexer *lx, fx_ctx *ctx, const char *text, size_t
                              const char *file);
 // Reads the next token; at the end it keeps returning FX_TOK_EOF.
 FX_INTERNAL void fx_lex_next(fx_lexer *lx, fx_token *tok);
+// The file, line and column of pos (a token's offset) in lx's text, from the
+// line map: what the token at pos had as its loc. FX_POS_NONE gives {"", 0, 0}.
+FX_INTERNAL fx_loc fx_lex_loc(const fx_lexer *lx, fx_pos pos);
 // The interned name for s (keywords come back with their kind).
 FX_INTERNAL fx_ident *fx_lex_intern(fx_lexer *lx, const char *s, size_t len);
 // "identifier", "==", "(" ...: how messages name a token kind.
@@ -232,7 +263,7 @@ typedef struct fx_name {
 typedef struct fx_typespec {
     fx_type type;                // as far as the syntax says
     fx_name name;                // struct types: the name to resolve; ident NULL otherwise
-    fx_loc loc;                  // the first token of the type (after qualifiers)
+    fx_pos loc;                  // the first token of the type (after qualifiers)
 } fx_typespec;
 
 typedef enum fx_expr_kind {
@@ -266,7 +297,7 @@ struct fx_expr {
     uint8_t flags;               // FX_EXPR_*
     uint16_t op;                 // operator token kind (UNARY, POSTFIX, BINARY, ASSIGN)
     uint32_t arg_count;          // entries in args
-    fx_loc loc;                  // operator, literal, name, '(' of a cast, '{' of a list
+    fx_pos loc;                  // operator, literal, name, '(' of a cast, '{' of a list
     fx_expr *next;               // next in an argument / initializer / attribute list
     fx_expr *lhs;                // operand; INDEX/MEMBER: the object; TERNARY: the true value
     fx_expr *rhs;                // second operand; INDEX: the index; TERNARY: the false value
@@ -293,7 +324,7 @@ struct fx_expr {
 // `[name(args)]` before a function or a statement.
 typedef struct fx_attribute {
     struct fx_attribute *next;   // next attribute of the same declaration/statement
-    fx_loc loc;                  // the name
+    fx_pos loc;                  // the name
     fx_ident *name;
     fx_expr *args;               // NULL without parentheses
     uint32_t arg_count;
@@ -303,7 +334,7 @@ typedef struct fx_attribute {
 // texture/sampler/storage, or a pass (states).
 typedef struct fx_state {
     struct fx_state *next;       // next in source order
-    fx_loc loc;                  // the name
+    fx_pos loc;                  // the name
     fx_ident *name;              // as written ("RenderTarget1", "Width", "ui_label")
     fx_expr *value;              // FX_EXPR_NAME for enum words like RGBA16F or CLAMP
     fx_typespec *spec;           // annotations only: the deprecated type prefix, else NULL
@@ -316,14 +347,14 @@ typedef struct fx_state {
 // declaration each get a copy of the typespec.
 struct fx_var_decl {
     fx_var_decl *next;           // next declarator / member / parameter
-    fx_loc loc;                  // the name
+    fx_pos loc;                  // the name
     fx_ident *name;              // NULL only after a syntax error
     fx_typespec spec;            // type and qualifiers as written
     fx_expr *array_size;         // `[N]`; NULL when not an array or unsized
     bool is_array;               // written with brackets
     bool has_props;              // a `{ }` property block was written (even empty)
     fx_ident *semantic;          // `: NAME` as written (case kept), or NULL
-    fx_loc semantic_loc;         // the semantic's position
+    fx_pos semantic_loc;         // the semantic's position
     fx_state *annotations;       // `< >`, or NULL
     fx_expr *init;               // `= value` (initializer or default argument), or NULL
     fx_state *props;             // property block entries, or NULL
@@ -333,7 +364,7 @@ struct fx_var_decl {
 
 // Named fx_struct_decl because fx_type.strct points here.
 struct fx_struct_decl {
-    fx_loc loc;                  // the `struct` keyword
+    fx_pos loc;                  // the `struct` keyword
     fx_ident *name;              // NULL for an anonymous struct
     fx_var_decl *members;        // in order
     uint32_t member_count;
@@ -341,27 +372,27 @@ struct fx_struct_decl {
 };
 
 struct fx_func_decl {
-    fx_loc loc;                  // the name
+    fx_pos loc;                  // the name
     fx_ident *name;
     fx_attribute *attrs;         // `[shader("pixel")]`, `[numthreads(8, 8, 1)]`, or NULL
     fx_typespec ret;             // return type
     fx_var_decl *params;         // in order
     uint32_t param_count;
     fx_ident *ret_semantic;      // `: SV_Target`, or NULL
-    fx_loc ret_semantic_loc;
+    fx_pos ret_semantic_loc;
     fx_stmt *body;               // FX_STMT_BLOCK; NULL for a prototype (reported)
     void *sym;                   // checker
 };
 
 typedef struct fx_pass {
     struct fx_pass *next;        // next pass of the technique
-    fx_loc loc;                  // the `pass` keyword
+    fx_pos loc;                  // the `pass` keyword
     fx_ident *name;              // NULL when unnamed
     fx_state *states;            // in order
 } fx_pass;
 
 typedef struct fx_technique {
-    fx_loc loc;                  // the name
+    fx_pos loc;                  // the name
     fx_ident *name;
     fx_state *annotations;
     fx_pass *passes;
@@ -390,7 +421,7 @@ struct fx_stmt {
     uint8_t kind;                // fx_stmt_kind
     bool has_default;            // FX_STMT_CASE: a `default:` label is among the labels
     uint32_t count;              // BLOCK: statements in body; CASE: labels
-    fx_loc loc;                  // the keyword, the '{', or the first token
+    fx_pos loc;                  // the keyword, the '{', or the first token
     fx_stmt *next;               // next statement of the block / case
     fx_attribute *attrs;         // `[unroll]`, `[branch]`..., or NULL
     fx_expr *expr;               // EXPR, RETURN; condition of IF/SWITCH/FOR/WHILE/DO;
@@ -415,7 +446,7 @@ typedef enum fx_decl_kind {
 struct fx_decl {
     uint8_t kind;                // fx_decl_kind
     fx_decl *next;               // next item of the file / namespace
-    fx_loc loc;                  // first token
+    fx_pos loc;                  // first token
     fx_ident *ns_name;           // NAMESPACE
     fx_decl *items;              // NAMESPACE: its items
     fx_struct_decl *strct;       // STRUCT

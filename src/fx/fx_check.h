@@ -143,7 +143,7 @@ struct fx_symbol {
     fx_ident *name;              // as declared
     const char *unique;          // globals, functions, structs: "NS::Sub::name"; else the name
     fx_check_ns *ns;             // the namespace it was declared in
-    fx_loc loc;                  // the declaration
+    fx_pos loc;                  // the declaration
     fx_type type;                // variables: their type; FUNCTION/INTRINSIC: the return type
     fx_var_decl *var;            // variables, parameters, members: the declaration
     fx_func_decl *func;          // FUNCTION: the definition

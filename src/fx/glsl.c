@@ -133,7 +133,7 @@ typedef struct gen {
     // Per shader.
     fxgl_shader *sh;
     fxgl_stage stage;
-    fx_loc entry_loc;
+    fx_pos entry_loc;
     buf helpers;                 // helper and wrapper functions
     const char **helper_keys;    // helpers written, by key
     size_t helper_count, helper_cap;
@@ -157,8 +157,9 @@ typedef struct gen {
     int errors;
 } gen;
 
-static void gerror(gen *g, fx_loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void gerror(gen *g, fx_loc loc, const char *fmt, ...) {
+static void gerror(gen *g, fx_pos loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void gerror(gen *g, fx_pos pos, const char *fmt, ...) {
+    fx_loc loc = fx_lex_loc(g->prog->ast->lexer, pos);
     char msg[512];
     va_list ap;
     va_start(ap, fmt);
@@ -2035,7 +2036,7 @@ static void io_leaf(gen *g, io *x, fx_type t, const char *path, const char *base
 // A parameter or return value, flattened: struct members, array elements
 // and matrix rows each take their own semantic index.
 static void io_value(gen *g, io *x, fx_type t, const char *path, const fx_ident *semantic,
-                     int offset, uint16_t quals, bool in, bool out, fx_loc loc) {
+                     int offset, uint16_t quals, bool in, bool out, fx_pos loc) {
     if (fx_type_is_struct(t) && !fx_type_is_array(t)) {
         if (!t.strct) {
             return;
@@ -2454,7 +2455,7 @@ static const char *shader(gen *g, fxgl_shader *sh) {
     g->need_deriv_control = g->need_ctrl_attrs = false;
     fx_symbol *entry = entry_symbol(g, sh);
     if (!entry) {
-        gerror(g, (fx_loc){.file = "", .line = 0, .col = 0}, "'%s': entry point not found",
+        gerror(g, FX_POS_NONE, "'%s': entry point not found",
                sh->entry);
         return NULL;
     }

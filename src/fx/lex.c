@@ -340,6 +340,7 @@ void fx_lex_init(fx_lexer *lx, fx_ctx *ctx, const char *text, size_t len, const 
     lx->cur = text;
     lx->line_start = text;
     lx->file = fx_strdup(ctx, file ? file : "");
+    lx->first_file = lx->file;
     lx->line = 1;
     lx->at_line_start = true;
     lx->ident_mask = 255;        // grows by doubling; a typical effect has 100-500 names
@@ -361,6 +362,48 @@ static void newline(fx_lexer *lx, const char *after) {
     lx->line++;
     lx->line_start = after;
     lx->at_line_start = true;
+    if (lx->mark_pending || ++lx->lines_since_mark >= FX_LEX_MAP_STRIDE) {
+        fx_grow(lx->ctx, (void **)&lx->marks, &lx->mark_cap, lx->mark_count + 1,
+                sizeof(*lx->marks), UINT32_MAX, "lines");
+        lx->marks[lx->mark_count++] = (fx_line_mark){
+            .off = (uint32_t)(after - lx->text), .line = lx->line, .file = lx->file};
+        lx->mark_pending = true;
+        lx->lines_since_mark = 0;
+    }
+}
+
+fx_loc fx_lex_loc(const fx_lexer *lx, fx_pos pos) {
+    size_t len = (size_t)(lx->end - lx->text);
+    if (pos.off == UINT32_MAX || pos.off > len) {
+        return (fx_loc){.file = "", .line = 0, .col = 0};
+    }
+    // The last mark at or before pos.
+    size_t lo = 0, hi = lx->mark_count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (lx->marks[mid].off <= pos.off) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    fx_loc loc = {.file = lx->first_file, .line = 1, .col = 1};
+    uint32_t start = 0;
+    if (lo > 0) {
+        const fx_line_mark *m = &lx->marks[lo - 1];
+        loc.file = m->file;
+        loc.line = m->line;
+        start = m->off;
+    }
+    const char *p = lx->text + start;
+    const char *end = lx->text + pos.off;
+    const char *nl;
+    while ((nl = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+        loc.line++;
+        p = nl + 1;
+    }
+    loc.col = (int32_t)(end - p) + 1;
+    return loc;
 }
 
 static const char *line_end(const fx_lexer *lx, const char *p) {
@@ -447,6 +490,7 @@ static void directive(fx_lexer *lx, const char *hash) {
     }
     // The marker names the line that follows it; the newline adds one.
     lx->line = (int32_t)n - 1;
+    lx->mark_pending = true;
     lx->cur = eol;
 }
 
@@ -820,6 +864,7 @@ void fx_lex_next(fx_lexer *lx, fx_token *tok) {
         if (!skip_space(lx)) {
             tok->kind = FX_TOK_EOF;
             tok->text = lx->end;
+            tok->offset = (uint32_t)(lx->end - lx->text);
             tok->loc = loc_at(lx, lx->end);
             return;
         }
