@@ -225,8 +225,8 @@ static bool matches(const fx_symbol *s, look_kind k) {
 
 // The namespace that `A::B::` names when searched from base, or NULL.
 static fx_check_ns *walk_ns(checker *ck, fx_check_ns *base, const fx_name *n) {
-    for (uint16_t i = 0; base && i < n->scope_count; i++) {
-        base = ns_child(ck, base, n->scope[i], false);
+    for (unsigned i = 0; base && i < fx_name_depth(n); i++) {
+        base = ns_child(ck, base, n->scope->parts[i], false);
     }
     return base;
 }
@@ -244,7 +244,7 @@ static fx_symbol *lookup(checker *ck, const fx_name *n, look_kind k) {
     if (!n->ident) {
         return NULL;
     }
-    if (!n->scope_count && !n->rooted) {
+    if (!fx_name_qualified(n)) {
         for (binding *b = n->ident->sym; b && b->depth > 0; b = b->next) {
             if (matches(b->sym, k)) {
                 return b->sym;
@@ -258,7 +258,7 @@ static fx_symbol *lookup(checker *ck, const fx_name *n, look_kind k) {
         }
         return NULL;
     }
-    for (fx_check_ns *base = n->rooted ? ck->global_ns : ck->ns; base; base = base->parent) {
+    for (fx_check_ns *base = fx_name_rooted(n) ? ck->global_ns : ck->ns; base; base = base->parent) {
         fx_check_ns *ns = walk_ns(ck, base, n);
         fx_symbol *s = ns ? find_in(n, ns, k) : NULL;
         if (s) {
@@ -276,8 +276,8 @@ static size_t collect_functions(checker *ck, const fx_name *n, fx_symbol ***out,
     if (!n->ident) {
         return 0;
     }
-    bool qualified = n->scope_count || n->rooted;
-    for (fx_check_ns *base = n->rooted ? ck->global_ns : ck->ns; base; base = base->parent) {
+    bool qualified = fx_name_qualified(n);
+    for (fx_check_ns *base = fx_name_rooted(n) ? ck->global_ns : ck->ns; base; base = base->parent) {
         fx_check_ns *ns = qualified ? walk_ns(ck, base, n) : base;
         if (!ns) {
             continue;
@@ -390,10 +390,8 @@ static fx_typespec *make_spec(checker *ck, fx_type t, fx_pos loc) {
 // Wraps *slot in an implicit cast to `to` unless it already has that type.
 static void insert_cast(checker *ck, fx_expr **slot, fx_type to) {
     fx_expr *e = *slot;
-    fx_expr *c = fx_alloc(ck->ctx, sizeof(*c));
-    c->kind = FX_EXPR_CAST;
+    fx_expr *c = fx_expr_new(ck->ctx, FX_EXPR_CAST, e->loc);
     c->flags = FX_EXPR_CHECK_IMPLICIT;
-    c->loc = e->loc;
     c->spec = make_spec(ck, to, e->loc);
     c->lhs = e;
     c->type = plain(to);
@@ -1022,13 +1020,13 @@ static fx_type check_name(checker *ck, fx_expr *e, bool silent) {
 
 // Swizzles `xyzw`/`rgba` (no mixing) on scalars and vectors.
 static bool vector_swizzle(checker *ck, fx_expr *e, fx_type lt) {
-    const char *str = e->name.ident->str;
-    size_t len = e->name.ident->len;
+    const char *str = e->member->str;
+    size_t len = e->member->len;
     if (len < 1 || len > 4) {
         return false;
     }
-    fx_symbol proto = {.kind = FX_SYM_SWIZZLE, .name = e->name.ident, .loc = e->loc,
-                       .ns = ck->ns, .index = -1, .unique = e->name.ident->str};
+    fx_symbol proto = {.kind = FX_SYM_SWIZZLE, .name = e->member, .loc = e->loc,
+                       .ns = ck->ns, .index = -1, .unique = e->member->str};
     fx_symbol *s = &proto;
     int set = -1;
     for (size_t i = 0; i < len; i++) {
@@ -1057,9 +1055,9 @@ static bool vector_swizzle(checker *ck, fx_expr *e, fx_type lt) {
 
 // Matrix swizzles: `_m00` (zero-based) or `_11` (one-based), repeated.
 static bool matrix_swizzle(checker *ck, fx_expr *e, fx_type lt) {
-    const char *p = e->name.ident->str;
-    fx_symbol proto = {.kind = FX_SYM_SWIZZLE, .name = e->name.ident, .loc = e->loc,
-                       .ns = ck->ns, .index = -1, .unique = e->name.ident->str,
+    const char *p = e->member->str;
+    fx_symbol proto = {.kind = FX_SYM_SWIZZLE, .name = e->member, .loc = e->loc,
+                       .ns = ck->ns, .index = -1, .unique = e->member->str,
                        .matrix_swizzle = true};
     fx_symbol *s = &proto;
     int n = 0;
@@ -1100,13 +1098,13 @@ static bool matrix_swizzle(checker *ck, fx_expr *e, fx_type lt) {
 
 static fx_type check_member(checker *ck, fx_expr *e) {
     fx_type lt = check_expr(ck, e->lhs);
-    if (is_error(lt) || !e->name.ident) {
+    if (is_error(lt) || !e->member) {
         set_error(e);
         return e->type;
     }
     if (lt.base == FX_TYPE_STRUCT && !fx_type_is_array(lt) && lt.strct) {
         for (fx_var_decl *m = lt.strct->members; m; m = m->next) {
-            if (m->name == e->name.ident && m->sym) {
+            if (m->name == e->member && m->sym) {
                 e->sym = m->sym;
                 e->type = m->type;
                 e->type.quals |= lt.quals & FX_Q_CONST;
@@ -1119,7 +1117,7 @@ static fx_type check_member(checker *ck, fx_expr *e) {
             return e->type;
         }
     }
-    error(ck, e->loc, "X3018", "invalid subscript '%s'", e->name.ident->str);
+    error(ck, e->loc, "X3018", "invalid subscript '%s'", e->member->str);
     set_error(e);
     return e->type;
 }
@@ -1426,8 +1424,9 @@ static void fill_defaults(checker *ck, fx_expr *e, fx_func_decl *f) {
         if (i < n || !p->init) {
             continue;
         }
-        fx_expr *copy = fx_alloc(ck->ctx, sizeof(*copy));
-        *copy = *p->init;
+        size_t size = fx_expr_size(p->init->kind);
+        fx_expr *copy = fx_alloc(ck->ctx, size);
+        memcpy(copy, p->init, size);
         copy->next = NULL;
         *tail = copy;
         tail = &copy->next;
@@ -1482,7 +1481,7 @@ static fx_type check_call(checker *ck, fx_expr *e) {
         }
     }
     const fx_intrinsic_set *set = NULL;
-    if (!params && !e->name.scope_count && !e->name.rooted) {
+    if (!params && !fx_name_qualified(&e->name)) {
         set = fx_intrinsic_lookup(name);
         if (set) {
             const fx_intrinsic *best = NULL;
@@ -1652,9 +1651,7 @@ static bool flat_entries(checker *ck, fx_expr *list, fx_type elem, int32_t len) 
     fx_expr *a = list->args;
     uint32_t groups = 0;
     while (a) {
-        fx_expr *c = fx_alloc(ck->ctx, sizeof(*c));
-        c->kind = FX_EXPR_CONSTRUCT;
-        c->loc = a->loc;
+        fx_expr *c = fx_expr_new(ck->ctx, FX_EXPR_CONSTRUCT, a->loc);
         c->spec = make_spec(ck, elem, a->loc);
         c->args = a;
         for (int i = 1; i < comps; i++) {

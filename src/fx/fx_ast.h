@@ -18,6 +18,7 @@
 #define FX_AST_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -247,13 +248,31 @@ typedef struct fx_var_decl fx_var_decl;
 typedef struct fx_func_decl fx_func_decl;
 typedef struct fx_decl fx_decl;
 
-// A possibly qualified name as written: `a`, `NS::a`, `::a`.
+// The namespace part of a qualified name, allocated to its exact size.
+typedef struct fx_name_scope {
+    uint16_t count;              // entries in parts (0 for `::a`)
+    bool rooted;                 // written with a leading '::' (search from the global scope)
+    fx_ident *parts[];           // the namespace parts before the name, outermost first
+} fx_name_scope;
+
+// A possibly qualified name as written: `a`, `NS::a`, `::a`. 16 bytes: most
+// names have no scope, which costs nothing but the NULL pointer.
 typedef struct fx_name {
     fx_ident *ident;             // the last part (the name itself); NULL only in error nodes
-    fx_ident **scope;            // the namespace parts before it (arena), or NULL
-    uint16_t scope_count;        // entries in scope
-    bool rooted;                 // written with a leading '::' (search from the global scope)
+    const fx_name_scope *scope;  // NULL for a plain name
 } fx_name;
+
+static inline unsigned fx_name_depth(const fx_name *n) {  // namespace parts before the name
+    return n->scope ? n->scope->count : 0;
+}
+
+static inline bool fx_name_rooted(const fx_name *n) {
+    return n->scope && n->scope->rooted;
+}
+
+static inline bool fx_name_qualified(const fx_name *n) {  // NS::a or ::a
+    return n->scope != NULL;
+}
 
 // Type syntax. For built-in types type is complete (shape, object element
 // type; sampler/storage/texture default to float4 elements). For a struct
@@ -292,22 +311,34 @@ enum {
     FX_EXPR_PARENS = 1 << 1,     // written inside parentheses
 };
 
+// An expression node. Memory: nodes are the bulk of a compilation (one per
+// 5-10 bytes of source), so each kind is allocated with only the fields it
+// uses: the common part (kind to sym) and then its own, laid out in slots
+// that kinds share through unions (fx_expr_size gives the bytes). Read only
+// the fields of e->kind; code that walks any expression uses fx_expr_lhs,
+// fx_expr_rhs, fx_expr_cond and fx_expr_args, which are NULL for kinds
+// without that operand. A node never changes to a larger kind (the checker's
+// INIT_LIST -> CONSTRUCT rewrite keeps the size).
 struct fx_expr {
     uint8_t kind;                // fx_expr_kind
     uint8_t flags;               // FX_EXPR_*
     uint16_t op;                 // operator token kind (UNARY, POSTFIX, BINARY, ASSIGN)
-    uint32_t arg_count;          // entries in args
     fx_pos loc;                  // operator, literal, name, '(' of a cast, '{' of a list
+    fx_type type;                // checker: the expression's type
     fx_expr *next;               // next in an argument / initializer / attribute list
-    fx_expr *lhs;                // operand; INDEX/MEMBER: the object; TERNARY: the true value
-    fx_expr *rhs;                // second operand; INDEX: the index; TERNARY: the false value
-    fx_expr *args;               // CALL, CONSTRUCT, INIT_LIST: first argument
+    void *sym;                   // checker: the resolved declaration / overload (NAME, CALL, MEMBER)
+    // --- kind-specific slots, 8 bytes each, from FX_EXPR_COMMON_SIZE on ---
     union {
-        fx_expr *cond;           // TERNARY: the condition
-        fx_typespec *spec;       // CAST, CONSTRUCT: the type written
-    };
-    union {
-        fx_name name;            // NAME, CALL: the name; MEMBER: ident is the member
+        struct {
+            fx_expr *lhs;        // slot 0: UNARY POSTFIX BINARY ASSIGN COMMA CAST INDEX
+                                 // MEMBER; TERNARY: the true value; INDEX, MEMBER: the object
+            union {              // slot 1
+                fx_expr *rhs;    // BINARY ASSIGN COMMA; INDEX: the index; TERNARY: false value
+                fx_typespec *spec; // CAST, CONSTRUCT: the type written
+                fx_ident *member;  // MEMBER: the member or swizzle name as written
+            };
+        };
+        fx_name name;            // slots 0-1: NAME, CALL
         union {
             uint64_t ival;
             double fval;
@@ -315,11 +346,53 @@ struct fx_expr {
                 const char *str; // arena, NUL-terminated
                 uint32_t str_len;
             };
-        } value;                 // INT, FLOAT, BOOL, STRING
+        } value;                 // slot 0 (STRING: 0-1): INT, FLOAT, BOOL, STRING
     };
-    fx_type type;                // checker: the expression's type
-    void *sym;                   // checker: the resolved declaration / overload
+    union {                      // slot 2
+        fx_expr *cond;           // TERNARY: the condition
+        fx_expr *args;           // CALL, CONSTRUCT, INIT_LIST: first argument
+    };
+    uint32_t arg_count;          // CALL, CONSTRUCT, INIT_LIST: entries in args
 };
+
+#define FX_EXPR_COMMON_SIZE offsetof(fx_expr, lhs)
+
+// Bytes a node of this kind occupies (at most sizeof(fx_expr)).
+FX_INTERNAL size_t fx_expr_size(int kind);
+// A new node of this kind from ctx's arena, zeroed, with kind and loc set.
+FX_INTERNAL fx_expr *fx_expr_new(fx_ctx *ctx, int kind, fx_pos loc);
+
+static inline bool fx_expr_has_lhs(int kind) {
+    return kind == FX_EXPR_UNARY || kind == FX_EXPR_POSTFIX || kind == FX_EXPR_BINARY ||
+           kind == FX_EXPR_ASSIGN || kind == FX_EXPR_TERNARY || kind == FX_EXPR_COMMA ||
+           kind == FX_EXPR_CAST || kind == FX_EXPR_INDEX || kind == FX_EXPR_MEMBER;
+}
+
+static inline bool fx_expr_has_rhs(int kind) {
+    return kind == FX_EXPR_BINARY || kind == FX_EXPR_ASSIGN || kind == FX_EXPR_TERNARY ||
+           kind == FX_EXPR_COMMA || kind == FX_EXPR_INDEX;
+}
+
+static inline bool fx_expr_has_args(int kind) {
+    return kind == FX_EXPR_CALL || kind == FX_EXPR_CONSTRUCT || kind == FX_EXPR_INIT_LIST;
+}
+
+// The operands of any expression (NULL where its kind has none), for walkers.
+static inline fx_expr *fx_expr_lhs(const fx_expr *e) {
+    return fx_expr_has_lhs(e->kind) ? e->lhs : NULL;
+}
+
+static inline fx_expr *fx_expr_rhs(const fx_expr *e) {
+    return fx_expr_has_rhs(e->kind) ? e->rhs : NULL;
+}
+
+static inline fx_expr *fx_expr_cond(const fx_expr *e) {
+    return e->kind == FX_EXPR_TERNARY ? e->cond : NULL;
+}
+
+static inline fx_expr *fx_expr_args(const fx_expr *e) {
+    return fx_expr_has_args(e->kind) ? e->args : NULL;
+}
 
 // `[name(args)]` before a function or a statement.
 typedef struct fx_attribute {

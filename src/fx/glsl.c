@@ -699,13 +699,13 @@ static bool side_effects(const fx_expr *e) {
     default:
         break;
     }
-    if (e->kind == FX_EXPR_TERNARY && side_effects(e->cond)) {
+    if (side_effects(fx_expr_cond(e))) {
         return true;
     }
-    if (side_effects(e->lhs) || side_effects(e->rhs)) {
+    if (side_effects(fx_expr_lhs(e)) || side_effects(fx_expr_rhs(e))) {
         return true;
     }
-    for (const fx_expr *a = e->args; a; a = a->next) {
+    for (const fx_expr *a = fx_expr_args(e); a; a = a->next) {
         if (side_effects(a)) {
             return true;
         }
@@ -1356,7 +1356,7 @@ static void expr(gen *g, buf *o, const fx_expr *e) {
             return;
         }
         // A row or element of an int/bool matrix: GLSL holds it as float.
-        const fx_expr *m = e->lhs->lhs;
+        const fx_expr *m = fx_expr_lhs(e->lhs); // INDEX and MEMBER have one
         bool int_row = e->lhs->kind == FX_EXPR_INDEX && glsl_matrix(m->type) &&
                        !fx_type_is_array(m->type) && !is_float_base(m->type.base);
         bool int_elem = ls && ls->kind == FX_SYM_SWIZZLE && ls->matrix_swizzle &&
@@ -1728,12 +1728,10 @@ static void init_uses(gen *g, const fx_expr *e) {
                 sizeof(*g->pending), 1u << 24, "functions");
         g->pending[g->pending_count++] = s;
     }
-    if (e->kind == FX_EXPR_TERNARY) {
-        init_uses(g, e->cond);
-    }
-    init_uses(g, e->lhs);
-    init_uses(g, e->rhs);
-    for (const fx_expr *a = e->args; a; a = a->next) {
+    init_uses(g, fx_expr_cond(e));
+    init_uses(g, fx_expr_lhs(e));
+    init_uses(g, fx_expr_rhs(e));
+    for (const fx_expr *a = fx_expr_args(e); a; a = a->next) {
         init_uses(g, a);
     }
 }
@@ -1830,12 +1828,10 @@ static void scan_expr(usage *u, const fx_expr *e) {
             scan_stmt(&inner, s->func->body);
         }
     }
-    if (e->kind == FX_EXPR_TERNARY) {
-        scan_expr(u, e->cond);
-    }
-    scan_expr(u, e->lhs);
-    scan_expr(u, e->rhs);
-    for (const fx_expr *a = e->args; a; a = a->next) {
+    scan_expr(u, fx_expr_cond(e));
+    scan_expr(u, fx_expr_lhs(e));
+    scan_expr(u, fx_expr_rhs(e));
+    for (const fx_expr *a = fx_expr_args(e); a; a = a->next) {
         scan_expr(u, a);
     }
 }

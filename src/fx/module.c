@@ -199,7 +199,7 @@ static bool int_value(builder *b, const fx_state *s, const enum_word *words, int
         return false;
     }
     int w;
-    if (e->kind == FX_EXPR_NAME && !e->name.scope_count && e->name.ident &&
+    if (e->kind == FX_EXPR_NAME && !fx_name_qualified(&e->name) && e->name.ident &&
         find_word(words, e->name.ident->str, &w)) {
         *out = w;
         return true;
@@ -854,7 +854,7 @@ static fx_symbol *shader_function(builder *b, const fx_state *s) {
     fx_symbol *f = e ? e->sym : NULL;
     if (!f || f->kind != FX_SYM_FUNCTION) {
         error(b, e ? e->loc : s->loc, "X3004", "'%s': undeclared shader function",
-              e && e->name.ident ? e->name.ident->str : "");
+              e && e->kind == FX_EXPR_NAME && e->name.ident ? e->name.ident->str : "");
         return NULL;
     }
     if (!f->func || !f->func->body) {

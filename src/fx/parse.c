@@ -230,11 +230,45 @@ static void skip_to_closer(fx_parser *p, int closer) {
 
 // --- node constructors ---
 
-static fx_expr *new_expr(fx_parser *p, fx_expr_kind kind, fx_pos loc) {
-    fx_expr *e = fx_alloc(p->ctx, sizeof(*e));
+// Bytes of the common part plus the kind's slots (fx_ast.h).
+size_t fx_expr_size(int kind) {
+    switch ((fx_expr_kind)kind) {
+    case FX_EXPR_ERROR:
+        return FX_EXPR_COMMON_SIZE;
+    case FX_EXPR_INT:
+    case FX_EXPR_FLOAT:
+    case FX_EXPR_BOOL:
+    case FX_EXPR_UNARY:
+    case FX_EXPR_POSTFIX:
+        return offsetof(fx_expr, lhs) + sizeof(fx_expr *);
+    case FX_EXPR_STRING:
+    case FX_EXPR_NAME:
+    case FX_EXPR_BINARY:
+    case FX_EXPR_ASSIGN:
+    case FX_EXPR_COMMA:
+    case FX_EXPR_CAST:
+    case FX_EXPR_INDEX:
+    case FX_EXPR_MEMBER:
+        return offsetof(fx_expr, cond);
+    case FX_EXPR_TERNARY:
+        return offsetof(fx_expr, arg_count);
+    case FX_EXPR_CONSTRUCT:
+    case FX_EXPR_CALL:
+    case FX_EXPR_INIT_LIST:
+        break;
+    }
+    return sizeof(fx_expr);
+}
+
+fx_expr *fx_expr_new(fx_ctx *ctx, int kind, fx_pos loc) {
+    fx_expr *e = fx_alloc(ctx, fx_expr_size(kind));
     e->kind = (uint8_t)kind;
     e->loc = loc;
     return e;
+}
+
+static fx_expr *new_expr(fx_parser *p, fx_expr_kind kind, fx_pos loc) {
+    return fx_expr_new(p->ctx, kind, loc);
 }
 
 static fx_expr *new_binary(fx_parser *p, fx_expr_kind kind, int op, fx_expr *lhs, fx_expr *rhs,
@@ -242,7 +276,9 @@ static fx_expr *new_binary(fx_parser *p, fx_expr_kind kind, int op, fx_expr *lhs
     fx_expr *e = new_expr(p, kind, loc);
     e->op = (uint16_t)op;
     e->lhs = lhs;
-    e->rhs = rhs;
+    if (fx_expr_has_rhs(kind)) {
+        e->rhs = rhs;
+    }
     return e;
 }
 
@@ -265,19 +301,27 @@ static fx_decl *new_decl(fx_parser *p, fx_decl_kind kind, fx_pos loc) {
 // name = ['::'] IDENT {'::' IDENT}
 static void qualified_name(fx_parser *p, fx_name *out) {
     memset(out, 0, sizeof(*out));
-    out->rooted = accept(p, FX_TOK_SCOPE);
+    bool rooted = accept(p, FX_TOK_SCOPE);
     out->ident = expect_ident(p);
-    fx_ident **parts = NULL;
-    size_t cap = 0;
+    fx_ident *parts[256];
+    unsigned count = 0;
     while (out->ident && at(p, FX_TOK_SCOPE) && peek(p, 1)->kind == FX_TOK_IDENT) {
         advance(p);
-        fx_grow(p->ctx, (void **)&parts, &cap, out->scope_count + 1u, sizeof(*parts), 255,
-                "namespace levels in a name");
-        parts[out->scope_count++] = out->ident;
+        if (count == 255) {
+            fx_loc l = tok(p)->loc;
+            fx_limit(p->ctx, l.file, l.line, l.col, "namespace levels in a name", 255);
+        }
+        parts[count++] = out->ident;
         out->ident = tok(p)->ident;
         advance(p);
     }
-    out->scope = parts;
+    if (rooted || count) {
+        fx_name_scope *sc = fx_alloc(p->ctx, sizeof(*sc) + count * sizeof(sc->parts[0]));
+        sc->count = (uint16_t)count;
+        sc->rooted = rooted;
+        memcpy(sc->parts, parts, count * sizeof(parts[0]));
+        out->scope = sc;
+    }
 }
 
 static bool is_type_keyword(int kind) {
@@ -643,13 +687,18 @@ static fx_expr *primary(fx_parser *p) {
         return string_literal(p);
     case FX_TOK_IDENT:
     case FX_TOK_SCOPE: {
-        e = new_expr(p, FX_EXPR_NAME, tpos(t));
-        qualified_name(p, &e->name);
+        fx_pos loc = tpos(t);
+        fx_name name;
+        qualified_name(p, &name);
         if (at(p, '(')) {
             fx_pos open = here(p);
             advance(p);
-            e->kind = FX_EXPR_CALL;
+            e = new_expr(p, FX_EXPR_CALL, loc);
+            e->name = name;
             e->args = arguments(p, open, &e->arg_count);
+        } else {
+            e = new_expr(p, FX_EXPR_NAME, loc);
+            e->name = name;
         }
         return e;
     }
@@ -683,9 +732,9 @@ static fx_expr *postfix_from(fx_parser *p, fx_expr *e) {
             advance(p);
             fx_expr *m = new_expr(p, FX_EXPR_MEMBER, dot);
             m->lhs = e;
-            m->name.ident = expect_ident(p);
+            m->member = expect_ident(p);
             e = m;
-            if (!m->name.ident) {
+            if (!m->member) {
                 return e;
             }
         } else if (t->kind == FX_TOK_INC || t->kind == FX_TOK_DEC) {
@@ -1578,11 +1627,11 @@ fx_ast *fx_parse(fx_ctx *ctx, const char *text, size_t len, const char *file) {
 // --- dump ---
 
 static void dump_name(const fx_name *n, FILE *out) {
-    if (n->rooted) {
+    if (fx_name_rooted(n)) {
         fputs("::", out);
     }
-    for (unsigned i = 0; i < n->scope_count; i++) {
-        fprintf(out, "%s::", n->scope[i]->str);
+    for (unsigned i = 0; i < fx_name_depth(n); i++) {
+        fprintf(out, "%s::", n->scope->parts[i]->str);
     }
     fputs(n->ident ? n->ident->str : "<error>", out);
 }
@@ -1763,7 +1812,7 @@ void fx_expr_dump(const fx_expr *e, FILE *out) {
     case FX_EXPR_MEMBER:
         fputs("(. ", out);
         fx_expr_dump(e->lhs, out);
-        fprintf(out, " %s)", e->name.ident ? e->name.ident->str : "<error>");
+        fprintf(out, " %s)", e->member ? e->member->str : "<error>");
         break;
     case FX_EXPR_INIT_LIST:
         fputs("({}", out);

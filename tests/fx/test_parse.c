@@ -209,8 +209,8 @@ START_TEST(test_calls_and_namespaces) {
     fx_ast *ast = parse("void f() { A::B::g(1); }");
     const fx_expr *e = ast->decls->func->body->body->expr;
     ck_assert_int_eq(e->kind, FX_EXPR_CALL);
-    ck_assert_uint_eq(e->name.scope_count, 2);
-    ck_assert_str_eq(e->name.scope[0]->str, "A");
+    ck_assert_uint_eq(fx_name_depth(&e->name), 2);
+    ck_assert_str_eq(e->name.scope->parts[0]->str, "A");
     ck_assert_str_eq(e->name.ident->str, "g");
     ck_assert_uint_eq(e->arg_count, 1);
 }
@@ -578,7 +578,7 @@ START_TEST(test_local_declarations) {
     ck_assert_uint_eq(s->decls->spec.type.quals, FX_Q_CONST);
     s = s->next;
     ck_assert_int_eq(s->kind, FX_STMT_DECL);
-    ck_assert_str_eq(s->decls->spec.name.scope[0]->str, "NS");
+    ck_assert_str_eq(s->decls->spec.name.scope->parts[0]->str, "NS");
     s = s->next;
     ck_assert_int_eq(s->kind, FX_STMT_DECL);
     s = s->next;
