@@ -343,6 +343,19 @@ void fx_lex_init(fx_lexer *lx, fx_ctx *ctx, const char *text, size_t len, const 
     lx->first_file = lx->file;
     lx->line = 1;
     lx->at_line_start = true;
+    // The line map's size, counted up front so that it is allocated once: a
+    // mark per directive line (the #line markers) and one per stride.
+    size_t lines = 0, directives = 0;
+    for (const char *q = text, *nl; q < lx->end; q = nl + 1) {
+        directives += *q == '#';
+        lines++;
+        nl = memchr(q, '\n', (size_t)(lx->end - q));
+        if (!nl) {
+            break;
+        }
+    }
+    lx->mark_cap = directives + lines / FX_LEX_MAP_STRIDE + 1;
+    lx->marks = fx_alloc(ctx, lx->mark_cap * sizeof(*lx->marks));
     lx->ident_mask = 255;        // grows by doubling; a typical effect has 100-500 names
     lx->idents = fx_alloc(ctx, (lx->ident_mask + 1) * sizeof(*lx->idents));
     lx->pragma_tail = &lx->pragmas;
@@ -367,7 +380,7 @@ static void newline(fx_lexer *lx, const char *after) {
                 sizeof(*lx->marks), UINT32_MAX, "lines");
         lx->marks[lx->mark_count++] = (fx_line_mark){
             .off = (uint32_t)(after - lx->text), .line = lx->line, .file = lx->file};
-        lx->mark_pending = true;
+        lx->mark_pending = false;
         lx->lines_since_mark = 0;
     }
 }
