@@ -408,11 +408,11 @@ typedef struct fx_attribute {
 typedef struct fx_state {
     struct fx_state *next;       // next in source order
     fx_pos loc;                  // the name
+    uint32_t targ_count;         // entries in targs
     fx_ident *name;              // as written ("RenderTarget1", "Width", "ui_label")
     fx_expr *value;              // FX_EXPR_NAME for enum words like RGBA16F or CLAMP
     fx_typespec *spec;           // annotations only: the deprecated type prefix, else NULL
     fx_expr *targs;              // shader states only: `CS<8, 8, 1>` thread counts, else NULL
-    uint32_t targ_count;         // entries in targs
 } fx_state;
 
 // One declarator: a global or local variable, a texture/sampler/storage, a
@@ -420,19 +420,19 @@ typedef struct fx_state {
 // declaration each get a copy of the typespec.
 struct fx_var_decl {
     fx_var_decl *next;           // next declarator / member / parameter
-    fx_pos loc;                  // the name
     fx_ident *name;              // NULL only after a syntax error
+    fx_pos loc;                  // the name
+    fx_pos semantic_loc;         // the semantic's position
     fx_typespec spec;            // type and qualifiers as written
     fx_expr *array_size;         // `[N]`; NULL when not an array or unsized
-    bool is_array;               // written with brackets
-    bool has_props;              // a `{ }` property block was written (even empty)
     fx_ident *semantic;          // `: NAME` as written (case kept), or NULL
-    fx_pos semantic_loc;         // the semantic's position
     fx_state *annotations;       // `< >`, or NULL
     fx_expr *init;               // `= value` (initializer or default argument), or NULL
     fx_state *props;             // property block entries, or NULL
     fx_type type;                // checker: resolved type (array_len set)
     void *sym;                   // checker
+    bool is_array;               // written with brackets
+    bool has_props;              // a `{ }` property block was written (even empty)
 };
 
 // Named fx_struct_decl because fx_type.strct points here.
@@ -446,13 +446,13 @@ struct fx_struct_decl {
 
 struct fx_func_decl {
     fx_pos loc;                  // the name
+    fx_pos ret_semantic_loc;
     fx_ident *name;
     fx_attribute *attrs;         // `[shader("pixel")]`, `[numthreads(8, 8, 1)]`, or NULL
     fx_typespec ret;             // return type
     fx_var_decl *params;         // in order
     uint32_t param_count;
     fx_ident *ret_semantic;      // `: SV_Target`, or NULL
-    fx_pos ret_semantic_loc;
     fx_stmt *body;               // FX_STMT_BLOCK; NULL for a prototype (reported)
     void *sym;                   // checker
 };
@@ -518,8 +518,8 @@ typedef enum fx_decl_kind {
 // One top-level item (or one inside a namespace).
 struct fx_decl {
     uint8_t kind;                // fx_decl_kind
-    fx_decl *next;               // next item of the file / namespace
     fx_pos loc;                  // first token
+    fx_decl *next;               // next item of the file / namespace
     fx_ident *ns_name;           // NAMESPACE
     fx_decl *items;              // NAMESPACE: its items
     fx_struct_decl *strct;       // STRUCT
