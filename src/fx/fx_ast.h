@@ -316,8 +316,8 @@ enum {
 // uses: the common part (kind to sym) and then its own, laid out in slots
 // that kinds share through unions (fx_expr_size gives the bytes). Read only
 // the fields of e->kind; code that walks any expression uses fx_expr_lhs,
-// fx_expr_rhs, fx_expr_cond and fx_expr_args, which are NULL for kinds
-// without that operand. A node never changes to a larger kind (the checker's
+// fx_expr_rhs, fx_expr_cond, fx_expr_args and fx_expr_sym, which are NULL
+// for kinds without that field. A node never changes to a larger kind (the checker's
 // INIT_LIST -> CONSTRUCT rewrite keeps the size).
 struct fx_expr {
     uint8_t kind;                // fx_expr_kind
@@ -326,7 +326,6 @@ struct fx_expr {
     fx_pos loc;                  // operator, literal, name, '(' of a cast, '{' of a list
     fx_type type;                // checker: the expression's type
     fx_expr *next;               // next in an argument / initializer / attribute list
-    void *sym;                   // checker: the resolved declaration / overload (NAME, CALL, MEMBER)
     // --- kind-specific slots, 8 bytes each, from FX_EXPR_COMMON_SIZE on ---
     union {
         struct {
@@ -350,8 +349,10 @@ struct fx_expr {
     };
     union {                      // slot 2
         fx_expr *cond;           // TERNARY: the condition
-        fx_expr *args;           // CALL, CONSTRUCT, INIT_LIST: first argument
+        void *sym;               // NAME, CALL, MEMBER: checker: the resolved declaration /
+                                 // overload (fx_expr_sym reads it for any kind)
     };
+    fx_expr *args;               // slot 3: CALL, CONSTRUCT, INIT_LIST: first argument
     uint32_t arg_count;          // CALL, CONSTRUCT, INIT_LIST: entries in args
 };
 
@@ -392,6 +393,12 @@ static inline fx_expr *fx_expr_cond(const fx_expr *e) {
 
 static inline fx_expr *fx_expr_args(const fx_expr *e) {
     return fx_expr_has_args(e->kind) ? e->args : NULL;
+}
+
+static inline void *fx_expr_sym(const fx_expr *e) {  // NULL for kinds without a symbol
+    return e->kind == FX_EXPR_NAME || e->kind == FX_EXPR_CALL || e->kind == FX_EXPR_MEMBER
+               ? e->sym
+               : NULL;
 }
 
 // `[name(args)]` before a function or a statement.

@@ -992,7 +992,7 @@ static void apply_template(gen *g, buf *o, const fx_intrinsic *in, const char *c
 }
 
 static bool is_global_object(const fx_expr *a) {
-    const fx_symbol *s = a->sym;
+    const fx_symbol *s = fx_expr_sym(a);
     return a->kind == FX_EXPR_NAME && s &&
            (s->kind == FX_SYM_SAMPLER || s->kind == FX_SYM_STORAGE || s->kind == FX_SYM_TEXTURE);
 }
@@ -1267,7 +1267,7 @@ static void expr(gen *g, buf *o, const fx_expr *e) {
             return;
         }
     }
-    const fx_symbol *s = e->sym;
+    const fx_symbol *s = fx_expr_sym(e);
     switch ((fx_expr_kind)e->kind) {
     case FX_EXPR_ERROR:
     case FX_EXPR_STRING:
@@ -1716,7 +1716,7 @@ static void init_uses(gen *g, const fx_expr *e) {
     if (!e) {
         return;
     }
-    fx_symbol *s = e->sym;
+    fx_symbol *s = fx_expr_sym(e);
     if (s && e->kind == FX_EXPR_NAME &&
         (s->kind == FX_SYM_UNIFORM || s->kind == FX_SYM_GLOBAL || s->kind == FX_SYM_CONSTANT ||
          s->kind == FX_SYM_SAMPLER || s->kind == FX_SYM_STORAGE)) {
@@ -1780,7 +1780,7 @@ typedef struct usage {
 static void scan_stmt(usage *u, const fx_stmt *s);
 
 static int storage_index(const usage *u, const fx_expr *a) {
-    const fx_symbol *s = a ? a->sym : NULL;
+    const fx_symbol *s = a ? fx_expr_sym(a) : NULL;
     if (!s || a->kind != FX_EXPR_NAME) {
         return -1;
     }
@@ -1799,7 +1799,7 @@ static void scan_expr(usage *u, const fx_expr *e) {
     if (!e) {
         return;
     }
-    const fx_symbol *s = e->sym;
+    const fx_symbol *s = fx_expr_sym(e);
     if (e->kind == FX_EXPR_CALL && s && s->kind == FX_SYM_INTRINSIC && s->intrinsic) {
         int idx = storage_index(u, e->args);
         const char *t = s->intrinsic->glsl;
@@ -2397,7 +2397,7 @@ static fx_symbol *entry_symbol(gen *g, const fxgl_shader *sh) {
                 if (!s->name || !s->value || strcmp(s->name->str, states[sh->stage]) != 0) {
                     continue;
                 }
-                fx_symbol *f = s->value->sym;
+                fx_symbol *f = fx_expr_sym(s->value);
                 if (f && f->kind == FX_SYM_FUNCTION && f->func && f->unique &&
                     strcmp(f->unique, sh->entry) == 0) {
                     return f;

@@ -408,7 +408,7 @@ static void texture(builder *b, fx_symbol *sym) {
 // The texture a `Texture = name` property names, or -1 (reported).
 static int texture_ref(builder *b, const fx_state *s, const char *owner) {
     const fx_expr *e = s->value;
-    const fx_symbol *ts = e ? e->sym : NULL;
+    const fx_symbol *ts = e ? fx_expr_sym(e) : NULL;
     if (!ts || ts->kind != FX_SYM_TEXTURE || ts->index < 0) {
         error(b, e ? e->loc : s->loc, "X3004", "'%s': 'Texture' must name a texture", owner);
         return -1;
@@ -851,7 +851,7 @@ static void set_blend(fxgl_pass *p, int index, size_t field, int value) {
 
 static fx_symbol *shader_function(builder *b, const fx_state *s) {
     const fx_expr *e = s->value;
-    fx_symbol *f = e ? e->sym : NULL;
+    fx_symbol *f = e ? fx_expr_sym(e) : NULL;
     if (!f || f->kind != FX_SYM_FUNCTION) {
         error(b, e ? e->loc : s->loc, "X3004", "'%s': undeclared shader function",
               e && e->kind == FX_EXPR_NAME && e->name.ident ? e->name.ident->str : "");
@@ -917,7 +917,7 @@ static void pass_state(builder *b, fxgl_pass *p, const fx_state *s, pass_info *p
         }
     } else if (indexed(n, "RenderTarget", &idx)) {
         const fx_expr *e = s->value;
-        const fx_symbol *t = e ? e->sym : NULL;
+        const fx_symbol *t = e ? fx_expr_sym(e) : NULL;
         if (!t || t->kind != FX_SYM_TEXTURE || t->index < 0) {
             error(b, e ? e->loc : s->loc, "X3004", "'%s' must name a texture", n);
             return;

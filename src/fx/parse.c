@@ -242,16 +242,16 @@ size_t fx_expr_size(int kind) {
     case FX_EXPR_POSTFIX:
         return offsetof(fx_expr, lhs) + sizeof(fx_expr *);
     case FX_EXPR_STRING:
-    case FX_EXPR_NAME:
     case FX_EXPR_BINARY:
     case FX_EXPR_ASSIGN:
     case FX_EXPR_COMMA:
     case FX_EXPR_CAST:
     case FX_EXPR_INDEX:
-    case FX_EXPR_MEMBER:
         return offsetof(fx_expr, cond);
+    case FX_EXPR_NAME:
+    case FX_EXPR_MEMBER:
     case FX_EXPR_TERNARY:
-        return offsetof(fx_expr, arg_count);
+        return offsetof(fx_expr, args);
     case FX_EXPR_CONSTRUCT:
     case FX_EXPR_CALL:
     case FX_EXPR_INIT_LIST:
