@@ -497,22 +497,65 @@ typedef enum fx_stmt_kind {
     FX_STMT_DISCARD,
 } fx_stmt_kind;
 
+// A statement. Like fx_expr, each kind is allocated only as far as its last
+// field (fx_stmt_size): the fields are ordered so that the common kinds
+// (EXPR, RETURN, DECL) need the fewest bytes. Read only the fields of
+// s->kind; walkers use the fx_stmt_* accessors below.
 struct fx_stmt {
     uint8_t kind;                // fx_stmt_kind
     bool has_default;            // FX_STMT_CASE: a `default:` label is among the labels
-    uint32_t count;              // BLOCK: statements in body; CASE: labels
     fx_pos loc;                  // the keyword, the '{', or the first token
     fx_stmt *next;               // next statement of the block / case
     fx_attribute *attrs;         // `[unroll]`, `[branch]`..., or NULL
     fx_expr *expr;               // EXPR, RETURN; condition of IF/SWITCH/FOR/WHILE/DO;
                                  // CASE: the `case` values (linked by next)
+    fx_var_decl *decls;          // DECL: the declarators
     fx_stmt *body;               // BLOCK/CASE: first statement; loops, IF: the body;
                                  // SWITCH: first CASE
+    uint32_t count;              // BLOCK: statements in body; CASE: labels
     fx_stmt *els;                // IF: else branch, or NULL
     fx_stmt *init;               // FOR: DECL, EXPR or NULL
     fx_expr *inc;                // FOR: increment, or NULL
-    fx_var_decl *decls;          // DECL: the declarators
 };
+
+// Bytes a statement of this kind occupies (at most sizeof(fx_stmt)).
+FX_INTERNAL size_t fx_stmt_size(int kind);
+
+static inline fx_expr *fx_stmt_expr(const fx_stmt *s) {
+    switch (s->kind) {
+    case FX_STMT_EXPR: case FX_STMT_RETURN: case FX_STMT_IF: case FX_STMT_SWITCH:
+    case FX_STMT_CASE: case FX_STMT_FOR: case FX_STMT_WHILE: case FX_STMT_DO:
+        return s->expr;
+    default:
+        return NULL;
+    }
+}
+
+static inline fx_stmt *fx_stmt_body(const fx_stmt *s) {
+    switch (s->kind) {
+    case FX_STMT_BLOCK: case FX_STMT_CASE: case FX_STMT_IF: case FX_STMT_SWITCH:
+    case FX_STMT_FOR: case FX_STMT_WHILE: case FX_STMT_DO:
+        return s->body;
+    default:
+        return NULL;
+    }
+}
+
+static inline fx_var_decl *fx_stmt_decls(const fx_stmt *s) {
+    return s->kind == FX_STMT_DECL ? s->decls : NULL;
+}
+
+static inline fx_stmt *fx_stmt_els(const fx_stmt *s) {
+    return s->kind == FX_STMT_IF ? s->els : NULL;
+}
+
+static inline fx_stmt *fx_stmt_init(const fx_stmt *s) {
+    return s->kind == FX_STMT_FOR ? s->init : NULL;
+}
+
+static inline fx_expr *fx_stmt_inc(const fx_stmt *s) {
+    return s->kind == FX_STMT_FOR ? s->inc : NULL;
+}
 
 typedef enum fx_decl_kind {
     FX_DECL_NAMESPACE,           // ns_name { items }

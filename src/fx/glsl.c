@@ -1839,15 +1839,15 @@ static void scan_expr(usage *u, const fx_expr *e) {
 static void scan_stmt(usage *u, const fx_stmt *s) {
     for (; s; s = s->next) {
         if (s->kind != FX_STMT_CASE) {
-            scan_expr(u, s->expr); // case labels are constants
+            scan_expr(u, fx_stmt_expr(s)); // case labels are constants
         }
-        scan_expr(u, s->inc);
-        for (const fx_var_decl *v = s->decls; v; v = v->next) {
+        scan_expr(u, fx_stmt_inc(s));
+        for (const fx_var_decl *v = fx_stmt_decls(s); v; v = v->next) {
             scan_expr(u, v->init);
         }
-        scan_stmt(u, s->init);
-        scan_stmt(u, s->body);
-        scan_stmt(u, s->els);
+        scan_stmt(u, fx_stmt_init(s));
+        scan_stmt(u, fx_stmt_body(s));
+        scan_stmt(u, fx_stmt_els(s));
     }
 }
 

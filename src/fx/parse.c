@@ -282,8 +282,36 @@ static fx_expr *new_binary(fx_parser *p, fx_expr_kind kind, int op, fx_expr *lhs
     return e;
 }
 
+size_t fx_stmt_size(int kind) {
+    switch ((fx_stmt_kind)kind) {
+    case FX_STMT_EMPTY:
+    case FX_STMT_BREAK:
+    case FX_STMT_CONTINUE:
+    case FX_STMT_DISCARD:
+        return offsetof(fx_stmt, expr);
+    case FX_STMT_EXPR:
+    case FX_STMT_RETURN:
+        return offsetof(fx_stmt, decls);
+    case FX_STMT_DECL:
+        return offsetof(fx_stmt, body);
+    case FX_STMT_SWITCH:
+    case FX_STMT_WHILE:
+    case FX_STMT_DO:
+        return offsetof(fx_stmt, count);
+    case FX_STMT_BLOCK:
+    case FX_STMT_CASE:
+        return offsetof(fx_stmt, els);
+    case FX_STMT_IF:
+        return offsetof(fx_stmt, init);
+    case FX_STMT_FOR:
+    case FX_STMT_ERROR:
+        break;
+    }
+    return sizeof(fx_stmt);
+}
+
 static fx_stmt *new_stmt(fx_parser *p, fx_stmt_kind kind, fx_pos loc) {
-    fx_stmt *s = fx_alloc(p->ctx, sizeof(*s));
+    fx_stmt *s = fx_alloc(p->ctx, fx_stmt_size(kind));
     s->kind = (uint8_t)kind;
     s->loc = loc;
     return s;
