@@ -58,12 +58,21 @@ typedef struct checker {
     int loops;                   // enclosing loops
     int breakables;              // enclosing loops and switches
     unsigned anon_count;         // anonymous structs so far
+    // Memory: swizzle and intrinsic symbols and the typespecs of inserted
+    // casts are shared between the expressions that need equal ones (one
+    // per expression cost about a third of the checker's memory). Direct
+    // mapped: a collision only makes another copy.
+    fx_symbol **shared_syms;     // SHARED_SLOTS entries (arena), or NULL before the first
+    fx_typespec **shared_specs;  // SHARED_SLOTS entries (arena), or NULL before the first
 } checker;
+
+#define SHARED_SLOTS 128
 
 // --- diagnostics ---
 
 __attribute__((format(printf, 4, 5)))
-static void error(checker *ck, fx_loc loc, const char *id, const char *fmt, ...) {
+static void error(checker *ck, fx_pos pos, const char *id, const char *fmt, ...) {
+    fx_loc loc = fx_lex_loc(ck->prog->ast->lexer, pos);
     char buf[512];
     va_list ap;
     va_start(ap, fmt);
@@ -73,7 +82,8 @@ static void error(checker *ck, fx_loc loc, const char *id, const char *fmt, ...)
 }
 
 __attribute__((format(printf, 4, 5)))
-static void warning(checker *ck, fx_loc loc, const char *id, const char *fmt, ...) {
+static void warning(checker *ck, fx_pos pos, const char *id, const char *fmt, ...) {
+    fx_loc loc = fx_lex_loc(ck->prog->ast->lexer, pos);
     char buf[512];
     va_list ap;
     va_start(ap, fmt);
@@ -124,7 +134,7 @@ static fx_check_ns *ns_child(checker *ck, fx_check_ns *ns, fx_ident *name, bool 
     return c;
 }
 
-static fx_symbol *new_symbol(checker *ck, fx_sym_kind kind, fx_ident *name, fx_loc loc) {
+static fx_symbol *new_symbol(checker *ck, fx_sym_kind kind, fx_ident *name, fx_pos loc) {
     fx_symbol *s = fx_alloc(ck->ctx, sizeof(*s));
     s->kind = (uint8_t)kind;
     s->name = name;
@@ -132,6 +142,39 @@ static fx_symbol *new_symbol(checker *ck, fx_sym_kind kind, fx_ident *name, fx_l
     s->ns = ck->ns;
     s->index = -1;
     s->unique = name ? name->str : "";
+    return s;
+}
+
+static uint32_t mix(uint32_t h, uint64_t v) {
+    h ^= (uint32_t)(v ^ (v >> 32));
+    return h * 16777619u;
+}
+
+// The shared symbol equal to *proto (a SWIZZLE or INTRINSIC symbol built on
+// the stack): an earlier one, or an arena copy of proto.
+static fx_symbol *shared_symbol(checker *ck, const fx_symbol *proto) {
+    uint32_t h = mix(2166136261u, proto->kind);
+    h = mix(h, (uint64_t)(uintptr_t)proto->name);
+    h = mix(h, (uint64_t)(uintptr_t)proto->intrinsic);
+    h = mix(h, proto->matrix_swizzle);
+    h = mix(h, proto->swizzle_count);
+    for (int i = 0; i < 4; i++) {
+        h = mix(h, proto->swizzle[i]);
+    }
+    if (!ck->shared_syms) {
+        ck->shared_syms = fx_alloc(ck->ctx, SHARED_SLOTS * sizeof(*ck->shared_syms));
+    }
+    fx_symbol **slot = &ck->shared_syms[h % SHARED_SLOTS];
+    const fx_symbol *o = *slot;
+    if (o && o->kind == proto->kind && o->name == proto->name &&
+        o->intrinsic == proto->intrinsic && o->matrix_swizzle == proto->matrix_swizzle &&
+        o->swizzle_count == proto->swizzle_count &&
+        memcmp(o->swizzle, proto->swizzle, sizeof(o->swizzle)) == 0) {
+        return *slot;
+    }
+    fx_symbol *s = fx_alloc(ck->ctx, sizeof(*s));
+    *s = *proto;
+    *slot = s;
     return s;
 }
 
@@ -182,8 +225,8 @@ static bool matches(const fx_symbol *s, look_kind k) {
 
 // The namespace that `A::B::` names when searched from base, or NULL.
 static fx_check_ns *walk_ns(checker *ck, fx_check_ns *base, const fx_name *n) {
-    for (uint16_t i = 0; base && i < n->scope_count; i++) {
-        base = ns_child(ck, base, n->scope[i], false);
+    for (unsigned i = 0; base && i < fx_name_depth(n); i++) {
+        base = ns_child(ck, base, n->scope->parts[i], false);
     }
     return base;
 }
@@ -201,7 +244,7 @@ static fx_symbol *lookup(checker *ck, const fx_name *n, look_kind k) {
     if (!n->ident) {
         return NULL;
     }
-    if (!n->scope_count && !n->rooted) {
+    if (!fx_name_qualified(n)) {
         for (binding *b = n->ident->sym; b && b->depth > 0; b = b->next) {
             if (matches(b->sym, k)) {
                 return b->sym;
@@ -215,7 +258,7 @@ static fx_symbol *lookup(checker *ck, const fx_name *n, look_kind k) {
         }
         return NULL;
     }
-    for (fx_check_ns *base = n->rooted ? ck->global_ns : ck->ns; base; base = base->parent) {
+    for (fx_check_ns *base = fx_name_rooted(n) ? ck->global_ns : ck->ns; base; base = base->parent) {
         fx_check_ns *ns = walk_ns(ck, base, n);
         fx_symbol *s = ns ? find_in(n, ns, k) : NULL;
         if (s) {
@@ -233,8 +276,8 @@ static size_t collect_functions(checker *ck, const fx_name *n, fx_symbol ***out,
     if (!n->ident) {
         return 0;
     }
-    bool qualified = n->scope_count || n->rooted;
-    for (fx_check_ns *base = n->rooted ? ck->global_ns : ck->ns; base; base = base->parent) {
+    bool qualified = fx_name_qualified(n);
+    for (fx_check_ns *base = fx_name_rooted(n) ? ck->global_ns : ck->ns; base; base = base->parent) {
         fx_check_ns *ns = qualified ? walk_ns(ck, base, n) : base;
         if (!ns) {
             continue;
@@ -321,20 +364,34 @@ static fx_type resolve_type(checker *ck, fx_typespec *spec) {
     return t;
 }
 
-static fx_typespec *make_spec(checker *ck, fx_type t, fx_loc loc) {
+// The typespec of a cast or constructor the checker writes. Equal types share
+// one (its loc is where the type was first needed); nothing writes to them.
+static fx_typespec *make_spec(checker *ck, fx_type t, fx_pos loc) {
+    t = plain(t);
+    uint32_t h = mix(2166136261u, ((uint64_t)t.base << 8) | ((uint64_t)t.rows << 4) | t.cols);
+    h = mix(h, ((uint64_t)t.elem_base << 8) | t.elem_rows);
+    h = mix(h, (uint64_t)(uint32_t)t.array_len);
+    h = mix(h, (uint64_t)(uintptr_t)t.strct);
+    if (!ck->shared_specs) {
+        ck->shared_specs = fx_alloc(ck->ctx, SHARED_SLOTS * sizeof(*ck->shared_specs));
+    }
+    fx_typespec **slot = &ck->shared_specs[h % SHARED_SLOTS];
+    if (*slot && fx_type_equal((*slot)->type, t) && (*slot)->type.elem_base == t.elem_base &&
+        (*slot)->type.elem_rows == t.elem_rows) {
+        return *slot;
+    }
     fx_typespec *spec = fx_alloc(ck->ctx, sizeof(*spec));
-    spec->type = plain(t);
+    spec->type = t;
     spec->loc = loc;
+    *slot = spec;
     return spec;
 }
 
 // Wraps *slot in an implicit cast to `to` unless it already has that type.
 static void insert_cast(checker *ck, fx_expr **slot, fx_type to) {
     fx_expr *e = *slot;
-    fx_expr *c = fx_alloc(ck->ctx, sizeof(*c));
-    c->kind = FX_EXPR_CAST;
+    fx_expr *c = fx_expr_new(ck->ctx, FX_EXPR_CAST, e->loc);
     c->flags = FX_EXPR_CHECK_IMPLICIT;
-    c->loc = e->loc;
     c->spec = make_spec(ck, to, e->loc);
     c->lhs = e;
     c->type = plain(to);
@@ -963,12 +1020,14 @@ static fx_type check_name(checker *ck, fx_expr *e, bool silent) {
 
 // Swizzles `xyzw`/`rgba` (no mixing) on scalars and vectors.
 static bool vector_swizzle(checker *ck, fx_expr *e, fx_type lt) {
-    const char *str = e->name.ident->str;
-    size_t len = e->name.ident->len;
+    const char *str = e->member->str;
+    size_t len = e->member->len;
     if (len < 1 || len > 4) {
         return false;
     }
-    fx_symbol *s = new_symbol(ck, FX_SYM_SWIZZLE, e->name.ident, e->loc);
+    fx_symbol proto = {.kind = FX_SYM_SWIZZLE, .name = e->member, .loc = e->loc,
+                       .ns = ck->ns, .index = -1, .unique = e->member->str};
+    fx_symbol *s = &proto;
     int set = -1;
     for (size_t i = 0; i < len; i++) {
         const char *p;
@@ -988,7 +1047,7 @@ static bool vector_swizzle(checker *ck, fx_expr *e, fx_type lt) {
         s->swizzle[i] = (uint8_t)idx;
     }
     s->swizzle_count = (uint8_t)len;
-    e->sym = s;
+    e->sym = shared_symbol(ck, s);
     e->type = fx_type_vector((fx_base_type)lt.base, (int)len);
     e->type.quals = lt.quals & FX_Q_CONST;
     return true;
@@ -996,9 +1055,11 @@ static bool vector_swizzle(checker *ck, fx_expr *e, fx_type lt) {
 
 // Matrix swizzles: `_m00` (zero-based) or `_11` (one-based), repeated.
 static bool matrix_swizzle(checker *ck, fx_expr *e, fx_type lt) {
-    const char *p = e->name.ident->str;
-    fx_symbol *s = new_symbol(ck, FX_SYM_SWIZZLE, e->name.ident, e->loc);
-    s->matrix_swizzle = true;
+    const char *p = e->member->str;
+    fx_symbol proto = {.kind = FX_SYM_SWIZZLE, .name = e->member, .loc = e->loc,
+                       .ns = ck->ns, .index = -1, .unique = e->member->str,
+                       .matrix_swizzle = true};
+    fx_symbol *s = &proto;
     int n = 0;
     while (*p) {
         if (p[0] != '_' || n == 4) {
@@ -1029,7 +1090,7 @@ static bool matrix_swizzle(checker *ck, fx_expr *e, fx_type lt) {
         return false;
     }
     s->swizzle_count = (uint8_t)n;
-    e->sym = s;
+    e->sym = shared_symbol(ck, s);
     e->type = fx_type_vector((fx_base_type)lt.base, n);
     e->type.quals = lt.quals & FX_Q_CONST;
     return true;
@@ -1037,13 +1098,13 @@ static bool matrix_swizzle(checker *ck, fx_expr *e, fx_type lt) {
 
 static fx_type check_member(checker *ck, fx_expr *e) {
     fx_type lt = check_expr(ck, e->lhs);
-    if (is_error(lt) || !e->name.ident) {
+    if (is_error(lt) || !e->member) {
         set_error(e);
         return e->type;
     }
     if (lt.base == FX_TYPE_STRUCT && !fx_type_is_array(lt) && lt.strct) {
         for (fx_var_decl *m = lt.strct->members; m; m = m->next) {
-            if (m->name == e->name.ident && m->sym) {
+            if (m->name == e->member && m->sym) {
                 e->sym = m->sym;
                 e->type = m->type;
                 e->type.quals |= lt.quals & FX_Q_CONST;
@@ -1056,7 +1117,7 @@ static fx_type check_member(checker *ck, fx_expr *e) {
             return e->type;
         }
     }
-    error(ck, e->loc, "X3018", "invalid subscript '%s'", e->name.ident->str);
+    error(ck, e->loc, "X3018", "invalid subscript '%s'", e->member->str);
     set_error(e);
     return e->type;
 }
@@ -1172,7 +1233,7 @@ static fx_type_op_class op_class(int op) {
 }
 
 // Reports a failed fx_type_binary/merge; returns false when it is an error.
-static bool op_status(checker *ck, fx_loc loc, fx_type_op_status st) {
+static bool op_status(checker *ck, fx_pos loc, fx_type_op_status st) {
     switch (st) {
     case FX_TYPE_OP_OK:
         return true;
@@ -1363,8 +1424,9 @@ static void fill_defaults(checker *ck, fx_expr *e, fx_func_decl *f) {
         if (i < n || !p->init) {
             continue;
         }
-        fx_expr *copy = fx_alloc(ck->ctx, sizeof(*copy));
-        *copy = *p->init;
+        size_t size = fx_expr_size(p->init->kind);
+        fx_expr *copy = fx_alloc(ck->ctx, size);
+        memcpy(copy, p->init, size);
         copy->next = NULL;
         *tail = copy;
         tail = &copy->next;
@@ -1419,7 +1481,7 @@ static fx_type check_call(checker *ck, fx_expr *e) {
         }
     }
     const fx_intrinsic_set *set = NULL;
-    if (!params && !e->name.scope_count && !e->name.rooted) {
+    if (!params && !fx_name_qualified(&e->name)) {
         set = fx_intrinsic_lookup(name);
         if (set) {
             const fx_intrinsic *best = NULL;
@@ -1428,11 +1490,11 @@ static fx_type check_call(checker *ck, fx_expr *e) {
                 if (st == FX_TYPE_SELECT_AMBIGUOUS && !any_error) {
                     error(ck, e->loc, "X3067", "'%s': ambiguous intrinsic function call", name);
                 }
-                fx_symbol *s = new_symbol(ck, FX_SYM_INTRINSIC, e->name.ident, e->loc);
-                s->intrinsic = best;
-                s->type = best->ret;
-                s->unique = best->name;
-                e->sym = s;
+                fx_symbol proto = {.kind = FX_SYM_INTRINSIC, .name = e->name.ident,
+                                   .loc = e->loc, .ns = ck->ns, .index = -1,
+                                   .intrinsic = best, .type = best->ret,
+                                   .unique = best->name};
+                e->sym = shared_symbol(ck, &proto);
                 e->type = plain(best->ret);
                 params = &best->sig;
                 if (ck->func) {
@@ -1589,9 +1651,7 @@ static bool flat_entries(checker *ck, fx_expr *list, fx_type elem, int32_t len) 
     fx_expr *a = list->args;
     uint32_t groups = 0;
     while (a) {
-        fx_expr *c = fx_alloc(ck->ctx, sizeof(*c));
-        c->kind = FX_EXPR_CONSTRUCT;
-        c->loc = a->loc;
+        fx_expr *c = fx_expr_new(ck->ctx, FX_EXPR_CONSTRUCT, a->loc);
         c->spec = make_spec(ck, elem, a->loc);
         c->args = a;
         for (int i = 1; i < comps; i++) {
@@ -1764,7 +1824,7 @@ static fx_symbol *existing_local(checker *ck, fx_ident *name) {
     return b && b->depth == ck->depth && ck->depth > 0 ? b->sym : NULL;
 }
 
-static void redefinition(checker *ck, fx_loc loc, fx_ident *name) {
+static void redefinition(checker *ck, fx_pos loc, fx_ident *name) {
     error(ck, loc, "X3003", "redefinition of '%s'", name->str);
 }
 
@@ -1913,7 +1973,8 @@ static void struct_decl(checker *ck, fx_struct_decl *sd) {
     if (name) {
         s->unique = fx_sprintf(ck->ctx, "%s%s", ck->ns->prefix, name->str);
     } else {
-        s->unique = fx_sprintf(ck->ctx, "_anonymous_struct_%d_%d", sd->loc.line, sd->loc.col);
+        fx_loc l = fx_lex_loc(ck->prog->ast->lexer, sd->loc);
+        s->unique = fx_sprintf(ck->ctx, "_anonymous_struct_%d_%d", l.line, l.col);
     }
     sd->sym = s;
     s->type = (fx_type){.base = FX_TYPE_STRUCT, .rows = 1, .cols = 1, .strct = sd};

@@ -43,7 +43,8 @@ typedef struct fx_ctx fx_ctx;
 // limit 0 means FX_LIMIT_ARENA_DEFAULT. Returns NULL when out of memory.
 FX_INTERNAL fx_arena *fx_arena_create(size_t limit);
 FX_INTERNAL void fx_arena_destroy(fx_arena *arena);
-// Zeroed memory aligned for any type. Returns NULL past the limit or when out
+// Zeroed memory aligned to 8 bytes (pointers, 64-bit integers, doubles: all
+// the compiler stores; nothing needs 16). Returns NULL past the limit or when out
 // of memory; fx_alloc below turns that into fx_fatal.
 FX_INTERNAL void *fx_arena_alloc(fx_arena *arena, size_t size);
 FX_INTERNAL size_t fx_arena_peak(const fx_arena *arena);   // bytes handed out, at most

@@ -109,10 +109,10 @@ typedef enum fx_sym_kind {
     FX_SYM_LOCAL,                // local variable (incl. const locals without a known value)
     FX_SYM_PARAM,                // function parameter
     FX_SYM_FUNCTION,             // one user function overload
-    FX_SYM_INTRINSIC,            // one intrinsic overload (one symbol per call)
+    FX_SYM_INTRINSIC,            // one intrinsic overload (shared by the calls that pick it)
     FX_SYM_STRUCT,
     FX_SYM_MEMBER,               // struct member
-    FX_SYM_SWIZZLE,              // vector or matrix swizzle (one symbol per expression)
+    FX_SYM_SWIZZLE,              // vector or matrix swizzle (shared by equal swizzles)
 } fx_sym_kind;
 
 typedef struct fx_symbol fx_symbol;
@@ -140,10 +140,11 @@ struct fx_symbol {
     uint8_t swizzle[4];          // SWIZZLE: component indices
     bool implicit_uniform;       // UNIFORM: declared without `uniform` (warning X5000)
     int32_t index;               // MEMBER: position; module.c: index into the effect's array
+    fx_pos loc;                  // the declaration
+    uint32_t use_mark;           // checker: dedups per-function use lists
     fx_ident *name;              // as declared
     const char *unique;          // globals, functions, structs: "NS::Sub::name"; else the name
     fx_check_ns *ns;             // the namespace it was declared in
-    fx_loc loc;                  // the declaration
     fx_type type;                // variables: their type; FUNCTION/INTRINSIC: the return type
     fx_var_decl *var;            // variables, parameters, members: the declaration
     fx_func_decl *func;          // FUNCTION: the definition
@@ -153,7 +154,6 @@ struct fx_symbol {
                                  // array_len elements); NULL when not foldable (then emit
                                  // a global/local initialised with var->init)
     fx_check_func *fn;           // FUNCTION: what the body uses
-    uint32_t use_mark;           // checker: dedups per-function use lists
 };
 
 // A namespace: the global one has name NULL and prefix "".

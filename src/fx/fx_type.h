@@ -58,13 +58,15 @@ enum {
 
 typedef struct fx_struct_decl fx_struct_decl; // defined by the AST (fx_ast.h)
 
+// 16 bytes: every expression node carries one, so the small fields are
+// packed into one 32-bit word (docs/compiler.md, "Memory").
 typedef struct fx_type {
-    uint8_t base;                // fx_base_type
-    uint8_t rows;                // components of a vector, rows of a matrix; 1 for scalars
-    uint8_t cols;                // 1 for scalars and vectors, columns of a matrix
-    uint8_t elem_base;           // object types: element scalar type (fx_base_type)
-    uint8_t elem_rows;           // object types: element components (1..4)
-    uint16_t quals;              // FX_Q_* bits
+    unsigned base : 5;           // fx_base_type
+    unsigned rows : 3;           // components of a vector, rows of a matrix; 1 for scalars
+    unsigned cols : 3;           // 1 for scalars and vectors, columns of a matrix
+    unsigned elem_base : 5;      // object types: element scalar type (fx_base_type)
+    unsigned elem_rows : 3;      // object types: element components (1..4)
+    unsigned quals : 13;         // FX_Q_* bits
     int32_t array_len;           // 0: not an array; -1: unsized (taken from the initializer)
     fx_struct_decl *strct;       // FX_TYPE_STRUCT: borrowed declaration
 } fx_type;

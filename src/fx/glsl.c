@@ -133,7 +133,7 @@ typedef struct gen {
     // Per shader.
     fxgl_shader *sh;
     fxgl_stage stage;
-    fx_loc entry_loc;
+    fx_pos entry_loc;
     buf helpers;                 // helper and wrapper functions
     const char **helper_keys;    // helpers written, by key
     size_t helper_count, helper_cap;
@@ -157,8 +157,9 @@ typedef struct gen {
     int errors;
 } gen;
 
-static void gerror(gen *g, fx_loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void gerror(gen *g, fx_loc loc, const char *fmt, ...) {
+static void gerror(gen *g, fx_pos loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void gerror(gen *g, fx_pos pos, const char *fmt, ...) {
+    fx_loc loc = fx_lex_loc(g->prog->ast->lexer, pos);
     char msg[512];
     va_list ap;
     va_start(ap, fmt);
@@ -698,13 +699,13 @@ static bool side_effects(const fx_expr *e) {
     default:
         break;
     }
-    if (e->kind == FX_EXPR_TERNARY && side_effects(e->cond)) {
+    if (side_effects(fx_expr_cond(e))) {
         return true;
     }
-    if (side_effects(e->lhs) || side_effects(e->rhs)) {
+    if (side_effects(fx_expr_lhs(e)) || side_effects(fx_expr_rhs(e))) {
         return true;
     }
-    for (const fx_expr *a = e->args; a; a = a->next) {
+    for (const fx_expr *a = fx_expr_args(e); a; a = a->next) {
         if (side_effects(a)) {
             return true;
         }
@@ -991,7 +992,7 @@ static void apply_template(gen *g, buf *o, const fx_intrinsic *in, const char *c
 }
 
 static bool is_global_object(const fx_expr *a) {
-    const fx_symbol *s = a->sym;
+    const fx_symbol *s = fx_expr_sym(a);
     return a->kind == FX_EXPR_NAME && s &&
            (s->kind == FX_SYM_SAMPLER || s->kind == FX_SYM_STORAGE || s->kind == FX_SYM_TEXTURE);
 }
@@ -1266,7 +1267,7 @@ static void expr(gen *g, buf *o, const fx_expr *e) {
             return;
         }
     }
-    const fx_symbol *s = e->sym;
+    const fx_symbol *s = fx_expr_sym(e);
     switch ((fx_expr_kind)e->kind) {
     case FX_EXPR_ERROR:
     case FX_EXPR_STRING:
@@ -1355,7 +1356,7 @@ static void expr(gen *g, buf *o, const fx_expr *e) {
             return;
         }
         // A row or element of an int/bool matrix: GLSL holds it as float.
-        const fx_expr *m = e->lhs->lhs;
+        const fx_expr *m = fx_expr_lhs(e->lhs); // INDEX and MEMBER have one
         bool int_row = e->lhs->kind == FX_EXPR_INDEX && glsl_matrix(m->type) &&
                        !fx_type_is_array(m->type) && !is_float_base(m->type.base);
         bool int_elem = ls && ls->kind == FX_SYM_SWIZZLE && ls->matrix_swizzle &&
@@ -1715,7 +1716,7 @@ static void init_uses(gen *g, const fx_expr *e) {
     if (!e) {
         return;
     }
-    fx_symbol *s = e->sym;
+    fx_symbol *s = fx_expr_sym(e);
     if (s && e->kind == FX_EXPR_NAME &&
         (s->kind == FX_SYM_UNIFORM || s->kind == FX_SYM_GLOBAL || s->kind == FX_SYM_CONSTANT ||
          s->kind == FX_SYM_SAMPLER || s->kind == FX_SYM_STORAGE)) {
@@ -1727,12 +1728,10 @@ static void init_uses(gen *g, const fx_expr *e) {
                 sizeof(*g->pending), 1u << 24, "functions");
         g->pending[g->pending_count++] = s;
     }
-    if (e->kind == FX_EXPR_TERNARY) {
-        init_uses(g, e->cond);
-    }
-    init_uses(g, e->lhs);
-    init_uses(g, e->rhs);
-    for (const fx_expr *a = e->args; a; a = a->next) {
+    init_uses(g, fx_expr_cond(e));
+    init_uses(g, fx_expr_lhs(e));
+    init_uses(g, fx_expr_rhs(e));
+    for (const fx_expr *a = fx_expr_args(e); a; a = a->next) {
         init_uses(g, a);
     }
 }
@@ -1781,7 +1780,7 @@ typedef struct usage {
 static void scan_stmt(usage *u, const fx_stmt *s);
 
 static int storage_index(const usage *u, const fx_expr *a) {
-    const fx_symbol *s = a ? a->sym : NULL;
+    const fx_symbol *s = a ? fx_expr_sym(a) : NULL;
     if (!s || a->kind != FX_EXPR_NAME) {
         return -1;
     }
@@ -1800,7 +1799,7 @@ static void scan_expr(usage *u, const fx_expr *e) {
     if (!e) {
         return;
     }
-    const fx_symbol *s = e->sym;
+    const fx_symbol *s = fx_expr_sym(e);
     if (e->kind == FX_EXPR_CALL && s && s->kind == FX_SYM_INTRINSIC && s->intrinsic) {
         int idx = storage_index(u, e->args);
         const char *t = s->intrinsic->glsl;
@@ -1829,12 +1828,10 @@ static void scan_expr(usage *u, const fx_expr *e) {
             scan_stmt(&inner, s->func->body);
         }
     }
-    if (e->kind == FX_EXPR_TERNARY) {
-        scan_expr(u, e->cond);
-    }
-    scan_expr(u, e->lhs);
-    scan_expr(u, e->rhs);
-    for (const fx_expr *a = e->args; a; a = a->next) {
+    scan_expr(u, fx_expr_cond(e));
+    scan_expr(u, fx_expr_lhs(e));
+    scan_expr(u, fx_expr_rhs(e));
+    for (const fx_expr *a = fx_expr_args(e); a; a = a->next) {
         scan_expr(u, a);
     }
 }
@@ -1842,15 +1839,15 @@ static void scan_expr(usage *u, const fx_expr *e) {
 static void scan_stmt(usage *u, const fx_stmt *s) {
     for (; s; s = s->next) {
         if (s->kind != FX_STMT_CASE) {
-            scan_expr(u, s->expr); // case labels are constants
+            scan_expr(u, fx_stmt_expr(s)); // case labels are constants
         }
-        scan_expr(u, s->inc);
-        for (const fx_var_decl *v = s->decls; v; v = v->next) {
+        scan_expr(u, fx_stmt_inc(s));
+        for (const fx_var_decl *v = fx_stmt_decls(s); v; v = v->next) {
             scan_expr(u, v->init);
         }
-        scan_stmt(u, s->init);
-        scan_stmt(u, s->body);
-        scan_stmt(u, s->els);
+        scan_stmt(u, fx_stmt_init(s));
+        scan_stmt(u, fx_stmt_body(s));
+        scan_stmt(u, fx_stmt_els(s));
     }
 }
 
@@ -2035,7 +2032,7 @@ static void io_leaf(gen *g, io *x, fx_type t, const char *path, const char *base
 // A parameter or return value, flattened: struct members, array elements
 // and matrix rows each take their own semantic index.
 static void io_value(gen *g, io *x, fx_type t, const char *path, const fx_ident *semantic,
-                     int offset, uint16_t quals, bool in, bool out, fx_loc loc) {
+                     int offset, uint16_t quals, bool in, bool out, fx_pos loc) {
     if (fx_type_is_struct(t) && !fx_type_is_array(t)) {
         if (!t.strct) {
             return;
@@ -2400,7 +2397,7 @@ static fx_symbol *entry_symbol(gen *g, const fxgl_shader *sh) {
                 if (!s->name || !s->value || strcmp(s->name->str, states[sh->stage]) != 0) {
                     continue;
                 }
-                fx_symbol *f = s->value->sym;
+                fx_symbol *f = fx_expr_sym(s->value);
                 if (f && f->kind == FX_SYM_FUNCTION && f->func && f->unique &&
                     strcmp(f->unique, sh->entry) == 0) {
                     return f;
@@ -2454,7 +2451,7 @@ static const char *shader(gen *g, fxgl_shader *sh) {
     g->need_deriv_control = g->need_ctrl_attrs = false;
     fx_symbol *entry = entry_symbol(g, sh);
     if (!entry) {
-        gerror(g, (fx_loc){.file = "", .line = 0, .col = 0}, "'%s': entry point not found",
+        gerror(g, FX_POS_NONE, "'%s': entry point not found",
                sh->entry);
         return NULL;
     }

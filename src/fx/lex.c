@@ -136,6 +136,8 @@ static void grow_table(fx_lexer *lx) {
     lx->ident_mask = size - 1;
 }
 
+static void classify(fx_ident *id);
+
 static fx_ident *intern_hashed(fx_lexer *lx, const char *s, size_t len, uint32_t h) {
     for (fx_ident *id = lx->idents[h & lx->ident_mask]; id; id = id->next) {
         if (id->hash == h && id->len == len && memcmp(id->str, s, len) == 0) {
@@ -145,11 +147,13 @@ static fx_ident *intern_hashed(fx_lexer *lx, const char *s, size_t len, uint32_t
     if (len > UINT32_MAX / 2) {
         fx_limit(lx->ctx, lx->file, lx->line, 1, "characters in a name", UINT32_MAX / 2);
     }
-    fx_ident *id = fx_alloc(lx->ctx, sizeof(*id));
-    id->str = fx_strndup(lx->ctx, s, len);
+    // The name's bytes follow the struct (str is a flexible array member).
+    fx_ident *id = fx_alloc(lx->ctx, sizeof(*id) + len + 1);
+    memcpy(id->str, s, len);
     id->len = (uint32_t)len;
     id->hash = h;
     id->kind = FX_TOK_IDENT;
+    classify(id);
     id->next = lx->idents[h & lx->ident_mask];
     lx->idents[h & lx->ident_mask] = id;
     if (++lx->ident_count > lx->ident_mask) {
@@ -258,22 +262,50 @@ static const type_family type_families[] = {
     {"half", FX_TYPE_ERROR, true},
 };
 
-static void add_type_name(fx_lexer *lx, const char *name, uint8_t base, int rows, int cols) {
-    fx_ident *id = fx_lex_intern(lx, name, strlen(name));
-    if (base == FX_TYPE_ERROR) {
-        id->flags |= FX_IDENT_RESERVED;
-        return;
+// A keyword, reserved word or built-in type name gets its meaning when it is
+// first interned, from the tables above: only the words an effect uses cost
+// memory (interning all ~260 up front cost ~20 KB per compilation).
+static bool type_name(fx_ident *id) {
+    const char *s = id->str;
+    for (size_t i = 0; i < sizeof(type_families) / sizeof(type_families[0]); i++) {
+        const type_family *f = &type_families[i];
+        size_t pl = strlen(f->prefix);
+        if (id->len < pl || memcmp(s, f->prefix, pl) != 0) {
+            continue;
+        }
+        const char *r = s + pl;
+        size_t rest = id->len - pl;
+        int rows = 1, cols = 1;
+        if (rest == 0) {
+            // scalar
+        } else if (rest == 1 && r[0] >= '2' && r[0] <= '4') {
+            rows = r[0] - '0';
+        } else if (rest == 3 && r[0] >= '2' && r[0] <= '4' && r[1] == 'x' &&
+                   r[2] >= '1' && r[2] <= '4' && (r[2] != '1' || f->vec_x1)) {
+            rows = r[0] - '0';
+            cols = r[2] - '0';
+        } else {
+            continue;
+        }
+        if (f->base == FX_TYPE_ERROR) {
+            id->flags |= FX_IDENT_RESERVED;
+            return true;
+        }
+        id->kind = FX_TOK_TYPE;
+        id->type.base = f->base;
+        id->type.rows = (unsigned)rows;
+        id->type.cols = (unsigned)cols;
+        return true;
     }
-    id->kind = FX_TOK_TYPE;
-    id->type.base = base;
-    id->type.rows = (uint8_t)rows;
-    id->type.cols = (uint8_t)cols;
+    return false;
 }
 
-static void add_keywords(fx_lexer *lx) {
+static void classify(fx_ident *id) {
     for (size_t i = 0; i < sizeof(keywords) / sizeof(keywords[0]); i++) {
         const keyword *k = &keywords[i];
-        fx_ident *id = fx_lex_intern(lx, k->name, strlen(k->name));
+        if (strcmp(k->name, id->str) != 0) {
+            continue;
+        }
         id->kind = k->kind;
         id->quals = k->quals;
         if (k->kind == FX_TOK_TYPE) {
@@ -285,28 +317,15 @@ static void add_keywords(fx_lexer *lx) {
                 id->type.elem_rows = 4;
             }
         }
+        return;
     }
     for (size_t i = 0; i < sizeof(reserved_words) / sizeof(reserved_words[0]); i++) {
-        fx_ident *id = fx_lex_intern(lx, reserved_words[i], strlen(reserved_words[i]));
-        id->flags |= FX_IDENT_RESERVED;
-    }
-    for (size_t i = 0; i < sizeof(type_families) / sizeof(type_families[0]); i++) {
-        const type_family *f = &type_families[i];
-        char name[32];
-        add_type_name(lx, f->prefix, f->base, 1, 1);
-        for (int r = 2; r <= 4; r++) {
-            snprintf(name, sizeof(name), "%s%d", f->prefix, r);
-            add_type_name(lx, name, f->base, r, 1);
-            if (f->vec_x1) {
-                snprintf(name, sizeof(name), "%s%dx1", f->prefix, r);
-                add_type_name(lx, name, f->base, r, 1);
-            }
-            for (int c = 2; c <= 4; c++) {
-                snprintf(name, sizeof(name), "%s%dx%d", f->prefix, r, c);
-                add_type_name(lx, name, f->base, r, c);
-            }
+        if (strcmp(reserved_words[i], id->str) == 0) {
+            id->flags |= FX_IDENT_RESERVED;
+            return;
         }
     }
+    type_name(id);
 }
 
 void fx_lex_init(fx_lexer *lx, fx_ctx *ctx, const char *text, size_t len, const char *file) {
@@ -321,12 +340,25 @@ void fx_lex_init(fx_lexer *lx, fx_ctx *ctx, const char *text, size_t len, const 
     lx->cur = text;
     lx->line_start = text;
     lx->file = fx_strdup(ctx, file ? file : "");
+    lx->first_file = lx->file;
     lx->line = 1;
     lx->at_line_start = true;
-    lx->ident_mask = 1023;
+    // The line map's size, counted up front so that it is allocated once: a
+    // mark per directive line (the #line markers) and one per stride.
+    size_t lines = 0, directives = 0;
+    for (const char *q = text, *nl; q < lx->end; q = nl + 1) {
+        directives += *q == '#';
+        lines++;
+        nl = memchr(q, '\n', (size_t)(lx->end - q));
+        if (!nl) {
+            break;
+        }
+    }
+    lx->mark_cap = directives + lines / FX_LEX_MAP_STRIDE + 1;
+    lx->marks = fx_alloc(ctx, lx->mark_cap * sizeof(*lx->marks));
+    lx->ident_mask = 255;        // grows by doubling; a typical effect has 100-500 names
     lx->idents = fx_alloc(ctx, (lx->ident_mask + 1) * sizeof(*lx->idents));
     lx->pragma_tail = &lx->pragmas;
-    add_keywords(lx);
 }
 
 // --- scanning helpers ---
@@ -343,6 +375,48 @@ static void newline(fx_lexer *lx, const char *after) {
     lx->line++;
     lx->line_start = after;
     lx->at_line_start = true;
+    if (lx->mark_pending || ++lx->lines_since_mark >= FX_LEX_MAP_STRIDE) {
+        fx_grow(lx->ctx, (void **)&lx->marks, &lx->mark_cap, lx->mark_count + 1,
+                sizeof(*lx->marks), UINT32_MAX, "lines");
+        lx->marks[lx->mark_count++] = (fx_line_mark){
+            .off = (uint32_t)(after - lx->text), .line = lx->line, .file = lx->file};
+        lx->mark_pending = false;
+        lx->lines_since_mark = 0;
+    }
+}
+
+fx_loc fx_lex_loc(const fx_lexer *lx, fx_pos pos) {
+    size_t len = (size_t)(lx->end - lx->text);
+    if (pos.off == UINT32_MAX || pos.off > len) {
+        return (fx_loc){.file = "", .line = 0, .col = 0};
+    }
+    // The last mark at or before pos.
+    size_t lo = 0, hi = lx->mark_count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (lx->marks[mid].off <= pos.off) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    fx_loc loc = {.file = lx->first_file, .line = 1, .col = 1};
+    uint32_t start = 0;
+    if (lo > 0) {
+        const fx_line_mark *m = &lx->marks[lo - 1];
+        loc.file = m->file;
+        loc.line = m->line;
+        start = m->off;
+    }
+    const char *p = lx->text + start;
+    const char *end = lx->text + pos.off;
+    const char *nl;
+    while ((nl = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+        loc.line++;
+        p = nl + 1;
+    }
+    loc.col = (int32_t)(end - p) + 1;
+    return loc;
 }
 
 static const char *line_end(const fx_lexer *lx, const char *p) {
@@ -429,6 +503,7 @@ static void directive(fx_lexer *lx, const char *hash) {
     }
     // The marker names the line that follows it; the newline adds one.
     lx->line = (int32_t)n - 1;
+    lx->mark_pending = true;
     lx->cur = eol;
 }
 
@@ -802,6 +877,7 @@ void fx_lex_next(fx_lexer *lx, fx_token *tok) {
         if (!skip_space(lx)) {
             tok->kind = FX_TOK_EOF;
             tok->text = lx->end;
+            tok->offset = (uint32_t)(lx->end - lx->text);
             tok->loc = loc_at(lx, lx->end);
             return;
         }

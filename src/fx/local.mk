@@ -75,6 +75,12 @@ tests_fx_test_pp_SOURCES = tests/fx/test_pp.c
 tests_fx_test_pp_CPPFLAGS = $(TEST_CPPFLAGS) -DFX_TEST_DATA_DIR='"$(abs_top_srcdir)/tests/fx/data/pp"'
 tests_fx_test_pp_LDADD = libfxgl_fx.la $(TEST_LDADD) -lm
 
+check_PROGRAMS += tests/fx/test_memory
+tests_fx_test_memory_SOURCES = tests/fx/test_memory.c
+tests_fx_test_memory_CPPFLAGS = $(TEST_CPPFLAGS) -DFX_TEST_DATA_DIR='"$(abs_top_srcdir)/tests/fx/data/mem"'
+tests_fx_test_memory_LDADD = libfxgl_fx.la $(TEST_LDADD) -lm
+EXTRA_DIST += tests/fx/data/mem/memory_budget.fx tests/fx/data/mem/memory_budget.fxh
+
 TESTS += tests/fx/test_fxc.sh
 EXTRA_DIST += tests/fx/test_fxc.sh
 

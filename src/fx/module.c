@@ -49,7 +49,8 @@ typedef struct builder {
 } builder;
 
 __attribute__((format(printf, 4, 5)))
-static void error(builder *b, fx_loc loc, const char *id, const char *fmt, ...) {
+static void error(builder *b, fx_pos pos, const char *id, const char *fmt, ...) {
+    fx_loc loc = fx_lex_loc(b->prog->ast->lexer, pos);
     char buf[512];
     va_list ap;
     va_start(ap, fmt);
@@ -59,7 +60,8 @@ static void error(builder *b, fx_loc loc, const char *id, const char *fmt, ...) 
 }
 
 __attribute__((format(printf, 4, 5)))
-static void warning(builder *b, fx_loc loc, const char *id, const char *fmt, ...) {
+static void warning(builder *b, fx_pos pos, const char *id, const char *fmt, ...) {
+    fx_loc loc = fx_lex_loc(b->prog->ast->lexer, pos);
     char buf[512];
     va_list ap;
     va_start(ap, fmt);
@@ -197,7 +199,7 @@ static bool int_value(builder *b, const fx_state *s, const enum_word *words, int
         return false;
     }
     int w;
-    if (e->kind == FX_EXPR_NAME && !e->name.scope_count && e->name.ident &&
+    if (e->kind == FX_EXPR_NAME && !fx_name_qualified(&e->name) && e->name.ident &&
         find_word(words, e->name.ident->str, &w)) {
         *out = w;
         return true;
@@ -406,7 +408,7 @@ static void texture(builder *b, fx_symbol *sym) {
 // The texture a `Texture = name` property names, or -1 (reported).
 static int texture_ref(builder *b, const fx_state *s, const char *owner) {
     const fx_expr *e = s->value;
-    const fx_symbol *ts = e ? e->sym : NULL;
+    const fx_symbol *ts = e ? fx_expr_sym(e) : NULL;
     if (!ts || ts->kind != FX_SYM_TEXTURE || ts->index < 0) {
         error(b, e ? e->loc : s->loc, "X3004", "'%s': 'Texture' must name a texture", owner);
         return -1;
@@ -438,7 +440,7 @@ static bool format_is_uint(fxgl_format f) {
 
 // Integer samplers and storages need an integer texture of that kind; a
 // texture with the default format takes it from the element type.
-static void match_element(builder *b, fx_loc loc, fxgl_texture *t, fxgl_scalar el, int count,
+static void match_element(builder *b, fx_pos loc, fxgl_texture *t, fxgl_scalar el, int count,
                           const char *owner) {
     if (t->semantic) {
         return;
@@ -487,7 +489,7 @@ static void sampler(builder *b, fx_symbol *sym) {
     s->min_filter = s->mag_filter = s->mip_filter = f;
     s->min_lod = -FLT_MAX;
     s->max_lod = FLT_MAX;
-    fx_loc tex_loc = v->loc;
+    fx_pos tex_loc = v->loc;
     for (const fx_state *p = v->props; p; p = p->next) {
         if (!p->name) {
             continue;
@@ -565,7 +567,7 @@ static void storage(builder *b, fx_symbol *sym) {
     s->texture = -1;
     s->element = elem_scalar(sym->type.elem_base);
     s->element_count = sym->type.elem_rows ? sym->type.elem_rows : 4;
-    fx_loc tex_loc = v->loc;
+    fx_pos tex_loc = v->loc;
     bool named = false;
     for (const fx_state *p = v->props; p; p = p->next) {
         if (!p->name) {
@@ -761,7 +763,7 @@ static void visit_function(void *user, fx_symbol *f) {
 }
 
 // The shader for (entry, stage), created on first use.
-static int shader_for(builder *b, fx_symbol *entry, fxgl_stage stage, fx_loc loc,
+static int shader_for(builder *b, fx_symbol *entry, fxgl_stage stage, fx_pos loc,
                       const int threads[3]) {
     for (size_t i = 0; i < b->shader_count; i++) {
         if (b->shader_entries[i] == entry && b->shaders[i].stage == stage &&
@@ -849,10 +851,10 @@ static void set_blend(fxgl_pass *p, int index, size_t field, int value) {
 
 static fx_symbol *shader_function(builder *b, const fx_state *s) {
     const fx_expr *e = s->value;
-    fx_symbol *f = e ? e->sym : NULL;
+    fx_symbol *f = e ? fx_expr_sym(e) : NULL;
     if (!f || f->kind != FX_SYM_FUNCTION) {
         error(b, e ? e->loc : s->loc, "X3004", "'%s': undeclared shader function",
-              e && e->name.ident ? e->name.ident->str : "");
+              e && e->kind == FX_EXPR_NAME && e->name.ident ? e->name.ident->str : "");
         return NULL;
     }
     if (!f->func || !f->func->body) {
@@ -892,7 +894,7 @@ static void thread_counts(builder *b, const fx_state *s, const fx_symbol *f, int
 
 typedef struct pass_info {
     fx_symbol *vs, *ps, *cs;
-    fx_loc vs_loc, ps_loc, cs_loc;
+    fx_pos vs_loc, ps_loc, cs_loc;
     int threads[3];
     bool dispatch_set[2];
 } pass_info;
@@ -915,7 +917,7 @@ static void pass_state(builder *b, fxgl_pass *p, const fx_state *s, pass_info *p
         }
     } else if (indexed(n, "RenderTarget", &idx)) {
         const fx_expr *e = s->value;
-        const fx_symbol *t = e ? e->sym : NULL;
+        const fx_symbol *t = e ? fx_expr_sym(e) : NULL;
         if (!t || t->kind != FX_SYM_TEXTURE || t->index < 0) {
             error(b, e ? e->loc : s->loc, "X3004", "'%s' must name a texture", n);
             return;

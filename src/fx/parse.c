@@ -29,12 +29,17 @@ typedef struct fx_parser {
     fx_token ring[LOOKAHEAD];    // look-ahead tokens, ring[first] is the current one
     unsigned first;              // index of the current token
     unsigned count;              // tokens in the ring
-    fx_loc prev_loc;             // position of the last consumed token
+    fx_pos prev_loc;             // position of the last consumed token
     int depth;                   // current nesting (expressions, statements, namespaces)
     bool recovering;             // an error was reported; quiet until resynchronised
 } fx_parser;
 
 // --- tokens ---
+
+// A token's position as tree nodes keep it.
+static fx_pos tpos(const fx_token *t) {
+    return (fx_pos){t->offset};
+}
 
 static const fx_token *peek(fx_parser *p, unsigned n) {
     while (p->count <= n) {
@@ -54,7 +59,7 @@ static bool at(fx_parser *p, int kind) {
 
 static void advance(fx_parser *p) {
     const fx_token *t = tok(p);
-    p->prev_loc = t->loc;
+    p->prev_loc = tpos(t);
     if (t->kind == FX_TOK_EOF) {
         return; // EOF repeats forever
     }
@@ -70,8 +75,8 @@ static bool accept(fx_parser *p, int kind) {
     return false;
 }
 
-static fx_loc here(fx_parser *p) {
-    return tok(p)->loc;
+static fx_pos here(fx_parser *p) {
+    return tpos(tok(p));
 }
 
 // --- diagnostics ---
@@ -100,8 +105,9 @@ static void error_unexpected(fx_parser *p, const char *expected) {
     }
 }
 
-static void report(fx_parser *p, fx_syntax_diag d, const fx_loc *loc, const char *arg) {
-    fx_lex_report(p->ctx, d, loc, arg);
+static void report(fx_parser *p, fx_syntax_diag d, fx_pos pos, const char *arg) {
+    fx_loc loc = fx_lex_loc(p->lx, pos);
+    fx_lex_report(p->ctx, d, &loc, arg);
 }
 
 static bool expect(fx_parser *p, int kind) {
@@ -117,7 +123,9 @@ static bool expect(fx_parser *p, int kind) {
 
 // Expects the token closing `open` (which was at open_loc), naming the opener
 // when the two are on different lines.
-static bool expect_close(fx_parser *p, int kind, int open, const fx_loc *open_loc) {
+static bool expect_close(fx_parser *p, int kind, int open, fx_pos open_pos) {
+    fx_loc open_loc_ = fx_lex_loc(p->lx, open_pos);
+    const fx_loc *open_loc = &open_loc_;
     if (accept(p, kind)) {
         p->recovering = false;
         return true;
@@ -222,30 +230,94 @@ static void skip_to_closer(fx_parser *p, int closer) {
 
 // --- node constructors ---
 
-static fx_expr *new_expr(fx_parser *p, fx_expr_kind kind, fx_loc loc) {
-    fx_expr *e = fx_alloc(p->ctx, sizeof(*e));
+// Bytes of the common part plus the kind's slots (fx_ast.h).
+size_t fx_expr_size(int kind) {
+    switch ((fx_expr_kind)kind) {
+    case FX_EXPR_ERROR:
+        return FX_EXPR_COMMON_SIZE;
+    case FX_EXPR_INT:
+    case FX_EXPR_FLOAT:
+    case FX_EXPR_BOOL:
+    case FX_EXPR_UNARY:
+    case FX_EXPR_POSTFIX:
+        return offsetof(fx_expr, lhs) + sizeof(fx_expr *);
+    case FX_EXPR_STRING:
+    case FX_EXPR_BINARY:
+    case FX_EXPR_ASSIGN:
+    case FX_EXPR_COMMA:
+    case FX_EXPR_CAST:
+    case FX_EXPR_INDEX:
+        return offsetof(fx_expr, cond);
+    case FX_EXPR_NAME:
+    case FX_EXPR_MEMBER:
+    case FX_EXPR_TERNARY:
+        return offsetof(fx_expr, args);
+    case FX_EXPR_CONSTRUCT:
+    case FX_EXPR_CALL:
+    case FX_EXPR_INIT_LIST:
+        break;
+    }
+    return sizeof(fx_expr);
+}
+
+fx_expr *fx_expr_new(fx_ctx *ctx, int kind, fx_pos loc) {
+    fx_expr *e = fx_alloc(ctx, fx_expr_size(kind));
     e->kind = (uint8_t)kind;
     e->loc = loc;
     return e;
 }
 
+static fx_expr *new_expr(fx_parser *p, fx_expr_kind kind, fx_pos loc) {
+    return fx_expr_new(p->ctx, kind, loc);
+}
+
 static fx_expr *new_binary(fx_parser *p, fx_expr_kind kind, int op, fx_expr *lhs, fx_expr *rhs,
-                           fx_loc loc) {
+                           fx_pos loc) {
     fx_expr *e = new_expr(p, kind, loc);
     e->op = (uint16_t)op;
     e->lhs = lhs;
-    e->rhs = rhs;
+    if (fx_expr_has_rhs(kind)) {
+        e->rhs = rhs;
+    }
     return e;
 }
 
-static fx_stmt *new_stmt(fx_parser *p, fx_stmt_kind kind, fx_loc loc) {
-    fx_stmt *s = fx_alloc(p->ctx, sizeof(*s));
+size_t fx_stmt_size(int kind) {
+    switch ((fx_stmt_kind)kind) {
+    case FX_STMT_EMPTY:
+    case FX_STMT_BREAK:
+    case FX_STMT_CONTINUE:
+    case FX_STMT_DISCARD:
+        return offsetof(fx_stmt, expr);
+    case FX_STMT_EXPR:
+    case FX_STMT_RETURN:
+        return offsetof(fx_stmt, decls);
+    case FX_STMT_DECL:
+        return offsetof(fx_stmt, body);
+    case FX_STMT_SWITCH:
+    case FX_STMT_WHILE:
+    case FX_STMT_DO:
+        return offsetof(fx_stmt, count);
+    case FX_STMT_BLOCK:
+    case FX_STMT_CASE:
+        return offsetof(fx_stmt, els);
+    case FX_STMT_IF:
+        return offsetof(fx_stmt, init);
+    case FX_STMT_FOR:
+    case FX_STMT_ERROR:
+        break;
+    }
+    return sizeof(fx_stmt);
+}
+
+static fx_stmt *new_stmt(fx_parser *p, fx_stmt_kind kind, fx_pos loc) {
+    fx_stmt *s = fx_alloc(p->ctx, fx_stmt_size(kind));
     s->kind = (uint8_t)kind;
     s->loc = loc;
     return s;
 }
 
-static fx_decl *new_decl(fx_parser *p, fx_decl_kind kind, fx_loc loc) {
+static fx_decl *new_decl(fx_parser *p, fx_decl_kind kind, fx_pos loc) {
     fx_decl *d = fx_alloc(p->ctx, sizeof(*d));
     d->kind = (uint8_t)kind;
     d->loc = loc;
@@ -257,19 +329,27 @@ static fx_decl *new_decl(fx_parser *p, fx_decl_kind kind, fx_loc loc) {
 // name = ['::'] IDENT {'::' IDENT}
 static void qualified_name(fx_parser *p, fx_name *out) {
     memset(out, 0, sizeof(*out));
-    out->rooted = accept(p, FX_TOK_SCOPE);
+    bool rooted = accept(p, FX_TOK_SCOPE);
     out->ident = expect_ident(p);
-    fx_ident **parts = NULL;
-    size_t cap = 0;
+    fx_ident *parts[256];
+    unsigned count = 0;
     while (out->ident && at(p, FX_TOK_SCOPE) && peek(p, 1)->kind == FX_TOK_IDENT) {
         advance(p);
-        fx_grow(p->ctx, (void **)&parts, &cap, out->scope_count + 1u, sizeof(*parts), 255,
-                "namespace levels in a name");
-        parts[out->scope_count++] = out->ident;
+        if (count == 255) {
+            fx_loc l = tok(p)->loc;
+            fx_limit(p->ctx, l.file, l.line, l.col, "namespace levels in a name", 255);
+        }
+        parts[count++] = out->ident;
         out->ident = tok(p)->ident;
         advance(p);
     }
-    out->scope = parts;
+    if (rooted || count) {
+        fx_name_scope *sc = fx_alloc(p->ctx, sizeof(*sc) + count * sizeof(sc->parts[0]));
+        sc->count = (uint16_t)count;
+        sc->rooted = rooted;
+        memcpy(sc->parts, parts, count * sizeof(parts[0]));
+        out->scope = sc;
+    }
 }
 
 static bool is_type_keyword(int kind) {
@@ -288,11 +368,11 @@ static uint8_t dimension(fx_parser *p, fx_syntax_diag d) {
         return 1;
     }
     uint64_t v = t->ival;
-    fx_loc loc = t->loc;
+    fx_pos loc = tpos(t);
     advance(p);
     if (v < 1 || v > 4) {
         if (!p->recovering) {
-            report(p, d, &loc, NULL);
+            report(p, d, loc, NULL);
         }
         return 1;
     }
@@ -303,7 +383,7 @@ static uint8_t dimension(fx_parser *p, fx_syntax_diag d) {
 //           | 'matrix' ['<' type_name ',' INT ',' INT '>'] | name
 static void type_name(fx_parser *p, fx_typespec *out) {
     const fx_token *t = tok(p);
-    out->loc = t->loc;
+    out->loc = tpos(t);
     if (t->kind == FX_TOK_IDENT || t->kind == FX_TOK_SCOPE) {
         uint16_t quals = out->type.quals;
         qualified_name(p, &out->name);
@@ -324,7 +404,7 @@ static void type_name(fx_parser *p, fx_typespec *out) {
             e->ident->type.rows != 1 || e->ident->type.cols != 1) {
             if (e->kind == FX_TOK_TYPE || e->kind == FX_TOK_VECTOR || e->kind == FX_TOK_MATRIX) {
                 if (!p->recovering) {
-                    report(p, is_matrix ? FX_D_MATRIX_ELEM : FX_D_VECTOR_ELEM, &e->loc, NULL);
+                    report(p, is_matrix ? FX_D_MATRIX_ELEM : FX_D_VECTOR_ELEM, tpos(e), NULL);
                 }
                 advance(p);
             } else {
@@ -369,7 +449,7 @@ static void type_name(fx_parser *p, fx_typespec *out) {
             advance(p);
         } else if (is_type_keyword(e->kind) || e->kind == FX_TOK_IDENT) {
             if (!p->recovering) {
-                report(p, FX_D_OBJECT_ELEM, &e->loc, name->str);
+                report(p, FX_D_OBJECT_ELEM, tpos(e), name->str);
             }
             fx_typespec skip = {0};
             type_name(p, &skip);
@@ -498,7 +578,7 @@ static fx_expr *error_expr(fx_parser *p, const char *expected) {
 }
 
 // args = [assignment {',' assignment}] ')'   (the '(' is already consumed)
-static fx_expr *arguments(fx_parser *p, const fx_loc *open, uint32_t *count) {
+static fx_expr *arguments(fx_parser *p, fx_pos open, uint32_t *count) {
     fx_expr head = {0};
     fx_expr *cur = &head;
     *count = 0;
@@ -566,11 +646,11 @@ static fx_expr *constructor(fx_parser *p) {
     fx_expr *e = new_expr(p, FX_EXPR_CONSTRUCT, here(p));
     e->spec = fx_alloc(p->ctx, sizeof(*e->spec));
     type_name(p, e->spec);
-    fx_loc open = here(p);
+    fx_pos open = here(p);
     if (!expect(p, '(')) {
         return e;
     }
-    e->args = arguments(p, &open, &e->arg_count);
+    e->args = arguments(p, open, &e->arg_count);
     return e;
 }
 
@@ -578,7 +658,7 @@ static fx_expr *constructor(fx_parser *p) {
 // A built-in type after '(' is a cast unless a '(' follows it: then it is a
 // constructor call starting a parenthesised expression, `(float2(a, b) * c)`.
 static fx_expr *paren(fx_parser *p) {
-    fx_loc open = here(p);
+    fx_pos open = here(p);
     advance(p);
     const fx_token *t = tok(p);
     bool type_cast = is_type_keyword(t->kind) && peek(p, 1)->kind != '(';
@@ -588,7 +668,7 @@ static fx_expr *paren(fx_parser *p) {
         fx_expr *e = new_expr(p, FX_EXPR_CAST, open);
         e->spec = fx_alloc(p->ctx, sizeof(*e->spec));
         type_name(p, e->spec);
-        if (!expect_close(p, ')', '(', &open)) {
+        if (!expect_close(p, ')', '(', open)) {
             return e;
         }
         e->lhs = unary(p);
@@ -603,7 +683,7 @@ static fx_expr *paren(fx_parser *p) {
     if (p->recovering) {
         skip_to_closer(p, ')');
     } else {
-        expect_close(p, ')', '(', &open);
+        expect_close(p, ')', '(', open);
     }
     e->flags |= FX_EXPR_PARENS;
     return e;
@@ -616,18 +696,18 @@ static fx_expr *primary(fx_parser *p) {
     switch (t->kind) {
     case FX_TOK_INT:
     case FX_TOK_UINT:
-        e = new_expr(p, FX_EXPR_INT, t->loc);
+        e = new_expr(p, FX_EXPR_INT, tpos(t));
         e->value.ival = t->ival;
         e->flags = t->kind == FX_TOK_UINT ? FX_EXPR_UNSIGNED : 0;
         advance(p);
         return e;
     case FX_TOK_FLOAT:
-        e = new_expr(p, FX_EXPR_FLOAT, t->loc);
+        e = new_expr(p, FX_EXPR_FLOAT, tpos(t));
         e->value.fval = t->fval;
         advance(p);
         return e;
     case FX_TOK_BOOL:
-        e = new_expr(p, FX_EXPR_BOOL, t->loc);
+        e = new_expr(p, FX_EXPR_BOOL, tpos(t));
         e->value.ival = t->ival;
         advance(p);
         return e;
@@ -635,13 +715,18 @@ static fx_expr *primary(fx_parser *p) {
         return string_literal(p);
     case FX_TOK_IDENT:
     case FX_TOK_SCOPE: {
-        e = new_expr(p, FX_EXPR_NAME, t->loc);
-        qualified_name(p, &e->name);
+        fx_pos loc = tpos(t);
+        fx_name name;
+        qualified_name(p, &name);
         if (at(p, '(')) {
-            fx_loc open = here(p);
+            fx_pos open = here(p);
             advance(p);
-            e->kind = FX_EXPR_CALL;
-            e->args = arguments(p, &open, &e->arg_count);
+            e = new_expr(p, FX_EXPR_CALL, loc);
+            e->name = name;
+            e->args = arguments(p, open, &e->arg_count);
+        } else {
+            e = new_expr(p, FX_EXPR_NAME, loc);
+            e->name = name;
         }
         return e;
     }
@@ -661,27 +746,27 @@ static fx_expr *postfix_from(fx_parser *p, fx_expr *e) {
     for (;;) {
         const fx_token *t = tok(p);
         if (t->kind == '[') {
-            fx_loc open = t->loc;
+            fx_pos open = tpos(t);
             advance(p);
             fx_expr *index = expression(p);
             e = new_binary(p, FX_EXPR_INDEX, 0, e, index, open);
             if (p->recovering) {
                 skip_to_closer(p, ']');
             } else {
-                expect_close(p, ']', '[', &open);
+                expect_close(p, ']', '[', open);
             }
         } else if (t->kind == '.') {
-            fx_loc dot = t->loc;
+            fx_pos dot = tpos(t);
             advance(p);
             fx_expr *m = new_expr(p, FX_EXPR_MEMBER, dot);
             m->lhs = e;
-            m->name.ident = expect_ident(p);
+            m->member = expect_ident(p);
             e = m;
-            if (!m->name.ident) {
+            if (!m->member) {
                 return e;
             }
         } else if (t->kind == FX_TOK_INC || t->kind == FX_TOK_DEC) {
-            e = new_binary(p, FX_EXPR_POSTFIX, t->kind, e, NULL, t->loc);
+            e = new_binary(p, FX_EXPR_POSTFIX, t->kind, e, NULL, tpos(t));
             advance(p);
         } else {
             return e;
@@ -702,7 +787,7 @@ static fx_expr *unary(fx_parser *p) {
     case FX_TOK_INC:
     case FX_TOK_DEC: {
         int op = t->kind;
-        fx_loc loc = t->loc;
+        fx_pos loc = tpos(t);
         advance(p);
         e = new_binary(p, FX_EXPR_UNARY, op, unary(p), NULL, loc);
         break;
@@ -725,7 +810,7 @@ static fx_expr *binary_from(fx_parser *p, fx_expr *lhs, int limit) {
             return lhs;
         }
         int op = t->kind;
-        fx_loc loc = t->loc;
+        fx_pos loc = tpos(t);
         advance(p);
         fx_expr *rhs = binary(p, pr.right);
         lhs = new_binary(p, FX_EXPR_BINARY, op, lhs, rhs, loc);
@@ -766,7 +851,7 @@ static fx_expr *assignment_from(fx_parser *p, fx_expr *lhs) {
         return lhs;
     }
     int op = t->kind;
-    fx_loc loc = t->loc;
+    fx_pos loc = tpos(t);
     advance(p);
     enter(p);
     fx_expr *rhs = assignment(p);
@@ -782,7 +867,7 @@ static fx_expr *assignment(fx_parser *p) {
 static fx_expr *expression_from(fx_parser *p, fx_expr *lhs) {
     fx_expr *e = assignment_from(p, lhs);
     while (!p->recovering && at(p, ',')) {
-        fx_loc loc = here(p);
+        fx_pos loc = here(p);
         advance(p);
         e = new_binary(p, FX_EXPR_COMMA, ',', e, assignment(p), loc);
     }
@@ -800,7 +885,7 @@ static fx_expr *initializer(fx_parser *p) {
     }
     enter(p);
     fx_expr *list = new_expr(p, FX_EXPR_INIT_LIST, here(p));
-    fx_loc open = here(p);
+    fx_pos open = here(p);
     advance(p);
     fx_expr head = {0};
     fx_expr *cur = &head;
@@ -826,7 +911,7 @@ static fx_expr *initializer(fx_parser *p) {
         }
         p->recovering = false;
     } else {
-        expect_close(p, '}', '{', &open);
+        expect_close(p, '}', '{', open);
     }
     leave(p);
     return list;
@@ -840,22 +925,22 @@ static fx_state *annotations(fx_parser *p) {
     if (!at(p, '<')) {
         return NULL;
     }
-    fx_loc open = here(p);
+    fx_pos open = here(p);
     advance(p);
     fx_state head = {0};
     fx_state *cur = &head;
     while (!at(p, '>')) {
         int k = tok(p)->kind;
         if (k == FX_TOK_EOF || k == '{' || k == '}' || k == ';') {
-            expect_close(p, '>', '<', &open);
+            expect_close(p, '>', '<', open);
             break;
         }
         fx_state *a = fx_alloc(p->ctx, sizeof(*a));
         if (is_type_keyword(k) || (k == FX_TOK_IDENT && peek(p, 1)->kind == FX_TOK_IDENT)) {
             a->spec = fx_alloc(p->ctx, sizeof(*a->spec));
-            fx_loc loc = here(p);
+            fx_pos loc = here(p);
             type_spec(p, a->spec);
-            report(p, FX_D_ANNOTATION_TYPE, &loc, NULL);
+            report(p, FX_D_ANNOTATION_TYPE, loc, NULL);
         }
         a->loc = here(p);
         a->name = expect_ident(p);
@@ -903,7 +988,7 @@ static fx_attribute *attributes(fx_parser *p, const attr_info *known, size_t kno
     unsigned seen = 0;
     const char *seen_name[64] = {0};
     while (at(p, '[')) {
-        fx_loc open = here(p);
+        fx_pos open = here(p);
         advance(p);
         fx_attribute *a = fx_alloc(p->ctx, sizeof(*a));
         a->loc = here(p);
@@ -913,23 +998,24 @@ static fx_attribute *attributes(fx_parser *p, const attr_info *known, size_t kno
             continue;
         }
         if (at(p, '(')) {
-            fx_loc paren_open = here(p);
+            fx_pos paren_open = here(p);
             advance(p);
-            a->args = arguments(p, &paren_open, &a->arg_count);
+            a->args = arguments(p, paren_open, &a->arg_count);
         }
-        expect_close(p, ']', '[', &open);
+        expect_close(p, ']', '[', open);
         size_t i = 0;
         while (i < known_count && strcmp(known[i].name, a->name->str) != 0) {
             i++;
         }
         if (i == known_count) {
-            report(p, FX_D_UNKNOWN_ATTRIBUTE, &a->loc, a->name->str);
+            report(p, FX_D_UNKNOWN_ATTRIBUTE, a->loc, a->name->str);
         } else if (known[i].bit) {
             unsigned bit = known[i].bit;
             // unroll/loop and flatten/branch contradict each other.
             unsigned rival = bit == 1 ? 2 : bit == 2 ? 1 : bit == 4 ? 8 : bit == 8 ? 4 : 0;
             if (rival && (seen & rival)) {
-                fx_lex_report(p->ctx, FX_D_ATTRIBUTE_CONFLICT, &a->loc, seen_name[rival],
+                fx_loc aloc = fx_lex_loc(p->lx, a->loc);
+                fx_lex_report(p->ctx, FX_D_ATTRIBUTE_CONFLICT, &aloc, seen_name[rival],
                               a->name->str);
             }
             seen |= bit;
@@ -965,7 +1051,7 @@ static fx_state *state(fx_parser *p, bool pass_state) {
     const fx_token *t = tok(p);
     if (pass_state && is_shader_state(s->name) &&
         (t->kind == FX_TOK_IDENT || t->kind == FX_TOK_SCOPE)) {
-        s->value = new_expr(p, FX_EXPR_NAME, t->loc);
+        s->value = new_expr(p, FX_EXPR_NAME, tpos(t));
         qualified_name(p, &s->value->name);
         if (accept(p, '<')) {
             fx_expr head = {0};
@@ -979,7 +1065,7 @@ static fx_state *state(fx_parser *p, bool pass_state) {
         }
     } else if (t->kind == FX_TOK_QUALIFIER && peek(p, 1)->kind == ';') {
         // `MagFilter = linear;`: the qualifier keyword is meant as the enum word.
-        s->value = new_expr(p, FX_EXPR_NAME, t->loc);
+        s->value = new_expr(p, FX_EXPR_NAME, tpos(t));
         s->value->name.ident = t->ident;
         advance(p);
     } else {
@@ -993,7 +1079,7 @@ static fx_state *state(fx_parser *p, bool pass_state) {
 
 // states = '{' {state} '}'
 static fx_state *states(fx_parser *p, bool pass_state) {
-    fx_loc open = here(p);
+    fx_pos open = here(p);
     fx_state head = {0};
     fx_state *cur = &head;
     if (!expect(p, '{')) {
@@ -1008,7 +1094,7 @@ static fx_state *states(fx_parser *p, bool pass_state) {
         }
         cur = cur->next = s;
     }
-    expect_close(p, '}', '{', &open);
+    expect_close(p, '}', '{', open);
     return head.next;
 }
 
@@ -1022,7 +1108,7 @@ static void array_suffix(fx_parser *p, fx_var_decl *v) {
     if (!at(p, '[')) {
         return;
     }
-    fx_loc open = here(p);
+    fx_pos open = here(p);
     advance(p);
     v->is_array = true;
     if (!at(p, ']')) {
@@ -1031,10 +1117,10 @@ static void array_suffix(fx_parser *p, fx_var_decl *v) {
     if (p->recovering) {
         skip_to_closer(p, ']');
     } else {
-        expect_close(p, ']', '[', &open);
+        expect_close(p, ']', '[', open);
     }
     if (at(p, '[')) {
-        report(p, FX_D_MULTI_DIM_ARRAY, &tok(p)->loc, NULL);
+        report(p, FX_D_MULTI_DIM_ARRAY, here(p), NULL);
         while (at(p, '[')) {
             advance(p);
             skip_to_closer(p, ']');
@@ -1043,7 +1129,7 @@ static void array_suffix(fx_parser *p, fx_var_decl *v) {
 }
 
 // semantic = ':' IDENT
-static void semantic(fx_parser *p, fx_ident **out, fx_loc *loc) {
+static void semantic(fx_parser *p, fx_ident **out, fx_pos *loc) {
     if (accept(p, ':')) {
         *loc = here(p);
         *out = expect_ident(p);
@@ -1093,7 +1179,7 @@ static fx_struct_decl *struct_decl(fx_parser *p) {
         sd->name->flags |= FX_IDENT_STRUCT;
         advance(p);
     }
-    fx_loc open = here(p);
+    fx_pos open = here(p);
     if (!expect(p, '{')) {
         return sd;
     }
@@ -1125,7 +1211,7 @@ static fx_struct_decl *struct_decl(fx_parser *p) {
         }
     }
     sd->members = head.next;
-    if (expect_close(p, '}', '{', &open)) {
+    if (expect_close(p, '}', '{', open)) {
         expect(p, ';');
     }
     return sd;
@@ -1153,13 +1239,13 @@ static fx_var_decl *parameter(fx_parser *p) {
 
 // function = type IDENT '(' [param {',' param}] ')' [semantic] (block | ';')
 static fx_func_decl *function(fx_parser *p, const fx_typespec *ret, fx_ident *name,
-                              fx_loc name_loc, fx_attribute *attrs) {
+                              fx_pos name_loc, fx_attribute *attrs) {
     fx_func_decl *f = fx_alloc(p->ctx, sizeof(*f));
     f->loc = name_loc;
     f->name = name;
     f->ret = *ret;
     f->attrs = attrs;
-    fx_loc open = here(p);
+    fx_pos open = here(p);
     advance(p); // '('
     fx_var_decl head = {0};
     fx_var_decl *cur = &head;
@@ -1173,11 +1259,11 @@ static fx_func_decl *function(fx_parser *p, const fx_typespec *ret, fx_ident *na
     if (p->recovering) {
         skip_to_closer(p, ')');
     } else {
-        expect_close(p, ')', '(', &open);
+        expect_close(p, ')', '(', open);
     }
     semantic(p, &f->ret_semantic, &f->ret_semantic_loc);
     if (at(p, ';')) {
-        report(p, FX_D_MISSING_BODY, &name_loc, name->str);
+        report(p, FX_D_MISSING_BODY, name_loc, name->str);
         advance(p);
         return f;
     }
@@ -1214,7 +1300,7 @@ static fx_technique *technique(fx_parser *p) {
         return t;
     }
     t->annotations = annotations(p);
-    fx_loc open = here(p);
+    fx_pos open = here(p);
     if (!expect(p, '{')) {
         return t;
     }
@@ -1233,7 +1319,7 @@ static fx_technique *technique(fx_parser *p) {
         }
     }
     t->passes = head.next;
-    expect_close(p, '}', '{', &open);
+    expect_close(p, '}', '{', open);
     return t;
 }
 
@@ -1242,7 +1328,7 @@ static fx_technique *technique(fx_parser *p) {
 // block = '{' {statement} '}'
 static fx_stmt *block(fx_parser *p) {
     fx_stmt *b = new_stmt(p, FX_STMT_BLOCK, here(p));
-    fx_loc open = here(p);
+    fx_pos open = here(p);
     advance(p);
     fx_stmt head = {0};
     fx_stmt *cur = &head;
@@ -1255,13 +1341,13 @@ static fx_stmt *block(fx_parser *p) {
         b->count++;
     }
     b->body = head.next;
-    expect_close(p, '}', '{', &open);
+    expect_close(p, '}', '{', open);
     return b;
 }
 
 // condition = '(' expression ')'
 static fx_expr *condition(fx_parser *p) {
-    fx_loc open = here(p);
+    fx_pos open = here(p);
     if (!expect(p, '(')) {
         return new_expr(p, FX_EXPR_ERROR, here(p));
     }
@@ -1269,7 +1355,7 @@ static fx_expr *condition(fx_parser *p) {
     if (p->recovering) {
         skip_to_closer(p, ')');
     } else {
-        expect_close(p, ')', '(', &open);
+        expect_close(p, ')', '(', open);
     }
     return e;
 }
@@ -1289,7 +1375,7 @@ static fx_stmt *declaration(fx_parser *p) {
 // case_group = label {label} {statement}
 // label = 'case' conditional ':' | 'default' ':'
 static void switch_body(fx_parser *p, fx_stmt *sw) {
-    fx_loc open = here(p);
+    fx_pos open = here(p);
     if (!expect(p, '{')) {
         return;
     }
@@ -1334,7 +1420,7 @@ static void switch_body(fx_parser *p, fx_stmt *sw) {
         cur = cur->next = group;
     }
     sw->body = head.next;
-    expect_close(p, '}', '{', &open);
+    expect_close(p, '}', '{', open);
 }
 
 // statement = attributes (block | ';' | if_stmt | switch_stmt | for_stmt | while_stmt
@@ -1351,7 +1437,7 @@ static fx_stmt *statement(fx_parser *p) {
     fx_attribute *attrs = attributes(p, statement_attrs,
                                      sizeof(statement_attrs) / sizeof(statement_attrs[0]));
     const fx_token *t = tok(p);
-    fx_loc loc = t->loc;
+    fx_pos loc = tpos(t);
     fx_stmt *s;
     switch (t->kind) {
     case '{':
@@ -1379,7 +1465,7 @@ static fx_stmt *statement(fx_parser *p) {
     case FX_TOK_FOR: {
         s = new_stmt(p, FX_STMT_FOR, loc);
         advance(p);
-        fx_loc open = here(p);
+        fx_pos open = here(p);
         if (!expect(p, '(')) {
             break;
         }
@@ -1401,7 +1487,7 @@ static fx_stmt *statement(fx_parser *p) {
         if (!at(p, ')')) {
             s->inc = expression(p);
         }
-        if (!expect_close(p, ')', '(', &open)) {
+        if (!expect_close(p, ')', '(', open)) {
             break;
         }
         s->body = statement(p);
@@ -1468,20 +1554,20 @@ static fx_decl *top_items(fx_parser *p, bool in_namespace);
 // namespace = 'namespace' IDENT '{' {top} '}'
 static fx_decl *top_item(fx_parser *p) {
     const fx_token *t = tok(p);
-    fx_loc loc = t->loc;
+    fx_pos loc = tpos(t);
     switch (t->kind) {
     case FX_TOK_NAMESPACE: {
         fx_decl *d = new_decl(p, FX_DECL_NAMESPACE, loc);
         advance(p);
         d->ns_name = expect_ident(p);
-        fx_loc open = here(p);
+        fx_pos open = here(p);
         if (!d->ns_name || !expect(p, '{')) {
             return d;
         }
         enter(p);
         d->items = top_items(p, true);
         leave(p);
-        expect_close(p, '}', '{', &open);
+        expect_close(p, '}', '{', open);
         return d;
     }
     case FX_TOK_STRUCT: {
@@ -1512,7 +1598,7 @@ static fx_decl *top_item(fx_parser *p) {
     }
     if (at(p, FX_TOK_IDENT) && peek(p, 1)->kind == '(') {
         fx_decl *d = new_decl(p, FX_DECL_FUNC, loc);
-        fx_loc name_loc = here(p);
+        fx_pos name_loc = here(p);
         fx_ident *name = tok(p)->ident;
         advance(p);
         d->func = function(p, &spec, name, name_loc, attrs);
@@ -1569,11 +1655,11 @@ fx_ast *fx_parse(fx_ctx *ctx, const char *text, size_t len, const char *file) {
 // --- dump ---
 
 static void dump_name(const fx_name *n, FILE *out) {
-    if (n->rooted) {
+    if (fx_name_rooted(n)) {
         fputs("::", out);
     }
-    for (unsigned i = 0; i < n->scope_count; i++) {
-        fprintf(out, "%s::", n->scope[i]->str);
+    for (unsigned i = 0; i < fx_name_depth(n); i++) {
+        fprintf(out, "%s::", n->scope->parts[i]->str);
     }
     fputs(n->ident ? n->ident->str : "<error>", out);
 }
@@ -1754,7 +1840,7 @@ void fx_expr_dump(const fx_expr *e, FILE *out) {
     case FX_EXPR_MEMBER:
         fputs("(. ", out);
         fx_expr_dump(e->lhs, out);
-        fprintf(out, " %s)", e->name.ident ? e->name.ident->str : "<error>");
+        fprintf(out, " %s)", e->member ? e->member->str : "<error>");
         break;
     case FX_EXPR_INIT_LIST:
         fputs("({}", out);

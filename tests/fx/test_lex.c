@@ -6,6 +6,7 @@
  */
 #include <check.h>
 #include <setjmp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,6 +50,43 @@ static void assert_diag(size_t i, const char *id, int line, int col) {
     ck_assert_int_eq(fx.diags.items[i].line, line);
     ck_assert_int_eq(fx.diags.items[i].col, col);
 }
+
+// Tree nodes keep only a token's text offset; fx_lex_loc must give back the
+// position the lexer computed for the token itself, across #line markers,
+// both marker forms, multi-line comments, string continuations, CRLF line
+// ends, pragma lines and more lines than one map stride.
+START_TEST(test_line_map_matches_tokens) {
+    char *src = malloc(16384);
+    ck_assert_ptr_nonnull(src);
+    size_t n = 0;
+    n += (size_t)sprintf(src + n, "a b\n/* one\ntwo */ c \"s\\\nt\" d\r\n#pragma x\n");
+    for (int i = 0; i < 200; i++) {
+        n += (size_t)sprintf(src + n, "%*sx%d + %d;%s\n", i % 5, "", i, i, i % 3 ? "" : " // c");
+        if (i == 70) {
+            n += (size_t)sprintf(src + n, "#line 1000 \"inc/b.fxh\"\n");
+        }
+        if (i == 150) {
+            n += (size_t)sprintf(src + n, "# 7 \"c.fx\"\n\n\n");
+        }
+    }
+    start(src);
+    int tokens = 0;
+    for (;;) {
+        fx_token t = next();
+        if (t.kind == FX_TOK_EOF) {
+            break;
+        }
+        fx_loc l = fx_lex_loc(&fx.lx, (fx_pos){t.offset});
+        ck_assert_str_eq(l.file, t.loc.file);
+        ck_assert_int_eq(l.line, t.loc.line);
+        ck_assert_int_eq(l.col, t.loc.col);
+        tokens++;
+    }
+    ck_assert_int_eq(tokens, 5 + 200 * 4);
+    ck_assert_uint_eq(fx.diags.count, 0);
+    free(src);
+}
+END_TEST
 
 START_TEST(test_type_keywords) {
     start("float3x2 float2x1 dword3 min16float4 bool uint4x4 vector matrix");
@@ -402,6 +440,7 @@ static Suite *lex_suite(void) {
     tcase_add_test(tc, test_comments);
     tcase_add_test(tc, test_invalid_characters);
     tcase_add_test(tc, test_not_nul_terminated);
+    tcase_add_test(tc, test_line_map_matches_tokens);
     suite_add_tcase(s, tc);
     return s;
 }

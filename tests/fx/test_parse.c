@@ -209,8 +209,8 @@ START_TEST(test_calls_and_namespaces) {
     fx_ast *ast = parse("void f() { A::B::g(1); }");
     const fx_expr *e = ast->decls->func->body->body->expr;
     ck_assert_int_eq(e->kind, FX_EXPR_CALL);
-    ck_assert_uint_eq(e->name.scope_count, 2);
-    ck_assert_str_eq(e->name.scope[0]->str, "A");
+    ck_assert_uint_eq(fx_name_depth(&e->name), 2);
+    ck_assert_str_eq(e->name.scope->parts[0]->str, "A");
     ck_assert_str_eq(e->name.ident->str, "g");
     ck_assert_uint_eq(e->arg_count, 1);
 }
@@ -234,17 +234,57 @@ START_TEST(test_comma_and_literals) {
 }
 END_TEST
 
+// Nodes keep only a text offset; the lexer's line map must give back the
+// line, column and file of every statement across #line markers and past
+// many map strides. Expected positions come from how the text is built.
+START_TEST(test_positions_line_map) {
+    enum { FIRST = 150, SECOND = 140 };
+    char *src = malloc(8192);
+    ck_assert_ptr_nonnull(src);
+    size_t n = 0;
+    n += (size_t)sprintf(src + n, "#line 10 \"a.fxh\"\nvoid f()\n{\n");
+    for (int i = 0; i < FIRST; i++) {
+        n += (size_t)sprintf(src + n, "%*sv = %d;\n", i % 7, "", i);
+    }
+    n += (size_t)sprintf(src + n, "#line 500 \"b.fx\"\n");
+    for (int i = 0; i < SECOND; i++) {
+        n += (size_t)sprintf(src + n, "  /* c\n */ w = %d;\n", i);
+    }
+    n += (size_t)sprintf(src + n, "}\n");
+    fx_ast *ast = parse(src);
+    ck_assert_ptr_nonnull(ast);
+    ck_assert_int_eq(fx.ctx.errors, 0);
+    const fx_stmt *s = ast->decls->func->body->body;
+    for (int i = 0; i < FIRST; i++, s = s->next) {
+        fx_loc l = fx_lex_loc(ast->lexer, s->expr->loc); // the '='
+        ck_assert_str_eq(l.file, "a.fxh");
+        ck_assert_int_eq(l.line, 12 + i);
+        ck_assert_int_eq(l.col, i % 7 + 3);
+    }
+    for (int i = 0; i < SECOND; i++, s = s->next) {
+        fx_loc l = fx_lex_loc(ast->lexer, s->expr->loc);
+        ck_assert_str_eq(l.file, "b.fx");
+        ck_assert_int_eq(l.line, 500 + 2 * i + 1); // the comment takes a line
+        ck_assert_int_eq(l.col, 7);
+    }
+    ck_assert_ptr_null(s);
+    free(src);
+}
+END_TEST
+
 START_TEST(test_expression_positions) {
     fx_ast *ast = parse("void f()\n{\n    x = a +\n        b * c;\n}");
     const fx_expr *e = ast->decls->func->body->body->expr;
-    ck_assert_int_eq(e->loc.line, 3); // '='
-    ck_assert_int_eq(e->loc.col, 7);
-    ck_assert_int_eq(e->rhs->loc.line, 3); // '+'
-    ck_assert_int_eq(e->rhs->loc.col, 11);
-    ck_assert_int_eq(e->rhs->rhs->loc.line, 4); // '*'
-    ck_assert_int_eq(e->rhs->rhs->loc.col, 11);
-    ck_assert_int_eq(e->rhs->rhs->lhs->loc.col, 9); // b
-    ck_assert_str_eq(e->loc.file, "t.fx");
+    const fx_lexer *lx = ast->lexer;
+    ck_assert_int_eq(fx_lex_loc(lx, e->loc).line, 3); // '='
+    ck_assert_int_eq(fx_lex_loc(lx, e->loc).col, 7);
+    ck_assert_int_eq(fx_lex_loc(lx, e->rhs->loc).line, 3); // '+'
+    ck_assert_int_eq(fx_lex_loc(lx, e->rhs->loc).col, 11);
+    ck_assert_int_eq(fx_lex_loc(lx, e->rhs->rhs->loc).line, 4); // '*'
+    ck_assert_int_eq(fx_lex_loc(lx, e->rhs->rhs->loc).col, 11);
+    ck_assert_int_eq(fx_lex_loc(lx, e->rhs->rhs->lhs->loc).col, 9); // b
+    ck_assert_str_eq(fx_lex_loc(lx, e->loc).file, "t.fx");
+    ck_assert_int_eq(fx_lex_loc(lx, FX_POS_NONE).line, 0);
 }
 END_TEST
 
@@ -311,8 +351,8 @@ START_TEST(test_function_attributes_params_semantics) {
     ck_assert_uint_eq(p->spec.type.quals, FX_Q_LINEAR | FX_Q_NOPERSPECTIVE);
     ck_assert_int_eq(p->init->kind, FX_EXPR_FLOAT);
     ck_assert_str_eq(f->ret_semantic->str, "SV_Target");
-    ck_assert_int_eq(f->ret_semantic_loc.line, 4);
-    ck_assert_int_eq(f->ret_semantic_loc.col, 49);
+    ck_assert_int_eq(fx_lex_loc(ast->lexer, f->ret_semantic_loc).line, 4);
+    ck_assert_int_eq(fx_lex_loc(ast->lexer, f->ret_semantic_loc).col, 49);
     ck_assert_int_eq(f->body->kind, FX_STMT_BLOCK);
 }
 END_TEST
@@ -538,7 +578,7 @@ START_TEST(test_local_declarations) {
     ck_assert_uint_eq(s->decls->spec.type.quals, FX_Q_CONST);
     s = s->next;
     ck_assert_int_eq(s->kind, FX_STMT_DECL);
-    ck_assert_str_eq(s->decls->spec.name.scope[0]->str, "NS");
+    ck_assert_str_eq(s->decls->spec.name.scope->parts[0]->str, "NS");
     s = s->next;
     ck_assert_int_eq(s->kind, FX_STMT_DECL);
     s = s->next;
@@ -815,6 +855,7 @@ static Suite *parse_suite(void) {
     tcase_add_test(e, test_members_swizzles_indexing);
     tcase_add_test(e, test_comma_and_literals);
     tcase_add_test(e, test_expression_positions);
+    tcase_add_test(e, test_positions_line_map);
     suite_add_tcase(s, e);
 
     TCase *d = tcase_create("declarations");
