@@ -1,87 +1,78 @@
 #!/bin/sh
-# h200_x11.sh - GLX programs on the GPU machine (issue 9, script 3 there): that
-# machine has no display and no package registry, but NVIDIA's GLX renders on
-# the GPU into an Xvfb that is carried there with the Mesa software driver its
-# own GLX extension needs (without it Xvfb lists no GLX visuals at all).
+# h200_x11.sh - GLX programs on the GPU machine (issue 9, script 3 there):
+# that machine has no display and no package registry, but NVIDIA's GLX
+# renders on the GPU into an Xvfb carried there, together with the Mesa
+# software driver its own GLX extension needs to list visuals at all.
+#
+# What works (2026-12-02): Debian's packages unpacked into / there, as the
+# device README does with .gl. A private tree under /tmp with LD_LIBRARY_PATH
+# (this script's first version) gave an Xvfb with the GLX extension but no
+# GLX visual for any client; the same packages at their own paths work.
 #
 # Here, once:   sh bench/h200_x11.sh --pack DIR BUILD
-#   DIR/xroot.tar.xz: this machine's Xvfb, xkbcomp, the XKB data, glmark2 and
-#   its data, swrast_dri.so and every library they need except libc's,
-#   libstdc++'s and GL's (glvnd comes from .gl); DIR/fxgl: libfxgl.so
-#   (stripped), libinih, the generated textures, test_reload. About 58 MB:
-#   the call's 64 MiB limit leaves room for little else.
-# There:        sh bench/h200_x11.sh OUTDIR     (DIR=.xroot by default, with
-#   .gl unpacked as /work/.library/device/README.md says)
-#   starts Xvfb :9, runs bench/overhead.sh against it with
-#   __GLX_VENDOR_LIBRARY_NAME=nvidia, then test_reload on the EGL device
-#   platform (prewarm on and off), and leaves the output in OUTDIR.
-# State on 2026-12-02: the test_reload part runs; the GLX part does not yet.
-# Xvfb starts there, loads swrast_dri.so (seen with LD_DEBUG) and lists the
-# GLX extension, but offers no GLX visual or fbconfig to any client - NVIDIA's,
-# Mesa's direct or indirect - while the same bundle works on this machine. So
-# overhead.sh has no GPU figures yet (bench/RESULTS.md).
+#   DIR/a: the three large libraries (libllvm15, libicu72, libz3-4);
+#   DIR/b: Xvfb, Mesa's DRI drivers and GLX, glmark2 and what they need from
+#   Debian beyond a base system, glmark2's data without the scenes
+#   overhead.sh does not run (glmark2-data-trimmed.tar.xz), and fxgl/:
+#   libfxgl.so (stripped), libinih and the generated textures from BUILD.
+#   Together they are over one call's 64 MiB, so they travel in two calls
+#   made back to back (the machine keeps what was unpacked while warm, 30 s).
+# There, call 1 (carry .gl, DIR/a):   sh bench/h200_x11.sh --unpack DIR/a
+# There, call 2 (carry .gl, DIR/b):   sh bench/h200_x11.sh DIR/b OUTDIR
+#   unpacks b, starts Xvfb :9 at 1920x1080, checks that glmark2 renders on
+#   the GPU, and runs overhead.sh against that display (XDISPLAY) with
+#   __GLX_VENDOR_LIBRARY_NAME=nvidia, 1920x1080, 3 interleaved runs.
 # What these numbers include: NVIDIA's GLX on an Xvfb presents every frame by
-# copying it to Xvfb's memory, so glmark2's frame time carries that copy; the
-# ratio with fxgl / without is still the question script 3 asks.
+# copying it into Xvfb's memory, so glmark2's frame time carries that copy.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
-if [ "${1:-}" = --pack ]; then
+case "${1:-}" in
+--pack)
     dst=$(mkdir -p "$2" && cd "$2" && pwd); build=$(cd "$3" && pwd)
-    r=$(mktemp -d)/xroot
-    mkdir -p "$r/bin" "$r/lib" "$r/dri" "$r/share"
-    cp /usr/bin/Xvfb /usr/bin/xkbcomp /usr/bin/glmark2 "$r/bin/"
-    cp /usr/lib/x86_64-linux-gnu/dri/swrast_dri.so "$r/dri/"
-    cp -r /usr/share/X11/xkb /usr/share/glmark2 "$r/share/"
-    # Scenes overhead.sh does not run: their data would not fit the call.
-    rm -f "$r"/share/glmark2/models/jellyfish.jobj "$r"/share/glmark2/textures/nasa*.png \
-        "$r"/share/glmark2/textures/jellyfish256.png
-    for f in "$r"/bin/* "$r"/dri/*; do ldd "$f" | awk '/=>/ {print $3}'; done | sort -u |
-        grep -v -E '/(libc|libm|libpthread|libdl|librt|libstdc\+\+|libgcc_s|ld-linux-x86-64|libGL|libGLX|libGLdispatch)\.so' |
-        while read -r l; do cp -L "$l" "$r/lib/"; done
-    tar cJf "$dst/xroot.tar.xz" -C "$(dirname "$r")" xroot
-    rm -rf "$(dirname "$r")"
-    mkdir -p "$dst/fxgl/lib" "$dst/fxgl/data"
-    strip -o "$dst/fxgl/lib/libfxgl.so" "$build/.libs/libfxgl.so"
-    make -C "$build" -s tests/preset/test_reload >/dev/null
-    cp "$build/tests/preset/test_reload" "$dst/fxgl/"
-    for l in $(ldd "$build/.libs/libfxgl.so" "$build/tests/preset/test_reload" |
-               awk '/libinih|libsubunit/ {print $3}' | sort -u); do cp -L "$l" "$dst/fxgl/lib/"; done
-    [ -d "$build/data/textures" ] && cp -r "$build/data/textures" "$dst/fxgl/data/"
-    du -sh "$dst"
+    mkdir -p "$dst/a" "$dst/b/fxgl/lib"
+    tmp=$(mktemp -d)
+    # Everything xvfb, glmark2-x11, xkbcomp and the XKB data pull in, less
+    # what any Debian or Ubuntu base system has (and must keep its own of).
+    base='^(libc6|libc-bin|libgcc-s1|libstdc\+\+6|gcc-12-base|debconf|perl-base|dpkg|libcrypt1|libselinux1|libsystemd0|libelogind0|libaudit1|libaudit-common|libcap-ng0|libcap2|libgcrypt20|libgpg-error0|liblz4-1|liblzma5|libzstd1|zlib1g|libbz2-1.0|libpcre2-8-0|libmd0|libbsd0|libtinfo6|libffi8|libexpat1|libgl1|libglx0|libglvnd0|libopengl0|libegl1|libgles2|x11-common|lsb-base|init-system-helpers|sensible-utils|libice6|libsm6|libxaw7|libxmu6|libxpm4|libxt6|xserver-common|glmark2-data)$'
+    pkgs=$(apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts \
+               --no-breaks --no-replaces --no-enhances xvfb glmark2-x11 x11-xkb-utils xkb-data |
+           grep '^[a-z]' | sort -u | grep -v -E "$base")
+    # shellcheck disable=SC2086
+    (cd "$tmp" && apt-get download -oAPT::Architectures=amd64 $pkgs >/dev/null)
+    rm -f "$tmp"/*_i386.deb
+    mv "$tmp"/libllvm15_* "$tmp"/libicu72_* "$tmp"/libz3-4_* "$dst/a/"
+    mv "$tmp"/*.deb "$dst/b/"
+    mkdir -p "$tmp/d/usr/share" && cp -r /usr/share/glmark2 "$tmp/d/usr/share/"
+    rm -f "$tmp"/d/usr/share/glmark2/models/jellyfish.jobj \
+        "$tmp"/d/usr/share/glmark2/textures/nasa*.png "$tmp"/d/usr/share/glmark2/textures/jellyfish256.png
+    tar cJf "$dst/b/glmark2-data-trimmed.tar.xz" -C "$tmp/d" usr
+    rm -rf "$tmp"
+    strip -o "$dst/b/fxgl/lib/libfxgl.so" "$build/.libs/libfxgl.so"
+    for l in $(ldd "$build/.libs/libfxgl.so" | awk '/libinih/ {print $3}'); do cp -L "$l" "$dst/b/fxgl/lib/"; done
+    [ -d "$build/data/textures" ] && mkdir -p "$dst/b/fxgl/data" && cp -r "$build/data/textures" "$dst/b/fxgl/data/"
+    du -sb "$dst/a" "$dst/b"
     exit 0
-fi
-out=$(mkdir -p "${1:-$top/bench/results}" && cd "${1:-$top/bench/results}" && pwd)
-dir=$(cd "${DIR:-$top/.xroot}" && pwd)
-rm -rf /tmp/xroot && tar xJf "$dir/xroot.tar.xz" -C /tmp
-x=/tmp/xroot
-# Xvfb runs xkbcomp from its compiled-in directory.
-[ -x /usr/bin/xkbcomp ] || cp "$x/bin/xkbcomp" /usr/bin/xkbcomp
-nvlib=$(dirname "$(find / -xdev -name 'libGLX_nvidia.so.0' 2>/dev/null | head -1)" 2>/dev/null || true)
-export LD_LIBRARY_PATH="$x/lib:$dir/fxgl/lib${nvlib:+:$nvlib}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-{ nvidia-smi -L 2>/dev/null || true; echo "cpus: $(nproc)"; uname -srm; date -u; echo "libGLX_nvidia: ${nvlib:-not found}"; } >"$out/env-x11.txt"
-LIBGL_DRIVERS_PATH=$x/dri "$x/bin/Xvfb" :9 -screen 0 1920x1080x24 -nolisten tcp \
-    -xkbdir "$x/share/xkb" >"$out/xvfb.log" 2>&1 &
+    ;;
+--unpack)
+    for f in "$2"/*.deb; do dpkg -x "$f" /; done
+    ldconfig
+    exit 0
+    ;;
+esac
+b=$(cd "$1" && pwd)
+out=$(mkdir -p "${2:-$top/bench/results}" && cd "${2:-$top/bench/results}" && pwd)
+for f in "$b"/*.deb; do dpkg -x "$f" /; done
+tar xJf "$b/glmark2-data-trimmed.tar.xz" -C /
+ldconfig
+{ nvidia-smi -L 2>/dev/null || true; echo "cpus: $(nproc)"; uname -srm; date -u; } >"$out/env-x11.txt"
+Xvfb :9 -screen 0 1920x1080x24 -nolisten tcp >"$out/xvfb.log" 2>&1 &
 xpid=$!
 trap 'kill $xpid 2>/dev/null || true' EXIT
 sleep 2
-cat >/tmp/glmark2 <<EOF
-#!/bin/sh
-exec $x/bin/glmark2 --data-path $x/share/glmark2 "\$@"
-EOF
-chmod +x /tmp/glmark2
-export __GLX_VENDOR_LIBRARY_NAME=nvidia
-DISPLAY=:9 /tmp/glmark2 -s 320x240 -b build:duration=1 >"$out/glmark2-smoke.txt" 2>&1 || true
-grep -E "GL_RENDERER|FPS" "$out/glmark2-smoke.txt" || { cat "$out/glmark2-smoke.txt"; cat "$out/xvfb.log"; }
-mkdir -p /tmp/fxglbuild/.libs && cp "$dir/fxgl/lib/libfxgl.so" /tmp/fxglbuild/.libs/
-[ -d "$dir/fxgl/data" ] && cp -r "$dir/fxgl/data" /tmp/fxglbuild/
-XDISPLAY=:9 GLMARK2=/tmp/glmark2 BUILD=/tmp/fxglbuild SIZE=${SIZE:-1920x1080} \
-    RUNS=${RUNS:-3} DURATION=${DURATION:-3} sh "$top/bench/overhead.sh" "$out" 2>&1 | tee "$out/overhead.txt"
-# The reload's frames on the GPU: prewarm on, then off (issue 6).
-nv=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
-[ -f "$nv" ] && export __EGL_VENDOR_LIBRARY_FILENAMES="$nv"
-for pw in 0 1; do
-    rm -rf /tmp/nvcache && mkdir -p /tmp/nvcache
-    FXGL_TEST_NO_PREWARM=$pw __GL_SHADER_DISK_CACHE_PATH=/tmp/nvcache FXGL_TEST_EGL_PLATFORM=device \
-        CK_DEFAULT_TIMEOUT=120 CK_RUN_CASE=core "$dir/fxgl/test_reload" >"$out/reload-noprewarm$pw.txt" 2>&1 || true
-    grep -E "steady|reload:|Checks" "$out/reload-noprewarm$pw.txt" || tail -5 "$out/reload-noprewarm$pw.txt"
-done
+export __GLX_VENDOR_LIBRARY_NAME=nvidia LD_LIBRARY_PATH="$b/fxgl/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+DISPLAY=:9 glmark2 -s 320x240 -b build:duration=1 >"$out/glmark2-smoke.txt" 2>&1 || true
+grep -E "GL_RENDERER|FPS" "$out/glmark2-smoke.txt" || { cat "$out/glmark2-smoke.txt" "$out/xvfb.log"; exit 1; }
+mkdir -p /tmp/fxglbuild/.libs && cp "$b/fxgl/lib/libfxgl.so" /tmp/fxglbuild/.libs/
+[ -d "$b/fxgl/data" ] && cp -r "$b/fxgl/data" /tmp/fxglbuild/
+XDISPLAY=:9 BUILD=/tmp/fxglbuild SIZE=${SIZE:-1920x1080} RUNS=${RUNS:-3} DURATION=${DURATION:-3} \
+    sh "$top/bench/overhead.sh" "$out" 2>&1 | tee "$out/overhead.txt"

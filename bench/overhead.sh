@@ -95,7 +95,11 @@ END {
 }' "$tmp/all.csv" >"$tmp/summary.csv"
 { echo "# $(date -u +%Y-%m-%dT%H:%MZ) $(uname -n) $size ${duration}s per scene, $runs runs; ${renderer:-?}; load $(cut -d' ' -f1-3 /proc/loadavg)"; cat "$tmp/summary.csv"; echo "# raw"; cat "$tmp/all.csv"; } >"$csv"
 echo "overhead: glmark2 $size, ${renderer:-?}, $runs interleaved runs, medians of glmark2's frame time (ms)"
-column -t -s, "$tmp/summary.csv" | sed 's/^/  /'
+if command -v column >/dev/null 2>&1; then
+    column -t -s, "$tmp/summary.csv" | sed 's/^/  /'
+else
+    sed 's/,/  /g; s/^/  /' "$tmp/summary.csv"
+fi
 if command -v gnuplot >/dev/null 2>&1; then
     png="$out/overhead-$tag.png"
     awk -F, 'NR > 1 {print NR - 1, "\"" $1 "\"", $5, $6}' "$tmp/summary.csv" >"$tmp/bars.dat"
