@@ -36,7 +36,7 @@ case "${1:-}" in
     base='^(libc6|libc-bin|libgcc-s1|libstdc\+\+6|gcc-12-base|debconf|perl-base|dpkg|libcrypt1|libselinux1|libsystemd0|libelogind0|libaudit1|libaudit-common|libcap-ng0|libcap2|libgcrypt20|libgpg-error0|liblz4-1|liblzma5|libzstd1|zlib1g|libbz2-1.0|libpcre2-8-0|libmd0|libbsd0|libtinfo6|libffi8|libexpat1|libgl1|libglx0|libglvnd0|libopengl0|libegl1|libgles2|x11-common|lsb-base|init-system-helpers|sensible-utils|libice6|libsm6|libxaw7|libxmu6|libxpm4|libxt6|xserver-common|glmark2-data)$'
     pkgs=$(apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts \
                --no-breaks --no-replaces --no-enhances xvfb glmark2-x11 x11-xkb-utils xkb-data |
-           grep '^[a-z]' | sort -u | grep -v -E "$base")
+           grep '^[a-z]' | grep -v ':' | sort -u | grep -v -E "$base")
     # shellcheck disable=SC2086
     (cd "$tmp" && apt-get download -oAPT::Architectures=amd64 $pkgs >/dev/null)
     rm -f "$tmp"/*_i386.deb
