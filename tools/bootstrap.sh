@@ -52,6 +52,17 @@ build() { # build DIR CONFIGURE-ARGS...
     make -C "$dir" -j"$jobs"
 }
 
+# distcheck_failures - what a failed distcheck leaves to read: its own
+# build tree stays behind, so print each failing test's log there (CI shows
+# only this script's output, and a summary line names no test).
+distcheck_failures() {
+    for trs in $(find build/fxgl-*/_build -name '*.trs' 2>/dev/null); do
+        grep -q '^:test-result: \(FAIL\|ERROR\|XPASS\)' "$trs" || continue
+        echo "--- distcheck: ${trs%.trs}.log (last 60 lines)"
+        tail -60 "${trs%.trs}.log"
+    done
+}
+
 case "$job" in
 demo)
     build build --enable-werror
@@ -66,7 +77,7 @@ test)
     if [ "${FXGL_SKIP_DISTCHECK:-0}" != 1 ]; then
         make -C build -j"$jobs" distcheck \
             DISTCHECK_CONFIGURE_FLAGS=--enable-werror >build/distcheck.out 2>&1 ||
-            { tail -40 build/distcheck.out; echo "distcheck: FAILED"; status=1; }
+            { tail -40 build/distcheck.out; distcheck_failures; echo "distcheck: FAILED"; status=1; }
         grep -A3 'archives ready for distribution' build/distcheck.out || true
     fi
     sh tools/test-summary.sh build build-asan

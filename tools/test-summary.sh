@@ -18,11 +18,14 @@ for dir in "$@"; do
             failed=$((failed + f + e))
             # A program that crashed after its suite still failed as a whole.
             [ "$result" = PASS ] || [ $((f + e)) -gt 0 ] || failed=$((failed + 1))
+            # Name what failed: CI shows only this output.
+            [ $((f + e)) -eq 0 ] || grep -E ':[FE]:' "$log" | sed "s|^|failed: ${trs%.trs}: |" | head -20
         else
             case "$result" in
                 PASS|XFAIL) passed=$((passed + 1)) ;;
                 SKIP) skipped=$((skipped + 1)); echo "skipped: ${trs%.trs}: $(grep -m1 '^SKIP:' "$log" 2>/dev/null | sed 's/^SKIP: //')" ;;
-                *) failed=$((failed + 1)); echo "failed: ${trs%.trs}" ;;
+                *) failed=$((failed + 1)); echo "failed: ${trs%.trs} (last 30 lines of its log:)"
+                   tail -30 "$log" 2>/dev/null | sed 's/^/    /' ;;
             esac
         fi
     done
