@@ -11,6 +11,12 @@
 # machine it runs under bench/h200_x11.sh (Xvfb + NVIDIA's GLX, XDISPLAY set).
 # SIZE (800x600), SCENES, DURATION (seconds per scene, 3), LIBFXGL
 # (default $BUILD/.libs/libfxgl.so, BUILD=b), GLMARK2 (glmark2).
+# CONFIGS (default "none passthrough default") may add configurations that
+# split what fxgl adds: disabled (preloaded, FXGL_DISABLE=1: the hooks
+# alone), empty (preloaded, a preset enabling nothing: the per-swap path with
+# no effect), noreload (passthrough, FXGL_RELOAD=0: no inotify thread),
+# stats (passthrough with FXGL_STATS: fxgl's own effect CPU and GPU time per
+# frame, medians printed, against the frame time it adds).
 # Writes OUTDIR (default bench/results)/overhead-<renderer>.csv and .png.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -21,6 +27,7 @@ glmark2=${GLMARK2:-glmark2}
 size=${SIZE:-800x600}
 runs=${RUNS:-3}
 duration=${DURATION:-3}
+configs=${CONFIGS:-none passthrough default}
 scenes=${SCENES:-build texture shading:shading=phong bump:bump-render=normals effect2d pulsar refract}
 command -v "$glmark2" >/dev/null 2>&1 || { echo "overhead.sh: glmark2 missing (Debian: apt-get install glmark2-x11)" >&2; exit 1; }
 # XDISPLAY: an X server already running (the GPU machine's, bench/h200_x11.sh); else
@@ -33,6 +40,7 @@ mkdir -p "$out"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 printf 'Techniques=fxgl_Passthrough@fxgl_Passthrough.fx\n' >"$tmp/passthrough.ini"
+printf 'Techniques=\n' >"$tmp/empty.ini"
 textures=$build/data/textures
 [ -d "$textures" ] || textures=$top/data/shaders
 
@@ -49,10 +57,16 @@ xrun() {
     fi
 }
 run() { # config run
+    pass="LD_PRELOAD=$lib FXGL_PRESET=$tmp/passthrough.ini"
     case $1 in
     none) set -- "$1" "$2" env ;;
-    passthrough) set -- "$1" "$2" env LD_PRELOAD="$lib" FXGL_PRESET="$tmp/passthrough.ini" ;;
+    disabled) set -- "$1" "$2" env LD_PRELOAD="$lib" FXGL_DISABLE=1 ;;
+    empty) set -- "$1" "$2" env LD_PRELOAD="$lib" FXGL_PRESET="$tmp/empty.ini" ;;
+    passthrough) set -- "$1" "$2" env $pass ;;
+    noreload) set -- "$1" "$2" env $pass FXGL_RELOAD=0 ;;
+    stats) set -- "$1" "$2" env $pass FXGL_STATS="$tmp/stats-$2.csv" ;;
     default) set -- "$1" "$2" env LD_PRELOAD="$lib" FXGL_PRESET="$top/data/presets/default.ini" ;;
+    *) echo "overhead.sh: unknown configuration $1" >&2; exit 1 ;;
     esac
     config=$1 r=$2
     shift 2
@@ -61,7 +75,8 @@ run() { # config run
     FXGL_EFFECT_PATHS="$top/data/shaders" FXGL_TEXTURE_PATHS="$textures" FXGL_LOG=info \
     FXGL_LOG_FILE="$tmp/$config-$r.fxgl.log" \
         xrun "$@" "$glmark2" -s "$size" $bench_args >"$tmp/$config-$r.log" 2>&1 || true
-    if [ "$config" != none ] && ! grep -q "loaded, on" "$tmp/$config-$r.fxgl.log" 2>/dev/null; then
+    case $config in none|disabled|empty) ran=skip ;; *) ran=check ;; esac
+    if [ "$ran" = check ] && ! grep -q "loaded, on" "$tmp/$config-$r.fxgl.log" 2>/dev/null; then
         echo "overhead.sh: fxgl ran no effect in the $config run:" >&2
         head -5 "$tmp/$config-$r.fxgl.log" >&2 2>/dev/null || true
     fi
@@ -71,7 +86,7 @@ run() { # config run
 }
 r=1
 while [ "$r" -le "$runs" ]; do
-    for c in none passthrough default; do
+    for c in $configs; do
         run "$c" "$r"
     done
     r=$((r + 1))
@@ -79,30 +94,56 @@ done
 renderer=$(sed -n 's/^ *GL_RENDERER: *//p' "$tmp/none-1.log" | head -1)
 tag=$(printf '%s' "${renderer:-unknown}" | tr -c 'A-Za-z0-9.\n' '_' | cut -c1-40)
 csv="$out/overhead-$tag.csv"
-awk -F, '
+awk -F, -v configs="$configs" '
 NR > 1 { k = $3 SUBSEP $1; v[k, ++n[k]] = $5; if (!($3 in seen)) { seen[$3] = 1; order[++ns] = $3 } }
 function med(k,   i, j, t, a, c) {
     c = n[k]; for (i = 1; i <= c; i++) a[i] = v[k, i]
     for (i = 2; i <= c; i++) { t = a[i]; for (j = i - 1; j > 0 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
-    return c % 2 ? a[(c + 1) / 2] : (a[c / 2] + a[c / 2 + 1]) / 2
+    return c ? (c % 2 ? a[(c + 1) / 2] : (a[c / 2] + a[c / 2 + 1]) / 2) : 0
 }
 END {
-    print "scene,none_ms,passthrough_ms,default_ms,passthrough_ratio,default_ratio,runs"
+    nc = split(configs, cfg, " ")
+    printf "scene"; for (j = 1; j <= nc; j++) printf ",%s_ms", cfg[j]
+    for (j = 1; j <= nc; j++) if (cfg[j] != "none") printf ",%s_ratio", cfg[j]
+    print ",runs"
     for (i = 1; i <= ns; i++) {
-        s = order[i]; a = med(s SUBSEP "none"); b = med(s SUBSEP "passthrough"); c = med(s SUBSEP "default")
-        printf "%s,%.3f,%.3f,%.3f,%.3f,%.3f,%d\n", s, a, b, c, (a > 0 ? b / a : 0), (a > 0 ? c / a : 0), n[s SUBSEP "none"]
+        s = order[i]; a = med(s SUBSEP "none"); printf "%s", s
+        for (j = 1; j <= nc; j++) printf ",%.3f", med(s SUBSEP cfg[j])
+        for (j = 1; j <= nc; j++) if (cfg[j] != "none") printf ",%.3f", (a > 0 ? med(s SUBSEP cfg[j]) / a : 0)
+        printf ",%d\n", n[s SUBSEP "none"]
     }
 }' "$tmp/all.csv" >"$tmp/summary.csv"
-{ echo "# $(date -u +%Y-%m-%dT%H:%MZ) $(uname -n) $size ${duration}s per scene, $runs runs; ${renderer:-?}; load $(cut -d' ' -f1-3 /proc/loadavg)"; cat "$tmp/summary.csv"; echo "# raw"; cat "$tmp/all.csv"; } >"$csv"
+# FXGL_STATS rows (any header line skipped): fxgl's own effect CPU and GPU
+# time per frame, over every scene of every run, to set against the frame
+# time the passthrough configuration adds.
+statline=""
+if ls "$tmp"/stats-*.csv >/dev/null 2>&1; then
+    statline=$(cat "$tmp"/stats-*.csv | awk -F, '$1 ~ /^[0-9]+$/ { c[++n] = $3; g[n] = $4 }
+    function med(a,   i, j, t, b) { for (i = 1; i <= n; i++) b[i] = a[i]
+        for (i = 2; i <= n; i++) { t = b[i]; for (j = i - 1; j > 0 && b[j] > t; j--) b[j + 1] = b[j]; b[j + 1] = t }
+        return n ? b[int((n + 1) / 2)] : 0 }
+    END { printf "stats (passthrough): median effect CPU %.3f ms, median effect GPU %.3f ms, %d frames", med(c), med(g), n }')
+fi
+{ echo "# $(date -u +%Y-%m-%dT%H:%MZ) $(uname -n) $size ${duration}s per scene, $runs runs; ${renderer:-?}; load $(cut -d' ' -f1-3 /proc/loadavg)"; cat "$tmp/summary.csv"; [ -z "$statline" ] || echo "# $statline"; echo "# raw"; cat "$tmp/all.csv"; } >"$csv"
 echo "overhead: glmark2 $size, ${renderer:-?}, $runs interleaved runs, medians of glmark2's frame time (ms)"
 if command -v column >/dev/null 2>&1; then
     column -t -s, "$tmp/summary.csv" | sed 's/^/  /'
 else
     sed 's/,/  /g; s/^/  /' "$tmp/summary.csv"
 fi
+[ -z "$statline" ] || echo "overhead: $statline"
 if command -v gnuplot >/dev/null 2>&1; then
     png="$out/overhead-$tag.png"
-    awk -F, 'NR > 1 {print NR - 1, "\"" $1 "\"", $5, $6}' "$tmp/summary.csv" >"$tmp/bars.dat"
+    nratio=0; plotcmd=""
+    for c in $configs; do
+        [ "$c" = none ] && continue
+        nratio=$((nratio + 1))
+        plotcmd="$plotcmd${plotcmd:+, }'$tmp/bars.dat' using $((nratio + 2)):xtic(2) title '$c'"
+    done
+    nconf=$(echo $configs | wc -w)
+    awk -F, -v first=$((nconf + 2)) -v n=$nratio 'NR > 1 {
+        printf "%d \"%s\"", NR - 1, $1; for (i = first; i < first + n; i++) printf " %s", $i; print "" }' \
+        "$tmp/summary.csv" >"$tmp/bars.dat"
     gnuplot <<GP
 set terminal pngcairo size 1000,600 noenhanced
 set output '$png'
@@ -113,7 +154,7 @@ set style fill solid 0.6
 set xtics rotate by -30 font ',8'
 set grid ytics
 set ylabel 'ratio'
-plot '$tmp/bars.dat' using 3:xtic(2) title 'passthrough', '' using 4 title 'default preset'
+plot $plotcmd
 GP
     echo "overhead: $csv, $png"
 else
