@@ -415,8 +415,11 @@ static void conform_file(const options *o, const char *path, conform_totals *tot
     fxgl_diags_finish(&diags);
 }
 
-// Walks dir in sorted order so that runs are comparable line by line.
-static void conform_dir(const options *o, const char *dir, conform_totals *totals, int depth) {
+// Visits every .fx file below dir in sorted order, so that runs are
+// comparable line by line (conform and stats share it).
+typedef void (*fx_visit_fn)(void *ctx, const char *path);
+
+static void walk_fx(const char *dir, int depth, fx_visit_fn visit, void *ctx) {
     if (depth > 32) {
         return;
     }
@@ -450,14 +453,24 @@ static void conform_dir(const options *o, const char *dir, conform_totals *total
         struct stat st;
         if (stat(path, &st) == 0) {
             if (S_ISDIR(st.st_mode)) {
-                conform_dir(o, path, totals, depth + 1);
+                walk_fx(path, depth + 1, visit, ctx);
             } else if (S_ISREG(st.st_mode) && has_fx_suffix(names[i])) {
-                conform_file(o, path, totals);
+                visit(ctx, path);
             }
         }
         free(names[i]);
     }
     free(names);
+}
+
+typedef struct {
+    const options *o;
+    conform_totals *totals;
+} conform_walk;
+
+static void conform_visit(void *ctx, const char *path) {
+    conform_walk *w = ctx;
+    conform_file(w->o, path, w->totals);
 }
 
 static int cmd_conform(const options *o) {
@@ -469,7 +482,7 @@ static int cmd_conform(const options *o) {
     for (size_t i = 0; i < o->file_count; i++) {
         struct stat st;
         if (stat(o->files[i], &st) == 0 && S_ISDIR(st.st_mode)) {
-            conform_dir(o, o->files[i], &totals, 0);
+            walk_fx(o->files[i], 0, conform_visit, &(conform_walk){o, &totals});
         } else {
             conform_file(o, o->files[i], &totals);
         }
@@ -648,48 +661,14 @@ static void stats_file(const options *o, const char *path, stats *st) {
     stats_states(o, path, st);
 }
 
-static void stats_dir(const options *o, const char *dir, stats *st, int depth) {
-    if (depth > 32) {
-        return;
-    }
-    DIR *d = opendir(dir);
-    if (!d) {
-        fprintf(stderr, "fxc: cannot open %s: %s\n", dir, strerror(errno));
-        return;
-    }
-    char **names = NULL;
-    size_t count = 0, cap = 0;
-    struct dirent *ent;
-    while ((ent = readdir(d))) {
-        if (ent->d_name[0] == '.') {
-            continue;
-        }
-        if (count == cap) {
-            cap = cap ? cap * 2 : 64;
-            char **grown = realloc(names, cap * sizeof(*names));
-            if (!grown) {
-                break;
-            }
-            names = grown;
-        }
-        names[count++] = strdup(ent->d_name);
-    }
-    closedir(d);
-    qsort(names, count, sizeof(*names), compare_names);
-    for (size_t i = 0; i < count; i++) {
-        char path[4096];
-        snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-        struct stat sb;
-        if (stat(path, &sb) == 0) {
-            if (S_ISDIR(sb.st_mode)) {
-                stats_dir(o, path, st, depth + 1);
-            } else if (S_ISREG(sb.st_mode) && has_fx_suffix(names[i])) {
-                stats_file(o, path, st);
-            }
-        }
-        free(names[i]);
-    }
-    free(names);
+typedef struct {
+    const options *o;
+    stats *st;
+} stats_walk;
+
+static void stats_visit(void *ctx, const char *path) {
+    stats_walk *w = ctx;
+    stats_file(w->o, path, w->st);
 }
 
 static int cmd_stats(const options *o) {
@@ -701,7 +680,7 @@ static int cmd_stats(const options *o) {
     for (size_t i = 0; i < o->file_count; i++) {
         struct stat sb;
         if (stat(o->files[i], &sb) == 0 && S_ISDIR(sb.st_mode)) {
-            stats_dir(o, o->files[i], &st, 0);
+            walk_fx(o->files[i], 0, stats_visit, &(stats_walk){o, &st});
         } else {
             stats_file(o, o->files[i], &st);
         }
