@@ -23,7 +23,7 @@ PACKAGES="autoconf automake libtool pkg-config make gcc binutils git
     check libsubunit-dev libstb-dev glslang-dev glslang-tools python3-glad
     xvfb xauth libegl1-mesa libgl1-mesa-dri libglx-mesa0 mesa-utils
     libglvnd-core-dev mangohud libxtst-dev libxcb1-dev libsdl2-dev
-    glmark2-x11 glmark2-es2-x11 glmark2-es2-wayland weston
+    glmark2-x11 glmark2-es2-x11 glmark2-es2-wayland glmark2-wayland weston
     libwayland-dev libxkbcommon-dev wayland-protocols xkb-data
     wine64 gcc-mingw-w64-x86-64-win32"
 
