@@ -26,7 +26,8 @@
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-$top/bench/results}
-build=${BUILD:-$top/b}
+. "$top/bench/setup.sh"
+bench_build fxgl-render
 render=${RENDER:-$build/fxgl-render}
 frames=${FRAMES:-9}
 size=${SIZE:-128x72}

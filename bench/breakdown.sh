@@ -12,13 +12,14 @@
 #   - per pass of a real chain: the runtime's own timer queries for the
 #     default preset's effects (fxgl-render --report).
 # Headless through EGL: FXGL_TEST_EGL_PLATFORM=device on the GPU machine.
-# Binaries from $SWEEP, $STATE_COST, $RENDER (default: $BUILD/..., BUILD=b).
+# Binaries from $SWEEP, $STATE_COST, $RENDER (default: $BUILD/...; BUILD: see bench/setup.sh).
 # SIZE (1920x1080), FRAMES (30). Writes OUTDIR (default bench/results)/
 # breakdown-<renderer>.csv and .png and prints a table.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-$top/bench/results}
-build=${BUILD:-$top/b}
+. "$top/bench/setup.sh"
+bench_build bench/sweep bench/state_cost fxgl-render
 sweep=${SWEEP:-$build/bench/sweep}
 state_cost=${STATE_COST:-$build/bench/state_cost}
 render=${RENDER:-$build/fxgl-render}

@@ -14,21 +14,26 @@
 # of the files since the script started; warm: the same run again, cache
 # filled, files in the page cache. The OS page cache is not dropped (that
 # needs root and disturbs other users): "cold" files may already be cached.
-# Corpus: $FXGL_CORPUS or /work/scratch/corpus (read in place, never
+# Corpus: $FXGL_CORPUS or /work/scratch/corpus, fetched there by
+# tools/fetch-corpus.sh when it holds no .fx (read in place, never
 # copied). LIMIT=N takes the first N effects. Headless (EGL); binaries from
-# $FXC and $RENDER (default $BUILD/fxc, $BUILD/fxgl-render; BUILD=b).
+# $FXC and $RENDER (default $BUILD/fxc, $BUILD/fxgl-render; BUILD: bench/setup.sh).
 # Writes OUTDIR (default bench/results)/loadtime-<renderer>.csv and .png.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-$top/bench/results}
-build=${BUILD:-$top/b}
+. "$top/bench/setup.sh"
+bench_build fxc fxgl-render
 fxc=${FXC:-$build/fxc}
 render=${RENDER:-$build/fxgl-render}
 corpus=${FXGL_CORPUS:-/work/scratch/corpus}
 size=${SIZE:-1280x720}
 limit=${LIMIT:-100000}
 [ -x "$fxc" ] && [ -x "$render" ] || { echo "loadtime.sh: $fxc or $render not built" >&2; exit 1; }
-[ -d "$corpus" ] || { echo "loadtime.sh: no corpus at $corpus (set FXGL_CORPUS)" >&2; exit 1; }
+if [ -z "$(find "$corpus" -iname '*.fx' 2>/dev/null | head -1)" ]; then
+    echo "loadtime.sh: no corpus at $corpus: fetching it (tools/fetch-corpus.sh)" >&2
+    sh "$top/tools/fetch-corpus.sh" "$corpus" >&2 || exit 1
+fi
 mkdir -p "$out"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

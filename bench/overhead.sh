@@ -10,7 +10,7 @@
 # Needs glmark2 (Debian: glmark2-x11) and Xvfb (xvfb); GLX, so on the GPU
 # machine it runs under bench/h200_x11.sh (Xvfb + NVIDIA's GLX, XDISPLAY set).
 # SIZE (800x600), SCENES, DURATION (seconds per scene, 3), LIBFXGL
-# (default $BUILD/.libs/libfxgl.so, BUILD=b), GLMARK2 (glmark2).
+# (default $BUILD/.libs/libfxgl.so; BUILD: see bench/setup.sh), GLMARK2 (glmark2).
 # CONFIGS (default "none passthrough default") may add configurations that
 # split what fxgl adds: disabled (preloaded, FXGL_DISABLE=1: the hooks
 # alone), empty (preloaded, a preset enabling nothing: the per-swap path with
@@ -21,7 +21,8 @@
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-$top/bench/results}
-build=${BUILD:-$top/b}
+. "$top/bench/setup.sh"
+bench_build .libs/libfxgl.so
 lib=${LIBFXGL:-$build/.libs/libfxgl.so}
 glmark2=${GLMARK2:-glmark2}
 size=${SIZE:-800x600}

@@ -7,7 +7,7 @@
 #
 # Runs headless through EGL (no X server): FXGL_TEST_EGL_PLATFORM=device
 # picks the GPU's EGL device, surfaceless is llvmpipe. The driver binary is
-# $SWEEP (default: $BUILD/bench/sweep, BUILD default b), so a prebuilt one
+# $SWEEP (default: $BUILD/bench/sweep; BUILD: see bench/setup.sh), so a prebuilt one
 # can be carried to another machine. Other knobs: FRAMES (default 30),
 # SIZES ("1280x720 1920x1080"), PASSES (1,2,4,8,16,32).
 # Writes OUTDIR (default bench/results)/sweep-<renderer>.csv (medians per
@@ -17,7 +17,11 @@
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-$top/bench/results}
-sweep=${SWEEP:-${BUILD:-$top/b}/bench/sweep}
+if [ -z "${SWEEP:-}" ]; then
+    . "$top/bench/setup.sh"
+    bench_build bench/sweep
+fi
+sweep=${SWEEP:-$build/bench/sweep}
 frames=${FRAMES:-30}
 sizes=${SIZES:-1280x720 1920x1080}
 passes=${PASSES:-1,2,4,8,16,32}

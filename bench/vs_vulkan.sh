@@ -26,7 +26,8 @@
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-$top/bench/results}
-build=${BUILD:-$top/b}
+. "$top/bench/setup.sh"
+bench_build fxgl-demo .libs/libfxgl.so
 demo=${DEMO:-$build/fxgl-demo}
 lib=${LIBFXGL:-$build/.libs/libfxgl.so}
 size=${SIZE:-1280x720}

@@ -4,6 +4,10 @@
 #   tools/bootstrap.sh demo   install, build, run the main job (screenshot + stats in out/)
 #   tools/bootstrap.sh test   install, build, pass the tests: a normal build, a
 #                             sanitizer (ASan+UBSan) build, and make distcheck
+#   tools/bootstrap.sh bench  install what bench/*.sh use as well (gnuplot,
+#                             apitrace, vkBasalt, vkcube), build build/ with every
+#                             bench program (the bench scripts run this themselves
+#                             when they find no build tree)
 #
 # Packages come from Debian's archive only. Builds go to build/ and
 # build-asan/ beside the sources, so a developer's own build dirs are untouched.
@@ -11,8 +15,8 @@ set -eu
 
 job=${1:-}
 case "$job" in
-    demo|test) ;;
-    *) echo "usage: $0 demo|test" >&2; exit 2 ;;
+    demo|test|bench) ;;
+    *) echo "usage: $0 demo|test|bench" >&2; exit 2 ;;
 esac
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -26,6 +30,8 @@ PACKAGES="autoconf automake libtool pkg-config make gcc binutils git
     glmark2-x11 glmark2-es2-x11 glmark2-es2-wayland glmark2-wayland weston
     libwayland-dev libxkbcommon-dev wayland-protocols xkb-data
     wine64 gcc-mingw-w64-x86-64-win32"
+[ "$job" != bench ] || PACKAGES="$PACKAGES gnuplot-nox apitrace vkbasalt vulkan-tools
+    mesa-vulkan-drivers"
 
 missing=""
 for p in $PACKAGES; do
@@ -67,6 +73,11 @@ case "$job" in
 demo)
     build build --enable-werror
     exec sh tools/main-job.sh build out
+    ;;
+bench)
+    build build --enable-werror
+    make -C build -j"$jobs" bench/sweep bench/state_cost fxgl-render fxc fxgl-demo \
+        tests/effects/fxgl-effect
     ;;
 test)
     status=0
