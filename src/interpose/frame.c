@@ -361,7 +361,9 @@ void ip_frame(const ip_frame_desc *frame) {
         if (ip_stats_wanted()) { // issue 9: FXGL_STATS (stats.c), app draws (draws.c)
             uint64_t draws = 0;
             bool counted = cfg->count_app_draws && ip_draws_take(&draws);
-            ip_stats_frame(rt->fx && rt->owner == frame->context ? rt->fx : NULL, draws, counted);
+            // rt->fx exists only when some technique is wanted (create_effects).
+            bool ours = rt->fx && rt->owner == frame->context;
+            ip_stats_frame(ours ? rt->fx : NULL, ours, draws, counted);
         }
         if (cfg->test_mark) {
             draw_test_mark(&rt->gl, &rt->info, d->height);

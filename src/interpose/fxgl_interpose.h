@@ -345,7 +345,10 @@ FXGL_INTERNAL bool ip_draws_take(uint64_t *count);
 FXGL_INTERNAL bool ip_stats_wanted(void);
 // One CSV row for the frame just processed (fx: its effect runtime, NULL
 // when the frame passed through); app_draws is written when counted.
-FXGL_INTERNAL void ip_stats_frame(struct fxgl_runtime *fx, uint64_t app_draws, bool count_app_draws);
+// effects_coming: techniques are wanted, so rows wait for the first frame
+// that has them (false: nothing is enabled, rows start at once).
+FXGL_INTERNAL void ip_stats_frame(struct fxgl_runtime *fx, bool effects_coming,
+                                  uint64_t app_draws, bool count_app_draws);
 
 // --- control.c (issue 10): control socket, key bindings, SIGUSR1 ---
 

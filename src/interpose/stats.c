@@ -8,7 +8,7 @@
  * per technique ("Technique@File") and per pass ("Technique@File/pN"),
  * named in a header written on the first row. Rows start with the first
  * frame that has techniques (effects compile in the background, earlier
- * frames pass through). When the set of techniques changes (a reload), a
+ * frames pass through), or with the first frame when no effect is wanted. When the set of techniques changes (a reload), a
  * new header line follows.
  *
  * Cost on the presenting thread: formatting one row into a fixed buffer.
@@ -227,7 +227,8 @@ static void queue(size_t len) {
     b->used += len;
 }
 
-void ip_stats_frame(struct fxgl_runtime *fx, uint64_t app_draws, bool count_app_draws) {
+void ip_stats_frame(struct fxgl_runtime *fx, bool effects_coming, uint64_t app_draws,
+                    bool count_app_draws) {
     if (!ip_stats_wanted()) {
         return;
     }
@@ -252,11 +253,12 @@ void ip_stats_frame(struct fxgl_runtime *fx, uint64_t app_draws, bool count_app_
                       timers, IP_STATS_MAX_TIMERS);
         timers = IP_STATS_MAX_TIMERS;
     }
-    if (st.frame == 0 && n == 0) {
+    if (st.frame == 0 && n == 0 && effects_coming) {
         // Effects compile in the background and the first frames pass
         // through: the file starts with the first frame that has techniques,
-        // so its header names them (a program whose preset enables nothing
-        // gets no statistics).
+        // so its header names them. A program whose preset enables nothing
+        // (effects_coming false) gets rows from its first frame: its frame
+        // times are the baseline a benchmark compares with (bench/vs_vulkan.sh).
         st.last_swap = now;
         pthread_mutex_unlock(&st.lock);
         return;

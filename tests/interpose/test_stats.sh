@@ -12,6 +12,8 @@
 # Then FXGL_COUNT_APP_DRAWS=1 on fxgl-demo, which issues exactly one
 # glDrawArrays per frame (tools/demo.c), reached through GLFW's
 # glXGetProcAddress: app_draw_calls must be 1 in every row.
+# Last, a preset that enables nothing: every frame still gets a row (frame
+# time, no effect work), the baseline bench/vs_vulkan.sh compares with.
 set -u
 build=${FXGL_TOP_BUILDDIR:-.}
 src=${FXGL_TOP_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -103,3 +105,24 @@ END {
     if (bad) exit 1
     print "ok"
 }' "$tmp/demo.csv" || { head -3 "$tmp/demo.csv"; exit 1; }
+
+printf 'Techniques=\n' >"$tmp/empty.ini"
+LD_PRELOAD="$preload" ASAN_OPTIONS=detect_leaks=0 \
+FXGL_LOG=info FXGL_PRESET="$tmp/empty.ini" \
+FXGL_EFFECT_PATHS="$src/tests/interpose/data" FXGL_STATS="$tmp/empty.csv" \
+    timeout 120 "$demo" --frames 40 --size 64x48 >"$tmp/empty.log" 2>&1 ||
+    { echo "FAIL: fxgl-demo failed"; cat "$tmp/empty.log"; exit 1; }
+# 40 frames and the pre-loop one: 41 rows, numbered from 0, no effect work.
+awk -F, 'NR == 1 { if ($1 != "frame" || NF != 11) { print "FAIL: header " $0; bad = 1 }; next }
+{
+    rows++
+    if ($1 != NR - 2) { print "FAIL: row " NR " has frame " $1; bad = 1; exit }
+    if ($5 != 0 || $6 != 0 || $4 != 0) { print "FAIL: frame " $1 ": effect work " $4 "/" $5 "/" $6; bad = 1 }
+    if ($1 > 0 && !($2 > 0)) { print "FAIL: frame " $1 ": frame time " $2; bad = 1 }
+}
+END {
+    if (rows != 41) { print "FAIL: " rows " rows for 41 presented frames"; bad = 1 }
+    printf "nothing enabled: %d rows with frame times; ", rows
+    if (bad) exit 1
+    print "ok"
+}' "$tmp/empty.csv" || { head -3 "$tmp/empty.csv"; exit 1; }
