@@ -301,9 +301,13 @@ static bool type_name(fx_ident *id) {
 }
 
 static void classify(fx_ident *id) {
+    // Runs once per distinct name of a compilation, over ~160 words: the
+    // first-byte test spares most strcmp calls (they were 10% of front-end
+    // time on qUINT, perf).
+    const char c0 = id->str[0];
     for (size_t i = 0; i < sizeof(keywords) / sizeof(keywords[0]); i++) {
         const keyword *k = &keywords[i];
-        if (strcmp(k->name, id->str) != 0) {
+        if (k->name[0] != c0 || strcmp(k->name, id->str) != 0) {
             continue;
         }
         id->kind = k->kind;
@@ -320,7 +324,7 @@ static void classify(fx_ident *id) {
         return;
     }
     for (size_t i = 0; i < sizeof(reserved_words) / sizeof(reserved_words[0]); i++) {
-        if (strcmp(reserved_words[i], id->str) == 0) {
+        if (reserved_words[i][0] == c0 && strcmp(reserved_words[i], id->str) == 0) {
             id->flags |= FX_IDENT_RESERVED;
             return;
         }
