@@ -116,23 +116,24 @@ static void *display_wayland(EGLDisplay dpy);
 
 // --- the frame ---
 
-static void before_swap(EGLDisplay dpy, EGLSurface surface) {
+// True when fxgl drew into the frame (ip_frame).
+static bool before_swap(EGLDisplay dpy, EGLSurface surface) {
     if (ip_config_get()->disabled) {
-        return;
+        return false;
     }
     const struct egl_real *r = egl();
     if (!r->get_current_context || !r->get_current_surface || !r->query_surface) {
         FXGL_LOG_ONCE(FXGL_LOG_WARN, "EGL query functions missing: frames pass through");
-        return;
+        return false;
     }
     EGLContext ctx = r->get_current_context();
     if (ctx == EGL_NO_CONTEXT) {
         FXGL_LOG_ONCE(FXGL_LOG_DEBUG, "eglSwapBuffers without a current context: passed through");
-        return;
+        return false;
     }
     if (r->get_current_surface(EGL_DRAW) != surface) {
         FXGL_LOG_ONCE(FXGL_LOG_INFO, "swap of a surface that is not current: passed through");
-        return;
+        return false;
     }
     // Pbuffers and pixmaps are single-buffered: a swap presents nothing.
     EGLint render_buffer = EGL_BACK_BUFFER;
@@ -146,9 +147,9 @@ static void before_swap(EGLDisplay dpy, EGLSurface surface) {
     ip_drawable_state state = ip_drawable_swap(IP_WSI_EGL, dpy, (uintptr_t)surface, w, h);
     ip_slot *slot = ip_slot_acquire(IP_WSI_EGL, dpy, ctx);
     if (!slot) {
-        return;
+        return false;
     }
-    ip_frame(&(ip_frame_desc){
+    bool drawn = ip_frame(&(ip_frame_desc){
         .wsi = IP_WSI_EGL,
         .runtime = ip_slot_runtime(slot),
         .drawable = state,
@@ -157,6 +158,7 @@ static void before_swap(EGLDisplay dpy, EGLSurface surface) {
         .wl_display = display_wayland(dpy),
     });
     ip_slot_release(slot);
+    return drawn;
 }
 
 static EGLBoolean hook_eglSwapBuffers(EGLDisplay dpy, EGLSurface surface) {
@@ -186,9 +188,16 @@ static EGLBoolean swap_damage(swap_damage_fn chain, swap_damage_fn terminal, EGL
         return EGL_FALSE;
     }
     swap_depth++;
-    // The damage rectangles stay the app's: an effect changing the whole
-    // frame will have to widen them (FIXME(issue 7): once effects run).
-    before_swap(dpy, surface);
+    // The program's rectangles say what it changed; fxgl's effects change the
+    // whole frame, and a compositor repaints only what is damaged (the rest
+    // would keep an older picture). A frame fxgl drew into is presented
+    // whole: zero rectangles, which EGL defines as the entire surface.
+    if (before_swap(dpy, surface) && n_rects > 0) {
+        FXGL_LOG_ONCE(FXGL_LOG_INFO, "damage widened: frames fxgl draws into are presented "
+                      "whole (the program's damage rectangles are replaced)");
+        rects = NULL;
+        n_rects = 0;
+    }
     EGLBoolean result = chain(dpy, surface, rects, n_rects);
     swap_depth--;
     return result;

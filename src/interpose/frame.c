@@ -265,20 +265,21 @@ static double now_seconds(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-// Under rt->lock: the effects of this frame, before the real swap.
-static void run_effects(ip_runtime *rt, const ip_frame_desc *frame) {
+// Under rt->lock: the effects of this frame, before the real swap. True
+// when they drew into it (the frame is no longer the program's alone).
+static bool run_effects(ip_runtime *rt, const ip_frame_desc *frame) {
     if (!rt->fx_tried) {
         create_effects(rt, frame);
     }
     if (!rt->fx) {
-        return;
+        return false;
     }
     if (frame->context != rt->owner) {
         // FIXME(issue 7): a second context of the share group presenting
         // needs container objects of its own; until then it passes through.
         FXGL_LOG_ONCE(FXGL_LOG_INFO, "a second context of a share group presents: its frames "
                       "pass through");
-        return;
+        return false;
     }
     double now = now_seconds();
     fxgl_input input;
@@ -292,7 +293,7 @@ static void run_effects(ip_runtime *rt, const ip_frame_desc *frame) {
                           now) || !on) {
         // First compiles still on the worker, or KeyEffects: passed through.
         ip_inspect_idle(rt->inspect, have_input ? &input : NULL); // issue 10: control answers
-        return;
+        return false;
     }
     if (!rt->inspect_tried) {
         // Issue 10, after the first compiles: the effects that failed are known now.
@@ -319,27 +320,29 @@ static void run_effects(ip_runtime *rt, const ip_frame_desc *frame) {
     if (ip_inspect_take_reload(rt->inspect)) {
         drop_effects(rt, true); // issue 10: `reload`; rebuilt at the next frame
     }
+    return true;
 }
 
-void ip_frame(const ip_frame_desc *frame) {
+bool ip_frame(const ip_frame_desc *frame) {
     ip_runtime *rt = frame->runtime;
     const ip_drawable_state *d = &frame->drawable;
     const ip_config *cfg = ip_config_get();
+    bool drawn = false;
     if (!rt) {
-        return;
+        return false;
     }
     if (d->pbuffer) {
         FXGL_LOG_ONCE(FXGL_LOG_DEBUG, "pbuffer or single-buffered surface: passed through");
-        return;
+        return false;
     }
     if (d->width <= 0 || d->height <= 0) {
         FXGL_LOG_ONCE(FXGL_LOG_INFO, "drawable without a size: passed through");
-        return;
+        return false;
     }
     if (!cfg->allow_tiny && d->width <= IP_TINY && d->height <= IP_TINY) {
         FXGL_LOG_ONCE(FXGL_LOG_INFO, "drawable of %dx%d (<= %dx%d): passed through "
                       "(FXGL_ALLOW_TINY=1 processes it)", d->width, d->height, IP_TINY, IP_TINY);
-        return;
+        return false;
     }
     pthread_mutex_lock(&rt->lock);
     if (!rt->loaded) {
@@ -357,7 +360,7 @@ void ip_frame(const ip_frame_desc *frame) {
                          : "",
                      rt->info.renderer, d->width, d->height);
         }
-        run_effects(rt, frame);
+        drawn = run_effects(rt, frame);
         if (ip_stats_wanted()) { // issue 9: FXGL_STATS (stats.c), app draws (draws.c)
             uint64_t draws = 0;
             bool counted = cfg->count_app_draws && ip_draws_take(&draws);
@@ -367,7 +370,9 @@ void ip_frame(const ip_frame_desc *frame) {
         }
         if (cfg->test_mark) {
             draw_test_mark(&rt->gl, &rt->info, d->height);
+            drawn = true;
         }
     }
     pthread_mutex_unlock(&rt->lock);
+    return drawn;
 }

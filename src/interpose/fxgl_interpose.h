@@ -317,7 +317,9 @@ typedef struct ip_frame_desc {
 
 // Runs before the real swap, on the presenting thread with the context
 // current. Passes the frame through untouched unless the context is usable.
-FXGL_INTERNAL void ip_frame(const ip_frame_desc *frame);
+// True when fxgl drew into the frame (effects, overlay, test mark): a swap
+// that carries damage must then present the whole surface.
+FXGL_INTERNAL bool ip_frame(const ip_frame_desc *frame);
 
 // A share group's runtime: CPU memory only until the first frame loads GL.
 // Destroying it issues no GL call (see context.c for why that is right).

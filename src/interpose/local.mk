@@ -117,6 +117,13 @@ tests_interpose_ip_shim_la_CPPFLAGS = $(AM_CPPFLAGS) $(X11_CFLAGS) $(GLX_CFLAGS)
 tests_interpose_ip_shim_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
 tests_interpose_ip_shim_la_LIBADD = -ldl
 
+# A stand-in driver offering the EGL damage swap (the damage test).
+check_LTLIBRARIES += tests/interpose/ip_damage_shim.la
+tests_interpose_ip_damage_shim_la_SOURCES = tests/interpose/ip_damage_shim.c
+tests_interpose_ip_damage_shim_la_CPPFLAGS = $(AM_CPPFLAGS) $(EGL_CFLAGS)
+tests_interpose_ip_damage_shim_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
+tests_interpose_ip_damage_shim_la_LIBADD = -ldl
+
 tests_interpose_ip_sdl_app_SOURCES = tests/interpose/ip_sdl_app.c
 tests_interpose_ip_sdl_app_CPPFLAGS = $(AM_CPPFLAGS) $(SDL2_CFLAGS)
 tests_interpose_ip_sdl_app_LDADD = $(SDL2_LIBS)

@@ -321,6 +321,31 @@ START_TEST(effect_inverted_egl) {
 }
 END_TEST
 
+START_TEST(egl_damage_widened) {
+    // ip_damage_shim stands in for a driver that offers the damage swap (Mesa
+    // offers it neither on Xvfb nor on software-rendered Wayland) and records
+    // what reaches it. The program damages its whole surface as one
+    // rectangle; a frame fxgl drew into (the mark, here with Invert.fx) must
+    // reach the driver as zero rectangles - the whole surface - or a
+    // compositor repaints only what the program damaged and shows stale
+    // effect output elsewhere.
+    char shim[1300];
+    snprintf(shim, sizeof(shim), "LD_PRELOAD=%s/tests/interpose/.libs/ip_damage_shim.so",
+             builddir);
+    expect_app("ip_egl_app", ENV(MARK, INVERTED, preset("invert.ini"), effect_paths(), shim,
+                                 "IP_DAMAGE_EXPECT=whole"),
+               ARGS("--mode", "damage"), 0);
+    // fxgl disabled: nothing drawn, the program's rectangles go through as they
+    // are; and the same run held to "whole" fails (the shim exits 3).
+    expect_app("ip_egl_app", ENV(NO_MARK, "FXGL_DISABLE=1", "IP_APP_EXPECT_HOOK=1", shim,
+                                 "IP_DAMAGE_EXPECT=kept"),
+               ARGS("--mode", "damage"), 0);
+    expect_app("ip_egl_app", ENV(NO_MARK, "FXGL_DISABLE=1", "IP_APP_EXPECT_HOOK=1", shim,
+                                 "IP_DAMAGE_EXPECT=whole"),
+               ARGS("--mode", "damage"), 3);
+}
+END_TEST
+
 START_TEST(effect_toggle_key) {
     // KeyInvert@Invert.fx=73 (I): held during frame 3's swap, the effect is
     // off from frame 3 on; the app expects inverted frames 0-2 only.
@@ -1384,6 +1409,7 @@ int main(void) {
     add(s, "wine_path", wine_path);
     add(s, "egl_swap_gles", egl_swap_gles);
     add(s, "egl_damage_gl", egl_damage_gl);
+    add(s, "egl_damage_widened", egl_damage_widened);
     add(s, "glxgears_marked", glxgears_marked);
     add(s, "es2gears_marked", es2gears_marked);
     add(s, "glxgears32_marked", glxgears32_marked);
