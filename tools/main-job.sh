@@ -27,8 +27,19 @@ frames=${FXGL_MAIN_FRAMES:-120}
 size=${FXGL_MAIN_SIZE:-1280x720}
 [ -x "$demo" ] || { echo "main-job: $demo not built" >&2; exit 1; }
 
-run_x() { # run a command under its own Xvfb, whatever display the caller has
-    xvfb-run -a -s "-screen 0 ${size}x24 -nolisten tcp" "$@"
+# Each run gets its own Xvfb, whatever display the caller has
+# (tests/harness/xvfb.sh: a display number no other server can take, ready
+# before the program starts; xvfb-run -a picks one by lock files, which the
+# -displayfd servers of a parallel make check do not write).
+. "$top/tests/harness/xvfb.sh"
+xdir=$(mktemp -d)
+trap 'xvfb_stop; rm -rf "$xdir"' EXIT
+run_x() {
+    xvfb_start "$size" "$xdir" || { echo "main-job: $xvfb_why" >&2; return 1; }
+    rc=0
+    "$@" || rc=$?
+    xvfb_stop
+    return $rc
 }
 
 rm -f "$out/before.png" "$out/after.png" "$out/fxgl.log" "$out/stats-after.txt"

@@ -1325,7 +1325,11 @@ START_TEST(timing_and_debug_groups) {
     p = tfx_pass(&t, tech, ps_color(&t, smp, "c + 0.1"));
     p->name = "Second";
     fxgl_runtime_add_effect(f.rt, tfx_finish(&t), NULL);
+    // Each frame is finished, as a presenting program's swap would: the ring
+    // drops a slot still in flight, and without a wait a loaded machine may
+    // still have every one of them in flight when it is read.
     fix_frame(&f); // loads
+    gl->Finish();
     if (info->has_debug) {
         gl->Enable(GL_DEBUG_OUTPUT);
         gl->DebugMessageCallback(on_debug, &groups);
@@ -1333,6 +1337,7 @@ START_TEST(timing_and_debug_groups) {
     for (int i = 1; i <= 8; i++) {
         f.time = i / 60.0;
         fix_frame(&f);
+        gl->Finish();
     }
     if (info->has_debug) {
         gl->Disable(GL_DEBUG_OUTPUT);

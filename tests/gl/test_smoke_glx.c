@@ -119,7 +119,7 @@ END_TEST
 
 int main(void) {
     char reason[256];
-    if (!fxgl_test_xvfb_start(&xvfb, 640, 480, 10000, reason, sizeof(reason))) {
+    if (!fxgl_test_xvfb_start(&xvfb, 640, 480, 60000, reason, sizeof(reason))) {
         printf("SKIP: %s\n", reason);
         return FXGL_TEST_SKIP;
     }

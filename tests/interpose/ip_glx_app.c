@@ -181,7 +181,8 @@ static void live_edits(Display *dpy, window *w, const char *path, int wait_frame
     // until fxgl has logged the failed reload (FXGL_LOG_FILE), so that the good edit
     // below is a separate one even on a loaded machine.
     const char *log = getenv("FXGL_LOG_FILE");
-    for (int f = 0; f < IP_APP_WARMUP_FRAMES; f++) {
+    long start = ip_app_now_ms();
+    for (int f = 0; f < IP_APP_WARMUP_FRAMES && ip_app_now_ms() - start < IP_APP_WARMUP_MS; f++) {
         if (f >= 50 && (!log || ip_app_file_has(log, "the running version stays"))) {
             break;
         }

@@ -45,6 +45,11 @@
 
 #include "fxgl_test.h"
 
+// Frames of timer queries fxgl keeps in flight (GL_RT_QUERY_RING in
+// src/gl/gl_runtime.h): a technique's GPU time has its first sample once it
+// has run more frames than this.
+#define QUERY_LAG 4
+
 static fxgl_test_xvfb xvfb;
 static char dir[256];
 static pid_t app;
@@ -407,9 +412,15 @@ static void check_exit_dump(const char *sub, const char *program) {
                   pass0 >= 0, "%s: times %g %g %g", program, gpu, cpu, pass0);
     ck_assert_msg(ran >= 1 && ran <= frames, "%s: Invert ran %llu of %g frames", program, ran,
                   frames);
-    if (strstr(t, "timer queries yes")) {
+    if (strstr(t, "timer queries yes") && ran > QUERY_LAG) {
         // A full-window pass takes time, even on a software renderer.
         ck_assert_msg(gpu > 0 && pass0 > 0, "%s: gpu %g, pass 0 %g ms", program, gpu, pass0);
+    } else if (strstr(t, "timer queries yes")) {
+        // The program ends on its own clock: on a loaded machine the effect
+        // may have run only the frames whose timer results were still to
+        // be read (no GL at exit), and then 0 is the right figure.
+        printf("%s: Invert ran %llu frames, no more than the %d whose timer results "
+               "come back later: GPU time not judged\n", program, ran, QUERY_LAG);
     }
     number_after(t, "last frame: runtime cpu ");
     // The preset's other effect, skipped with the compiler's reason and place.
@@ -441,7 +452,7 @@ START_TEST(glmark2_dump_at_exit) {
         return;
     }
     // glmark2 returns from main with its GLX context alive: the exit handler writes it.
-    const char *const argv[] = {"/usr/bin/glmark2", "-s", "200x150", "-b", "build:duration=0.5",
+    const char *const argv[] = {"/usr/bin/glmark2", "-s", "200x150", "-b", "build:duration=2",
                                 NULL};
     char out[600], dump[700];
     snprintf(out, sizeof(out), "%s/glmark2-plain.txt", dir);
@@ -526,7 +537,7 @@ int main(void) {
         return FXGL_TEST_SKIP;
     }
     char reason[256];
-    if (!fxgl_test_xvfb_start(&xvfb, 640, 480, 10000, reason, sizeof(reason))) {
+    if (!fxgl_test_xvfb_start(&xvfb, 640, 480, 60000, reason, sizeof(reason))) {
         printf("SKIP: %s\n", reason);
         return FXGL_TEST_SKIP;
     }

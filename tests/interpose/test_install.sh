@@ -23,9 +23,9 @@ for v in FXGL_LIBDIR FXGL_BINDIR FXGL_PKGDATADIR FXGL_MANDIR; do
 done
 fail=0
 tmp=$(mktemp -d)
-xvfb_pid=
+. "$src/tests/harness/xvfb.sh"
 cleanup() {
-    [ -n "$xvfb_pid" ] && kill "$xvfb_pid" 2>/dev/null
+    xvfb_stop
     rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -94,16 +94,8 @@ if ldd "$lib" 2>/dev/null | grep -q libasan; then
     echo "note: sanitizer build: the installed library is not preloaded here"
     exit $fail
 fi
-xvfb=$(command -v Xvfb) || { echo "SKIP: no Xvfb (apt-get install xvfb)"; exit 77; }
 [ -x "$app" ] || { echo "FAIL: $app not built"; exit 1; }
-"$xvfb" -displayfd 3 -screen 0 320x240x24 -nolisten tcp 3> "$tmp/display" \
-    > "$tmp/xvfb.log" 2>&1 &
-xvfb_pid=$!
-i=0
-while [ ! -s "$tmp/display" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-[ -s "$tmp/display" ] || { cat "$tmp/xvfb.log"; echo "SKIP: Xvfb did not start"; exit 77; }
-DISPLAY=:$(cat "$tmp/display")
-export DISPLAY
+xvfb_start 320x240 "$tmp" || { echo "SKIP: $xvfb_why"; exit 77; }
 
 # Without fxgl the program must see its own frame (else nothing below means anything).
 "$app" > "$tmp/plain.log" 2>&1

@@ -21,22 +21,14 @@ lib="$build/.libs/libfxgl.so"
 glmark2=${GLMARK2:-/usr/bin/glmark2}
 [ -f "$lib" ] || { echo "FAIL: $lib was not built"; exit 1; }
 [ -x "$glmark2" ] || { echo "SKIP: glmark2 absent (apt-get install glmark2-x11)"; exit 77; }
-command -v Xvfb >/dev/null 2>&1 || { echo "SKIP: Xvfb absent"; exit 77; }
 preload="$lib"
 asan=$(ldd "$lib" 2>/dev/null | awk '/libasan/ {print $3}')
 [ -n "$asan" ] && preload="$asan:$lib"
 
 tmp=$(mktemp -d /tmp/fxgl-stats-XXXXXX)
-trap 'kill "$xvfb_pid" 2>/dev/null; rm -rf "$tmp"' EXIT
-Xvfb -displayfd 3 -screen 0 640x480x24 -nolisten tcp 3>"$tmp/display" 2>/dev/null &
-xvfb_pid=$!
-for _ in $(seq 50); do
-    [ -s "$tmp/display" ] && break
-    sleep 0.1
-done
-[ -s "$tmp/display" ] || { echo "SKIP: Xvfb did not start"; exit 77; }
-DISPLAY=:$(cat "$tmp/display")
-export DISPLAY
+. "$src/tests/harness/xvfb.sh"
+trap 'xvfb_stop; rm -rf "$tmp"' EXIT
+xvfb_start 640x480 "$tmp" || { echo "SKIP: $xvfb_why"; exit 77; }
 
 LD_PRELOAD="$preload" ASAN_OPTIONS=detect_leaks=0 \
 FXGL_LOG=info FXGL_PRESET="$src/tests/interpose/data/invert.ini" \
