@@ -124,6 +124,7 @@ typedef struct gl_state_caps {
     bool indirect;               // draw (GL 4.0, ES 3.1) and dispatch (GL 4.3, ES 3.1) indirect
     bool sample_mask;            // GL 3.2, ES 3.1
     bool texture_buffer;         // GL_TEXTURE_BUFFER generic binding: GL 3.1, ES 3.2
+    bool query_buffer;           // GL_QUERY_BUFFER: GL 4.4, ARB_query_buffer_object
     bool primitive_restart;      // desktop GL_PRIMITIVE_RESTART (GL 3.1)
     bool restart_fixed;          // GL_PRIMITIVE_RESTART_FIXED_INDEX (GL 4.3, ES 3.0)
     bool tf_pause;               // transform feedback pause/resume (GL 4.0, ES 3.0)
@@ -179,6 +180,7 @@ typedef struct gl_state {
     GLint storage_buffer;
     GLint atomic_buffer;
     GLint texture_buffer;
+    GLint query_buffer;          // unbound for the frame: query results go to memory
     GLint active_texture;        // GL_ACTIVE_TEXTURE
     gl_state_unit *units;        // owned: desc.texture_units entries
     gl_state_range *ubos;        // owned: desc.uniform_buffers entries

@@ -181,6 +181,8 @@ static void init_caps(gl_state *st, struct GladGLContext *gl, const fxgl_gl_info
     c->indirect = (!es && at_least(info, 4, 3)) || (es && at_least(info, 3, 1));
     c->sample_mask = (!es && at_least(info, 3, 2)) || (es && at_least(info, 3, 1));
     c->texture_buffer = (!es && at_least(info, 3, 1)) || (es && at_least(info, 3, 2));
+    c->query_buffer = !es && (at_least(info, 4, 4) ||
+                               has_extension(gl, "GL_ARB_query_buffer_object"));
     c->primitive_restart = !es && at_least(info, 3, 1);
     c->restart_fixed = es || at_least(info, 4, 3);
     c->tf_pause = gl->PauseTransformFeedback && gl->ResumeTransformFeedback &&
@@ -460,6 +462,9 @@ static void capture_buffers(gl_state *st) {
     if (c->texture_buffer) {
         st->texture_buffer = get_int(st, GL_TEXTURE_BUFFER_BINDING);
     }
+    if (c->query_buffer) {
+        st->query_buffer = get_int(st, GL_QUERY_BUFFER_BINDING);
+    }
     get_range(st, st->ubos, st->desc.uniform_buffers, GL_UNIFORM_BUFFER_BINDING,
               GL_UNIFORM_BUFFER_START, GL_UNIFORM_BUFFER_SIZE);
     get_range(st, st->ssbos, st->desc.storage_buffers, GL_SHADER_STORAGE_BUFFER_BINDING,
@@ -631,6 +636,11 @@ void gl_state_set_runtime_defaults(gl_state *st) {
     // other generic bindings are set by the runtime before any use.
     COUNT(st, gl->BindBuffer(GL_PIXEL_PACK_BUFFER, 0));
     COUNT(st, gl->BindBuffer(GL_PIXEL_UNPACK_BUFFER, 0));
+    // A bound query buffer turns the runtime's timer read-backs into writes
+    // into it, at an offset taken from the pointer: GL_INVALID_OPERATION.
+    if (c->query_buffer && (!st->captured || st->query_buffer)) {
+        COUNT(st, gl->BindBuffer(GL_QUERY_BUFFER, 0));
+    }
     int npack = c->es ? 4 : 8, nunpack = c->es ? 6 : 8;
     for (int i = 0; i < npack; i++) {
         COUNT(st, gl->PixelStorei(pack_names[i], i == 0 ? 4 : 0));
@@ -811,6 +821,9 @@ static void restore_buffers(gl_state *st) {
     }
     if (c->texture_buffer) {
         COUNT(st, gl->BindBuffer(GL_TEXTURE_BUFFER, (GLuint)st->texture_buffer));
+    }
+    if (c->query_buffer && st->query_buffer) {
+        COUNT(st, gl->BindBuffer(GL_QUERY_BUFFER, (GLuint)st->query_buffer));
     }
     COUNT(st, gl->UseProgram((GLuint)st->program));
 }

@@ -1064,6 +1064,333 @@ static void runtime_chain_keeps_state(variant var) {
     fixture_finish(&f);
 }
 
+// --- more unusual state, a pending error, an application query ---
+//
+// What an engine may leave set at its swap beyond the table above: its VAO's
+// attribute arrays and current values, units and UBO bindings beyond those
+// the runtime uses, a program pipeline, a transform feedback object, patch,
+// sample-shading, coverage, offset, point and hint state, debug groups, and
+// queries in progress (a GL_TIME_ELAPSED query around the whole frame,
+// samples, primitives). Each is set to an odd value, read back into the table
+// and must survive fxgl_runtime_frame; and glGetError after the frame must
+// return exactly what the application left pending, then GL_NO_ERROR.
+
+#define MORE_UNITS 32            // units 16..31 carry bindings the runtime never uses
+#define MORE_UBOS 14
+#define ATTRIBS 16
+
+typedef struct more {
+    GLuint queries[3];
+    GLenum query_target[3];
+    int query_count;
+    int units;                   // texture units set and read (up to MORE_UNITS)
+    int ubos;                    // uniform buffer bindings set and read
+    bool pipeline;               // program pipelines (GL 4.1, ES 3.1)
+    bool tessellation;           // GL 4.0, ES 3.2
+    bool sample_shading;
+} more;
+
+#ifndef GL_TIME_ELAPSED_EXT
+#define GL_TIME_ELAPSED_EXT 0x88BF
+#endif
+
+static void set_more_state(app *a, more *m, bool app_query) {
+    GladGLContext *gl = a->gl;
+    bool es = a->es;
+    memset(m, 0, sizeof(*m));
+    GLint v = 0;
+    gl->GetIntegerv(GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS, &v);
+    m->units = v < MORE_UNITS ? v : MORE_UNITS;
+    gl->GetIntegerv(GL_MAX_UNIFORM_BUFFER_BINDINGS, &v);
+    m->ubos = v < MORE_UBOS ? v : MORE_UBOS;
+    m->pipeline = gl->BindProgramPipeline != NULL;
+    m->tessellation = gl->PatchParameteri != NULL;
+    m->sample_shading = gl->MinSampleShading != NULL;
+
+    // The app's VAO (bound by set_app_state): attribute arrays from its
+    // array buffer, divisors, and current values of every attribute.
+    for (GLuint i = 0; i < ATTRIBS; i++) {
+        if (i % 3 == 0) {
+            gl->EnableVertexAttribArray(i);
+        }
+        gl->VertexAttribPointer(i, (GLint)(1 + i % 4), i % 2 ? GL_SHORT : GL_FLOAT,
+                                (GLboolean)(i % 4 == 1), (GLsizei)(4 * i),
+                                (const void *)(uintptr_t)(8 * i));
+        gl->VertexAttribDivisor(i, i % 3);
+        if (i > 0 || a->var != GL_COMPAT) {
+            gl->VertexAttrib4f(i, (float)i, -(float)i, 0.5f, 2.0f);
+        }
+    }
+    GLint active = 0;
+    gl->GetIntegerv(GL_ACTIVE_TEXTURE, &active);
+    for (int u = UNITS; u < m->units; u++) {
+        GLuint t, smp;
+        gl->GenTextures(1, &t);
+        gl->GenSamplers(1, &smp);
+        gl->ActiveTexture(GL_TEXTURE0 + (GLenum)u);
+        gl->BindTexture(u % 2 ? GL_TEXTURE_2D : GL_TEXTURE_3D, t);
+        gl->BindSampler((GLuint)u, smp);
+    }
+    gl->ActiveTexture((GLenum)active);
+    GLint generic = 0;
+    gl->GetIntegerv(GL_UNIFORM_BUFFER_BINDING, &generic);
+    for (GLuint i = UBOS; i < (GLuint)m->ubos; i++) {
+        gl->BindBufferBase(GL_UNIFORM_BUFFER, i, new_buffer(gl));
+    }
+    gl->BindBuffer(GL_UNIFORM_BUFFER, (GLuint)generic);
+    if (m->pipeline) {
+        GLuint pipe;
+        gl->GenProgramPipelines(1, &pipe);
+        gl->BindProgramPipeline(pipe);
+    }
+    if (!es) {
+        // GL 4.4: with a query buffer bound, a query result is written into it
+        // at the offset given in place of the pointer.
+        gl->BindBuffer(GL_QUERY_BUFFER, new_buffer(gl));
+    }
+    GLuint tf;
+    gl->GenTransformFeedbacks(1, &tf);
+    gl->BindTransformFeedback(GL_TRANSFORM_FEEDBACK, tf);
+    if (m->tessellation) {
+        gl->PatchParameteri(GL_PATCH_VERTICES, 7);
+    }
+    if (m->sample_shading) {
+        gl->Enable(GL_SAMPLE_SHADING);
+        gl->MinSampleShading(0.375f);
+    }
+    gl->SampleCoverage(0.625f, GL_TRUE);
+    gl->SampleMaski(0, 0xA5A5u);
+    gl->PolygonOffset(1.5f, 2.5f);
+    gl->Hint(GL_FRAGMENT_SHADER_DERIVATIVE_HINT, GL_NICEST);
+    if (!es) {
+        gl->Hint(GL_LINE_SMOOTH_HINT, GL_NICEST);
+        gl->Hint(GL_POLYGON_SMOOTH_HINT, GL_FASTEST);
+        gl->Hint(GL_TEXTURE_COMPRESSION_HINT, GL_NICEST);
+        gl->PrimitiveRestartIndex(0xABCDu);
+        gl->ProvokingVertex(GL_FIRST_VERTEX_CONVENTION);
+        gl->Enable(GL_TEXTURE_CUBE_MAP_SEAMLESS);
+        gl->Enable(GL_PROGRAM_POINT_SIZE);
+        gl->PointSize(3.0f);
+        gl->LogicOp(GL_XOR);
+        gl->Enable(GL_LINE_SMOOTH);
+        gl->Enable(GL_POLYGON_OFFSET_LINE);
+        gl->Enable(GL_POLYGON_OFFSET_POINT);
+        gl->PointParameteri(GL_POINT_SPRITE_COORD_ORIGIN, GL_LOWER_LEFT);
+        gl->PointParameterf(GL_POINT_FADE_THRESHOLD_SIZE, 2.0f);
+    } else {
+        gl->Hint(GL_GENERATE_MIPMAP_HINT, GL_NICEST);
+    }
+    gl->PushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 1, -1, "app frame");
+    gl->PushDebugGroup(GL_DEBUG_SOURCE_APPLICATION, 2, -1, "app pass");
+    if (app_query) {
+        // Queries in progress across the swap, as a profiling engine has.
+        m->query_target[m->query_count++] = es ? GL_ANY_SAMPLES_PASSED : GL_SAMPLES_PASSED;
+        if (!es) {
+            m->query_target[m->query_count++] = GL_PRIMITIVES_GENERATED;
+            m->query_target[m->query_count++] = GL_TIME_ELAPSED;
+        } else if (has_ext(gl, "GL_EXT_disjoint_timer_query") && gl->BeginQueryEXT) {
+            m->query_target[m->query_count++] = GL_TIME_ELAPSED_EXT;
+        }
+        gl->GenQueries(m->query_count, m->queries);
+        for (int i = 0; i < m->query_count; i++) {
+            gl->BeginQuery(m->query_target[i], m->queries[i]);
+        }
+    }
+    ck_assert_int_eq(gl->GetError(), GL_NO_ERROR);
+}
+
+static void end_more_state(app *a, more *m) {
+    GladGLContext *gl = a->gl;
+    for (int i = 0; i < m->query_count; i++) {
+        gl->EndQuery(m->query_target[i]);
+    }
+    gl->PopDebugGroup();
+    gl->PopDebugGroup();
+}
+
+static void read_more_state(app *a, const more *m, table *t) {
+    GladGLContext *gl = a->gl;
+    bool es = a->es;
+    static const GLenum attrib_names[] = {
+        GL_VERTEX_ATTRIB_ARRAY_ENABLED, GL_VERTEX_ATTRIB_ARRAY_SIZE,
+        GL_VERTEX_ATTRIB_ARRAY_TYPE, GL_VERTEX_ATTRIB_ARRAY_NORMALIZED,
+        GL_VERTEX_ATTRIB_ARRAY_INTEGER, GL_VERTEX_ATTRIB_ARRAY_STRIDE,
+        GL_VERTEX_ATTRIB_ARRAY_DIVISOR, GL_VERTEX_ATTRIB_ARRAY_BUFFER_BINDING,
+        GL_VERTEX_ATTRIB_RELATIVE_OFFSET, GL_VERTEX_ATTRIB_BINDING,
+    };
+    for (GLuint i = 0; i < ATTRIBS; i++) {
+        for (size_t k = 0; k < sizeof(attrib_names) / sizeof(attrib_names[0]); k++) {
+            GLint v = 0;
+            gl->GetVertexAttribiv(i, attrib_names[k], &v);
+            double d = v;
+            put(t, &d, 1, "attrib %u 0x%04x", i, attrib_names[k]);
+        }
+        void *ptr = NULL;
+        gl->GetVertexAttribPointerv(i, GL_VERTEX_ATTRIB_ARRAY_POINTER, &ptr);
+        double d = (double)(uintptr_t)ptr;
+        put(t, &d, 1, "attrib %u pointer", i);
+        if (i > 0 || a->var != GL_COMPAT) {
+            GLfloat f[4];
+            gl->GetVertexAttribfv(i, GL_CURRENT_VERTEX_ATTRIB, f);
+            double c[4] = {f[0], f[1], f[2], f[3]};
+            put(t, c, 4, "attrib %u current", i);
+        }
+    }
+    GLint active = 0;
+    gl->GetIntegerv(GL_ACTIVE_TEXTURE, &active);
+    for (int u = UNITS; u < m->units; u++) {
+        gl->ActiveTexture(GL_TEXTURE0 + (GLenum)u);
+        put_int(t, a, GL_TEXTURE_BINDING_2D, 1, "unit 2d (more)");
+        put_int(t, a, GL_TEXTURE_BINDING_3D, 1, "unit 3d (more)");
+        put_int(t, a, GL_SAMPLER_BINDING, 1, "unit sampler (more)");
+    }
+    gl->ActiveTexture((GLenum)active);
+    for (GLuint i = UBOS; i < (GLuint)m->ubos; i++) {
+        put_inti(t, a, GL_UNIFORM_BUFFER_BINDING, i, "ubo binding (more)");
+    }
+    if (m->pipeline) {
+        put_int(t, a, GL_PROGRAM_PIPELINE_BINDING, 1, "program pipeline");
+    }
+    put_int(t, a, GL_TRANSFORM_FEEDBACK_BINDING, 1, "transform feedback object");
+    if (!es) {
+        put_int(t, a, GL_QUERY_BUFFER_BINDING, 1, "query buffer");
+    }
+    if (m->tessellation) {
+        put_int(t, a, GL_PATCH_VERTICES, 1, "patch vertices");
+    }
+    if (m->sample_shading) {
+        put_enabled(t, a, GL_SAMPLE_SHADING, "sample shading");
+        put_float(t, a, GL_MIN_SAMPLE_SHADING_VALUE, 1, "min sample shading");
+    }
+    put_float(t, a, GL_SAMPLE_COVERAGE_VALUE, 1, "sample coverage value");
+    put_int(t, a, GL_SAMPLE_COVERAGE_INVERT, 1, "sample coverage invert");
+    put_inti(t, a, GL_SAMPLE_MASK_VALUE, 0, "sample mask value");
+    put_float(t, a, GL_POLYGON_OFFSET_FACTOR, 1, "polygon offset factor");
+    put_float(t, a, GL_POLYGON_OFFSET_UNITS, 1, "polygon offset units");
+    put_int(t, a, GL_FRAGMENT_SHADER_DERIVATIVE_HINT, 1, "derivative hint");
+    if (!es) {
+        put_int(t, a, GL_LINE_SMOOTH_HINT, 1, "line smooth hint");
+        put_int(t, a, GL_POLYGON_SMOOTH_HINT, 1, "polygon smooth hint");
+        put_int(t, a, GL_TEXTURE_COMPRESSION_HINT, 1, "texture compression hint");
+        put_int(t, a, GL_PRIMITIVE_RESTART_INDEX, 1, "primitive restart index");
+        put_int(t, a, GL_PROVOKING_VERTEX, 1, "provoking vertex");
+        put_enabled(t, a, GL_TEXTURE_CUBE_MAP_SEAMLESS, "cube map seamless");
+        put_enabled(t, a, GL_PROGRAM_POINT_SIZE, "program point size");
+        put_float(t, a, GL_POINT_SIZE, 1, "point size");
+        put_int(t, a, GL_LOGIC_OP_MODE, 1, "logic op");
+        put_enabled(t, a, GL_LINE_SMOOTH, "line smooth");
+        put_enabled(t, a, GL_POLYGON_OFFSET_LINE, "polygon offset line");
+        put_enabled(t, a, GL_POLYGON_OFFSET_POINT, "polygon offset point");
+        put_int(t, a, GL_POINT_SPRITE_COORD_ORIGIN, 1, "point sprite origin");
+        put_float(t, a, GL_POINT_FADE_THRESHOLD_SIZE, 1, "point fade threshold");
+    } else {
+        put_int(t, a, GL_GENERATE_MIPMAP_HINT, 1, "mipmap hint");
+    }
+    put_int(t, a, GL_DEBUG_GROUP_STACK_DEPTH, 1, "debug group depth");
+    for (int i = 0; i < m->query_count; i++) {
+        GLint q = 0;
+        gl->GetQueryiv(m->query_target[i], GL_CURRENT_QUERY, &q);
+        double d = q;
+        put(t, &d, 1, "query in progress 0x%04x", m->query_target[i]);
+    }
+}
+
+// A harmless invalid call the application made and has not checked yet:
+// glLineWidth(-1) raises GL_INVALID_VALUE, an error fxgl's own calls never
+// could, so the value read after the frame tells whose error it is.
+static void leave_app_error(GladGLContext *gl) {
+    gl->LineWidth(-1.0f);
+}
+
+static void frame_leaves_no_error(variant var, bool app_query) {
+    fixture f;
+    char reason[256];
+    if (!fixture_init(&f, var, reason, sizeof(reason))) {
+        ck_assert_msg(var == GL_COMPAT, "%s context: %s", variant_name(var), reason);
+        printf("state: %s not available (%s); skipped\n", variant_name(var), reason);
+        return;
+    }
+    app *a = &f.a;
+    GladGLContext *gl = a->gl;
+    const fxgl_gl_info *info = fxgl_test_egl_info(f.egl);
+    GLuint src_fbo, src_color, src_depth;
+    gl->GenTextures(1, &src_color);
+    gl->BindTexture(GL_TEXTURE_2D, src_color);
+    gl->TexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, 32, 32);
+    gl->GenTextures(1, &src_depth);
+    gl->BindTexture(GL_TEXTURE_2D, src_depth);
+    gl->TexStorage2D(GL_TEXTURE_2D, 1, GL_DEPTH24_STENCIL8, 32, 32);
+    gl->GenFramebuffers(1, &src_fbo);
+    gl->BindFramebuffer(GL_FRAMEBUFFER, src_fbo);
+    gl->FramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, src_color, 0);
+    gl->FramebufferTexture2D(GL_FRAMEBUFFER, GL_DEPTH_STENCIL_ATTACHMENT, GL_TEXTURE_2D,
+                             src_depth, 0);
+    gl->BindFramebuffer(GL_FRAMEBUFFER, 0);
+    gl->BindTexture(GL_TEXTURE_2D, 0);
+    set_app_state(a);
+    static more m;
+    set_more_state(a, &m, app_query);
+    read_state(a, &before);
+    read_more_state(a, &m, &before);
+    ck_assert_int_eq(gl->GetError(), GL_NO_ERROR);
+
+    fxgl_runtime *rt = fxgl_runtime_create(gl, info, NULL);
+    ck_assert(rt);
+    build_chain(a->es, info->has_compute);
+    ck_assert_int_eq(fxgl_runtime_add_effect(rt, &chain_a.fx, NULL), 0);
+    ck_assert_int_eq(fxgl_runtime_add_effect(rt, &chain_b.fx, NULL), 1);
+    fxgl_input in = {.mouse_x = 3};
+    // Six frames (loading, then the steady path; past the first timer
+    // read-backs), every other one with an application error pending.
+    for (int frame = 0; frame < 6; frame++) {
+        bool pending = frame % 2 == 1;
+        if (pending) {
+            leave_app_error(gl);
+        }
+        fxgl_frame_desc fd = {.width = 32, .height = 32, .framebuffer = src_fbo,
+                              .input = &in, .time = frame * 0.016};
+        ck_assert(fxgl_runtime_frame(rt, &fd));
+        GLenum first = gl->GetError(), second = gl->GetError();
+        ck_assert_msg(first == (pending ? GL_INVALID_VALUE : GL_NO_ERROR) &&
+                          second == GL_NO_ERROR,
+                      "%s%s: frame %d: glGetError after the frame gives 0x%04x then 0x%04x; "
+                      "the application left %s",
+                      variant_name(var), app_query ? " (application queries active)" : "",
+                      frame, first, second, pending ? "GL_INVALID_VALUE" : "none");
+        read_state(a, &after);
+        read_more_state(a, &m, &after);
+        assert_same(&before, &after);
+    }
+    const fxgl_runtime_stats *s = fxgl_runtime_stats_get(rt);
+    ck_assert_int_gt(s->techniques_run, 0);
+    printf("state: %s%s: %d values unchanged and the application's error kept after each of "
+           "6 frames\n", variant_name(var), app_query ? " with its queries active" : "",
+           before.count);
+    fxgl_runtime_destroy(rt);
+    ck_assert_int_eq(gl->GetError(), GL_NO_ERROR);
+    end_more_state(a, &m);
+    ck_assert_int_eq(gl->GetError(), GL_NO_ERROR);
+    fixture_finish(&f);
+}
+
+START_TEST(gl_core_frame_leaves_no_error) {
+    frame_leaves_no_error(GL_CORE, false);
+    frame_leaves_no_error(GL_CORE, true);
+}
+END_TEST
+
+START_TEST(gl_compat_frame_leaves_no_error) {
+    frame_leaves_no_error(GL_COMPAT, false);
+    frame_leaves_no_error(GL_COMPAT, true);
+}
+END_TEST
+
+START_TEST(gles_frame_leaves_no_error) {
+    frame_leaves_no_error(GLES, false);
+    frame_leaves_no_error(GLES, true);
+}
+END_TEST
+
 START_TEST(gl_core_runtime_chain_keeps_state) {
     runtime_chain_keeps_state(GL_CORE);
 }
@@ -1232,6 +1559,9 @@ int main(void) {
     tcase_add_test(tc, gl_core_runtime_chain_keeps_state);
     tcase_add_test(tc, gl_compat_runtime_chain_keeps_state);
     tcase_add_test(tc, gles_runtime_chain_keeps_state);
+    tcase_add_test(tc, gl_core_frame_leaves_no_error);
+    tcase_add_test(tc, gl_compat_frame_leaves_no_error);
+    tcase_add_test(tc, gles_frame_leaves_no_error);
     tcase_add_test(tc, comparison_catches_changes);
     tcase_add_test(tc, stencil_ref_survives_without_stencil_bits);
     tcase_add_test(tc, odd_contexts_are_safe);
