@@ -33,19 +33,24 @@
 #include "fxgl_interpose.h"
 
 IP_NO_ASAN void *ip_dlsym_hook_for(const char *name) {
-    // Every hooked name starts with "glX" or "egl": a cheap first test for
-    // the thousands of other lookups a program makes.
-    const ip_hook *table;
+    // A cheap first test for the thousands of other lookups a program makes:
+    // every hooked name starts with "glX", "egl" or "X" (x11.c).
+    const ip_hook *table, *more = NULL;
     if (name[0] == 'g' && name[1] == 'l' && name[2] == 'X') {
         table = ip_glx_hooks;
+        more = ip_x11_hooks;
     } else if (name[0] == 'e' && name[1] == 'g' && name[2] == 'l') {
         table = ip_egl_hooks;
+    } else if (name[0] == 'X') {
+        table = ip_x11_hooks;
     } else {
         return NULL;
     }
-    for (const ip_hook *h = table; h->name; h++) {
-        if (strcmp(h->name, name) == 0) {
-            return h->hook;
+    for (; table; table = more, more = NULL) {
+        for (const ip_hook *h = table; h->name; h++) {
+            if (strcmp(h->name, name) == 0) {
+                return h->hook;
+            }
         }
     }
     return NULL;

@@ -145,6 +145,12 @@ static bool before_swap(EGLDisplay dpy, EGLSurface surface) {
     r->query_surface(dpy, surface, EGL_WIDTH, &w);
     r->query_surface(dpy, surface, EGL_HEIGHT, &h);
     ip_drawable_state state = ip_drawable_swap(IP_WSI_EGL, dpy, (uintptr_t)surface, w, h);
+    // The X window behind the surface was destroyed (x11.c): the driver
+    // reports the swap as it would without fxgl; no GL call of ours first.
+    if (state.native_window && ip_x11_window_gone(state.native_window)) {
+        FXGL_LOG_ONCE(FXGL_LOG_INFO, "swap of a destroyed window: passed to the driver");
+        return false;
+    }
     ip_slot *slot = ip_slot_acquire(IP_WSI_EGL, dpy, ctx);
     if (!slot) {
         return false;

@@ -137,6 +137,14 @@ typedef struct ip_hook {
 // Terminated by {NULL, NULL}; defined next to the hooks they list.
 FXGL_INTERNAL extern const ip_hook ip_glx_hooks[];
 FXGL_INTERNAL extern const ip_hook ip_egl_hooks[];
+FXGL_INTERNAL extern const ip_hook ip_x11_hooks[]; // x11.c: XDestroyWindow, glXDestroyWindow
+
+// --- x11.c ---
+
+// True when the program destroyed this window (or GLX window) with
+// XDestroyWindow/glXDestroyWindow: its swaps go to the driver untouched.
+// No request to the server.
+FXGL_INTERNAL bool ip_x11_window_gone(uintptr_t id);
 
 // Our hook for name, or NULL. Callers return it only where the real
 // lookup of the same name succeeded.

@@ -94,6 +94,12 @@ static void before_swap(Display *dpy, GLXDrawable drawable) {
     if (ip_config_get()->disabled) {
         return;
     }
+    // A window the program destroyed (x11.c): the driver reports the swap as
+    // it would without fxgl; no request and no GL call of ours before it.
+    if (ip_x11_window_gone((uintptr_t)drawable)) {
+        FXGL_LOG_ONCE(FXGL_LOG_INFO, "swap of a destroyed window: passed to the driver");
+        return;
+    }
     const struct glx_real *r = glx();
     if (!r->get_current_context || !r->get_current_drawable || !r->query_drawable) {
         FXGL_LOG_ONCE(FXGL_LOG_WARN, "GLX query functions missing: frames pass through");

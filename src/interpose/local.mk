@@ -10,6 +10,7 @@ libfxgl_la_SOURCES = \
 	src/interpose/real.c \
 	src/interpose/dlsym.c \
 	src/interpose/glx.c \
+	src/interpose/x11.c \
 	src/interpose/vendor.c \
 	src/interpose/egl.c \
 	src/interpose/context.c \
@@ -232,6 +233,10 @@ EXTRA_DIST += tests/interpose/test_fxgl_cmd.sh
 TESTS += tests/interpose/test_install.sh
 EXTRA_DIST += tests/interpose/test_install.sh
 tests/interpose/test_install.log: $(ip_host_programs)
+# A program that destroys its window and keeps presenting: the same with fxgl.
+TESTS += tests/interpose/test_gone_window.sh
+EXTRA_DIST += tests/interpose/test_gone_window.sh
+tests/interpose/test_gone_window.log: $(ip_host_programs) libfxgl.la
 
 # --- the 32-bit library: make lib32 ---
 #

@@ -288,6 +288,14 @@ static void key_then_green(Display *dpy, window *w, int wait_frames, bool resize
     IP_APP_CHECK(false, "not green within %d frames of the key", wait_frames);
 }
 
+// --x-errors print: every X error the program gets, one line each, and on
+// it goes (the test compares the lines with and without fxgl).
+static int print_x_error(Display *dpy, XErrorEvent *e) {
+    (void)dpy;
+    printf("x-error: code %d, request %d.%d\n", e->error_code, e->request_code, e->minor_code);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     const char *mode = ip_app_arg(argc, argv, "--mode", "one");
     const char *path = ip_app_arg(argc, argv, "--path", "glfw");
@@ -375,6 +383,31 @@ int main(int argc, char **argv) {
         XFree(configs);
         XCloseDisplay(dpy);
         return ip_app_exit(argc, argv);
+    }
+    const char *gone = ip_app_arg(argc, argv, "--destroy-then-swap", NULL);
+    if (gone && strcmp(ip_app_arg(argc, argv, "--x-errors", "exit"), "print") == 0) {
+        XSetErrorHandler(print_x_error); // as SDL and GLFW do: report and go on
+    }
+    if (gone) {
+        // The program destroys its window while its context stays current on
+        // it, and keeps presenting (after the warm-up, so effects run): what
+        // happens then is the driver's and Xlib's business - an X error that
+        // ends the program through Xlib's default handler, here - and must be
+        // the same with fxgl as without.
+        window *w = &wins[0];
+        for (int f = 0; f < 3; f++) {
+            ip_app_draw(&w->app, f, w->w, w->h);
+            glx.SwapBuffers(dpy, w->win);
+        }
+        XDestroyWindow(dpy, w->win);
+        XSync(dpy, False);
+        for (int f = 0; f < atoi(gone); f++) {
+            glx.SwapBuffers(dpy, w->win); // no drawing of its own: only the swap
+        }
+        XSync(dpy, False);
+        fflush(stdout);
+        printf("ip_glx_app: %s frames presented after the window was destroyed\n", gone);
+        return 0;
     }
     const char *resize_wait = ip_app_arg(argc, argv, "--resize-then-green", NULL);
     if (resize_wait) {
