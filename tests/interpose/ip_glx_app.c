@@ -107,6 +107,8 @@ typedef struct window {
     GLXContext ctx;
     ip_app_gl app;
     int w, h;
+    bool profiler;               // GL 4.4: the profiler's traps below
+    GLuint query_buffer, query;
 } window;
 
 typedef int64_t (*swap_msc_fn)(Display *, GLXDrawable, int64_t, int64_t, int64_t);
@@ -135,17 +137,59 @@ static bool open_window(Display *dpy, GLXFBConfig config, XVisualInfo *vi, windo
         return false;
     }
     ip_app_gl_init(&w->app);
+    w->profiler =
+        info.api == FXGL_API_GL && (info.major > 4 || (info.major == 4 && info.minor >= 4));
+    if (w->profiler) {
+        GladGLContext *gl = &w->app.gl;
+        gl->GenBuffers(1, &w->query_buffer);
+        gl->BindBuffer(GL_QUERY_BUFFER, w->query_buffer);
+        gl->BufferData(GL_QUERY_BUFFER, 64, NULL, GL_DYNAMIC_READ);
+        gl->GenQueries(1, &w->query);
+    }
     return true;
+}
+
+// What a profiling engine leaves around its swap on GL 4.4: a query buffer
+// bound (query results go there), a GL_TIME_ELAPSED query running across
+// the swap, and on odd frames an error of its own not read yet
+// (glLineWidth(-1): GL_INVALID_VALUE). After the swap glGetError must give
+// exactly that error or none, then none: nothing of fxgl's (which a pending
+// error would hide: a context keeps only the first), and the program's own
+// not consumed.
+static void profiler_before_swap(window *w, int frame) {
+    if (w->profiler) {
+        w->app.gl.BeginQuery(GL_TIME_ELAPSED, w->query);
+        if (frame % 2) {
+            w->app.gl.LineWidth(-1.0f);
+        }
+    }
+}
+
+static void profiler_after_swap(window *w, int frame) {
+    if (w->profiler) {
+        GladGLContext *gl = &w->app.gl;
+        GLenum want = frame % 2 ? GL_INVALID_VALUE : GL_NO_ERROR;
+        GLenum first = gl->GetError(), second = gl->GetError();
+        IP_APP_CHECK(first == want && second == GL_NO_ERROR,
+                     "frame %d: glGetError after the swap: 0x%04x then 0x%04x, want 0x%04x "
+                     "(the program's) then none", frame, first, second, want);
+        gl->EndQuery(GL_TIME_ELAPSED);
+        GLint bound = 0;
+        gl->GetIntegerv(GL_QUERY_BUFFER_BINDING, &bound);
+        IP_APP_CHECK(bound == (GLint)w->query_buffer, "query buffer %d after the swap", bound);
+    }
 }
 
 static void frame(Display *dpy, window *w, int i, swap_msc_fn msc, bool expect) {
     glx.MakeCurrent(dpy, w->win, w->ctx);
     ip_app_draw(&w->app, i, w->w, w->h);
+    profiler_before_swap(w, i);
     if (msc) {
         msc(dpy, w->win, 0, 0, 0);
     } else {
         glx.SwapBuffers(dpy, w->win);
     }
+    profiler_after_swap(w, i);
     w->app.gl.Finish();
     ip_app_check_state(&w->app);
     ip_app_check_window(dpy, w->win, i, w->w, w->h, expect);
