@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -47,6 +48,7 @@ bool fxgl_test_xvfb_start(fxgl_test_xvfb *x, int width, int height, int timeout_
     snprintf(fdarg, sizeof(fdarg), "%d", fds[1]);
     snprintf(screen, sizeof(screen), "%dx%dx24", width, height);
     const char *path = xvfb_path();
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         snprintf(reason, reason_size, "fork: %s", strerror(errno));
@@ -55,6 +57,13 @@ bool fxgl_test_xvfb_start(fxgl_test_xvfb *x, int width, int height, int timeout_
         return false;
     }
     if (pid == 0) {
+        // A test killed before it can stop its server (a timeout, a crash
+        // with CK_NOFORK) must not leave it running: an orphaned server holds
+        // a display number and memory for every later run on the machine.
+        prctl(PR_SET_PDEATHSIG, SIGTERM);
+        if (getppid() != parent) {
+            _exit(127);
+        }
         // The write end must survive exec; everything else is close-on-exec.
         fcntl(fds[1], F_SETFD, 0);
         int devnull = open("/dev/null", O_RDWR);

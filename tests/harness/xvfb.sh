@@ -25,7 +25,12 @@ xvfb_start() { # WxH DIR
     xvfb_why=
     command -v Xvfb >/dev/null 2>&1 || { xvfb_why="no Xvfb (apt-get install xvfb)"; return 1; }
     rm -f "$2/display"
-    Xvfb -displayfd 3 -screen 0 "$1x24" -nolisten tcp -noreset +extension GLX \
+    # A test shell killed before its EXIT trap runs (a timeout's SIGKILL)
+    # must not leave the server behind: setpriv (util-linux) makes it die
+    # with the shell.
+    _xvfb_wrap=
+    setpriv --pdeathsig TERM true 2>/dev/null && _xvfb_wrap="setpriv --pdeathsig TERM"
+    $_xvfb_wrap Xvfb -displayfd 3 -screen 0 "$1x24" -nolisten tcp -noreset +extension GLX \
         3>"$2/display" >"$2/xvfb.log" 2>&1 &
     xvfb_pid=$!
     _xvfb_i=0
