@@ -163,6 +163,7 @@ struct fx_check_ns {
     fx_check_ns *sibling;        // next child of parent
     fx_ident *name;
     const char *prefix;          // "A::B::", "" for the global namespace
+    int depth;                   // 0 for the global namespace, parent's + 1 otherwise
 };
 
 // The checked program: the tree plus declaration-ordered symbol lists.
