@@ -785,6 +785,26 @@ static const rcase cases[] = {
      "    return float4(tex2D(B, uv).xy, v.x * 100, v.w); }\n"
      "technique T { pass { VertexShader = VS; PixelShader = PS; } }\n",
      e_vs_sampler, {0}, 1e-4f, 0},
+    // --- names: the reference's lookup (reference_rules_measured.md 1, 5, 9, 10) ---
+    {"function_named_like_constant",
+     // The body's M is the constant, the call the function: (2,3,4) * (3,1,0).
+     "static const float3 M = float3(2, 3, 4); uniform float K = 3;\n"
+     "float3 M(float3 x) { return x * M; }\n"
+     PS_HEAD "return float4(M(float3(K, 1, 0)), M.x + K); }\n", NULL, {6, 3, 0, 5}, 0, 0},
+    {"constant_declared_again",
+     // The second c's initializer reads the first (1 + 10); f sees the
+     // constant declared before it, PS the uniform declared last.
+     "static const float c = 1.0; static const float c = c + 10.0;\n"
+     "float f() { return c; }\n"
+     "uniform float c = 7;\n"
+     PS_HEAD "return float4(f(), c, 0, 1); }\n", NULL, {11, 7, 0, 1}, 0, 0},
+    {"namespace_depth_lookup",
+     // v of S (depth 1) is visible from T::U (depth 2); N::f shadows f.
+     "static const float v = 1; namespace S { static const float v = 2; uniform float K = 3; }\n"
+     "namespace T { namespace U { float f() { return v * S::K; } } }\n"
+     "float f(float x) { return x; }\n"
+     "namespace N { float f(float x) { return x * 10; } float g(float y) { return f(y); } }\n"
+     PS_HEAD "return float4(T::U::f(), N::g(S::K), f(S::K), 1); }\n", NULL, {6, 30, 3, 1}, 0, 0},
     // --- constants ---
     {"constants_inf_sign",
      // Not the reference's defect (+inf and -inf swapped).
