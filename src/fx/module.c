@@ -229,10 +229,35 @@ static bool int_value(builder *b, const fx_state *s, const enum_word *words, int
     return true;
 }
 
+// The value of a texture, sampler or storage property. As in the reference,
+// a bare name is first looked up, case-insensitively, in the one table of
+// filter, address and format names shared by every property, and its
+// number used whatever the property (`MipLevels = LINEAR` is 1); formats
+// number as the reference's texture_format (fxgl_format mirrors it).
+static bool prop_value(builder *b, const fx_state *s, int64_t *out) {
+    const fx_expr *e = s->value;
+    int w;
+    if (e && e->kind == FX_EXPR_NAME && !fx_name_qualified(&e->name) && e->name.ident &&
+        (find_word(filter_words, e->name.ident->str, &w) ||
+         find_word(address_words, e->name.ident->str, &w) ||
+         find_word(format_words, e->name.ident->str, &w))) {
+        *out = w;
+        return true;
+    }
+    return int_value(b, s, NULL, out);
+}
+
+// A property the reference does not know for that object: it reports it
+// and still loads the effect (a sampler state in a texture block, say).
+static void unknown_property(builder *b, const fx_state *s, const char *what) {
+    warning(b, s->loc, "X3004", "unrecognized property '%s' for a %s (ignored)", s->name->str,
+            what);
+}
+
 static bool float_value(builder *b, const fx_state *s, float *out) {
     int64_t v;
     // The reference converts every sampler value to int before storing it.
-    if (!int_value(b, s, NULL, &v)) {
+    if (!prop_value(b, s, &v)) {
         return false;
     }
     *out = (float)v;
@@ -371,20 +396,20 @@ static void texture(builder *b, fx_symbol *sym) {
         } else if (strcmp(n, "MipLevels") == 0) {
             dst = &t->levels;
         } else if (strcmp(n, "Format") == 0) {
-            int w;
-            const fx_expr *e = s->value;
-            if (e && e->kind == FX_EXPR_NAME && e->name.ident &&
-                find_word(format_words, e->name.ident->str, &w)) {
-                t->format = (fxgl_format)w;
-            } else if (e) {
-                error(b, e->loc, "X3004", "invalid texture format for '%s'", sym->unique);
+            if (prop_value(b, s, &val)) {
+                if (val > FXGL_FORMAT_UNKNOWN && val < FXGL_FORMAT_COUNT) {
+                    t->format = (fxgl_format)val;
+                } else {
+                    error(b, s->value->loc, "X3004", "invalid texture format for '%s'",
+                          sym->unique);
+                }
             }
             continue;
         } else {
-            error(b, s->loc, "X3004", "unrecognized property '%s'", n);
+            unknown_property(b, s, "texture");
             continue;
         }
-        if (!int_value(b, s, NULL, &val)) {
+        if (!prop_value(b, s, &val)) {
             continue;
         }
         if (val < 0) {
@@ -501,7 +526,7 @@ static void sampler(builder *b, fx_symbol *sym) {
             tex_loc = p->loc;
         } else if (strcmp(n, "AddressU") == 0 || strcmp(n, "AddressV") == 0 ||
                    strcmp(n, "AddressW") == 0) {
-            if (int_value(b, p, address_words, &val)) {
+            if (prop_value(b, p, &val)) {
                 fxgl_address *dst = n[7] == 'U' ? &s->address_u
                                     : n[7] == 'V' ? &s->address_v : &s->address_w;
                 if (val < 1 || val > 4) {
@@ -512,11 +537,12 @@ static void sampler(builder *b, fx_symbol *sym) {
             }
         } else if (strcmp(n, "MinFilter") == 0 || strcmp(n, "MagFilter") == 0 ||
                    strcmp(n, "MipFilter") == 0) {
-            if (int_value(b, p, filter_words, &val)) {
+            if (prop_value(b, p, &val)) {
                 fxgl_filter *dst = n[1] == 'i' && n[2] == 'n' ? &s->min_filter
                                    : n[1] == 'a' ? &s->mag_filter : &s->mip_filter;
-                *dst = val == FXGL_FILTER_ANISOTROPIC ? FXGL_FILTER_ANISOTROPIC
-                       : val ? FXGL_FILTER_LINEAR : FXGL_FILTER_POINT;
+                // The reference keeps the low two bits and the anisotropy bit.
+                *dst = (val & 0x40) ? FXGL_FILTER_ANISOTROPIC
+                       : (val & 3) ? FXGL_FILTER_LINEAR : FXGL_FILTER_POINT;
             }
         } else if (strcmp(n, "MinLOD") == 0 || strcmp(n, "MaxMipLevel") == 0) {
             float_value(b, p, &s->min_lod);
@@ -525,11 +551,11 @@ static void sampler(builder *b, fx_symbol *sym) {
         } else if (strcmp(n, "MipLODBias") == 0 || strcmp(n, "MipMapLodBias") == 0) {
             float_value(b, p, &s->lod_bias);
         } else if (strcmp(n, "SRGBTexture") == 0 || strcmp(n, "SRGBReadEnable") == 0) {
-            if (int_value(b, p, NULL, &val)) {
+            if (prop_value(b, p, &val)) {
                 s->srgb = val != 0;
             }
         } else {
-            error(b, p->loc, "X3004", "unrecognized property '%s'", n);
+            unknown_property(b, p, "sampler");
         }
     }
     if (s->texture < 0) {
@@ -580,11 +606,11 @@ static void storage(builder *b, fx_symbol *sym) {
             s->texture = texture_ref(b, p, sym->unique);
             tex_loc = p->loc;
         } else if (strcmp(n, "MipLevel") == 0 || strcmp(n, "MipLOD") == 0) {
-            if (int_value(b, p, NULL, &val)) {
+            if (prop_value(b, p, &val)) {
                 s->level = val < 0 ? 0 : (int)(val > 65535 ? 65535 : val);
             }
         } else {
-            error(b, p->loc, "X3004", "unrecognized property '%s'", n);
+            unknown_property(b, p, "storage");
         }
     }
     if (s->texture < 0) {

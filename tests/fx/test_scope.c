@@ -102,6 +102,19 @@ static void expect_lenient(const char *src, const char *id, int line, int col) {
     ck_assert_ptr_nonnull(strstr(d->message, "ReShade rejects this"));
 }
 
+// Checks src and builds its module (in an arena of its own, as compile.c
+// does); NULL after errors.
+static fxgl_effect *build(const char *src, fx_arena *earena) {
+    if (!check_src(src) || fx.diags.errors) {
+        return NULL;
+    }
+    fx_ctx ectx = {.arena = earena, .diags = &fx.diags, .fatal = &fx.jb};
+    if (setjmp(fx.jb)) {
+        return NULL;
+    }
+    return fx_module_build(&ectx, fx.prog);
+}
+
 static fx_symbol *function_at(const char *unique, int line) {
     for (size_t i = 0; i < fx.prog->function_count; i++) {
         fx_symbol *f = fx.prog->functions[i];
@@ -294,6 +307,57 @@ START_TEST(test_lenient_rules) {
 }
 END_TEST
 
+// --- rules 12 and 13: texture and sampler properties ---
+
+START_TEST(test_property_words) {
+    fx_arena *ea = fx_arena_create(0);
+    // Any name of the shared table is its number in any property:
+    // LINEAR 1, MIRROR 2, CLAMP 3, BORDER 4, case-insensitive.
+    const fxgl_effect *e = build(
+        "texture T { Width = clamp; Height = Border; MipLevels = LINEAR; Format = R16F; };\n"
+        "texture U { Width = 8; MipLevels = Mirror; };\n"
+        "sampler S { Texture = T; AddressU = LINEAR; AddressV = 4; MagFilter = POINT; "
+        "MinFilter = ANISOTROPIC; };\n", ea);
+    if (!e) {
+        print_diags();
+    }
+    ck_assert_ptr_nonnull(e);
+    ck_assert_int_eq((int)fx.diags.errors, 0);
+    ck_assert_int_eq((int)e->texture_count, 2);
+    ck_assert_int_eq(e->textures[0].width, 3);
+    ck_assert_int_eq(e->textures[0].height, 4);
+    ck_assert_int_eq(e->textures[0].levels, 1);
+    ck_assert_int_eq(e->textures[0].format, FXGL_FORMAT_R16F);
+    ck_assert_int_eq(e->textures[1].levels, 2);
+    ck_assert_int_eq(e->samplers[0].address_u, FXGL_ADDRESS_WRAP);
+    ck_assert_int_eq(e->samplers[0].address_v, FXGL_ADDRESS_BORDER);
+    ck_assert_int_eq(e->samplers[0].mag_filter, FXGL_FILTER_POINT);
+    ck_assert_int_eq(e->samplers[0].min_filter, FXGL_FILTER_ANISOTROPIC);
+    fx_arena_destroy(ea);
+}
+END_TEST
+
+START_TEST(test_sampler_state_in_texture) {
+    fx_arena *ea = fx_arena_create(0);
+    // Reported (X3004) at the property's name, ignored, and the effect loads.
+    const fxgl_effect *e = build("texture T { Width = 2; AddressU = CLAMP; MinFilter = POINT; };\n"
+                                 "sampler S { Texture = T; };\n", ea);
+    if (!e) {
+        print_diags();
+    }
+    ck_assert_ptr_nonnull(e);
+    ck_assert_int_eq((int)fx.diags.errors, 0);
+    const fxgl_diag *d = diag(FXGL_DIAG_WARNING, "X3004");
+    ck_assert_ptr_nonnull(d);
+    ck_assert_int_eq(d->line, 1);
+    ck_assert_int_eq(d->col, 24);
+    ck_assert_ptr_nonnull(strstr(d->message, "AddressU"));
+    ck_assert_int_eq(e->textures[0].width, 2);
+    ck_assert_int_eq(e->samplers[0].address_u, FXGL_ADDRESS_CLAMP);
+    fx_arena_destroy(ea);
+}
+END_TEST
+
 static Suite *scope_suite(void) {
     Suite *s = suite_create("scope");
     TCase *tc = tcase_create("rules");
@@ -303,6 +367,8 @@ static Suite *scope_suite(void) {
     tcase_add_test(tc, test_constant_declared_again);
     tcase_add_test(tc, test_deeper_overload_wins);
     tcase_add_test(tc, test_lenient_rules);
+    tcase_add_test(tc, test_property_words);
+    tcase_add_test(tc, test_sampler_state_in_texture);
     suite_add_tcase(s, tc);
     return s;
 }
