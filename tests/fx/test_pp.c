@@ -331,6 +331,20 @@ START_TEST(test_exists) {
 }
 END_TEST
 
+// After `exists`, names are expanded as macros until the file name appears
+// (reference_rules_measured.md rule 11); the file is looked up next to the
+// current one, then along the search directories.
+START_TEST(test_exists_macro) {
+    ck_assert(run_data("#define HERE \"exists_me.txt\"\n#define GONE \"missing.txt\"\n"
+                       "#define INDIRECT HERE\n"
+                       "#if exists HERE && !exists GONE && exists(INDIRECT)\nyes\n#endif\n"
+                       "#if exists GONE\nwrong\n#elif exists INDIRECT\nelif\n#endif\n"));
+    expect_contains("yes\n");
+    expect_contains("elif\n");
+    ck_assert_ptr_null(strstr(fx.res.text, "wrong"));
+}
+END_TEST
+
 START_TEST(test_ifdef_names) {
     const fx_pp_define defs[] = {{"BUFFER_WIDTH", "1"}};
     ck_assert(run_full("t.fx",
@@ -730,6 +744,7 @@ static Suite *pp_suite(void) {
     tcase_add_test(tc, test_skipped_text_is_lenient);
     tcase_add_test(tc, test_defined_from_macro);
     tcase_add_test(tc, test_exists);
+    tcase_add_test(tc, test_exists_macro);
     tcase_add_test(tc, test_ifdef_names);
     tcase_add_test(tc, test_include_relative_and_markers);
     tcase_add_test(tc, test_include_ends_with_function_macro_name);
