@@ -2417,11 +2417,9 @@ static void do_line(pp *p, const pp_tok *hash) {
                  "#line expects a line number and an optional file name in quotes");
         return;
     }
-    if (e.n == 2) {
-        p->src->name = string_value(p, &e.v[1]);
-    }
-    // The line after the directive is line n.
-    p->src->line = (int32_t)n;
+    // Checked, then ignored: diagnostics keep naming the real file and line,
+    // as the reference's do (a #line in an effect would otherwise point every
+    // later message at a file that does not exist).
 }
 
 static void do_message(pp *p, const pp_tok *hash, const pp_tok *dir, bool error) {

@@ -463,9 +463,14 @@ START_TEST(test_error_and_warning) {
 }
 END_TEST
 
+// A #line of the effect is checked and ignored: positions stay the real
+// file's and line's (the reference names RadiantGI.fx(305, 1), not the
+// #line's text).
 START_TEST(test_line_directive) {
-    ck_assert(run("a\n#line 100 \"other.fx\"\nb __LINE__ __FILE_NAME__\n#line 7\nc\n"));
-    expect_text("#line 1 \"t.fx\"\na\n#line 100 \"other.fx\"\nb 100 \"other.fx\"\n#line 7\nc\n");
+    ck_assert(run("a\n#line 100 \"other.fx\"\nb __LINE__ __FILE_NAME__\n#line 7\nc\n#warning \"e\"\n"));
+    expect_text("#line 1 \"t.fx\"\na\n\nb 3 \"t.fx\"\n\nc\n");
+    ck_assert_str_eq(fx.diags.items[0].file, "t.fx");
+    ck_assert_int_eq(fx.diags.items[0].line, 6);
 }
 END_TEST
 
