@@ -1156,8 +1156,11 @@ static void pass(builder *b, fxgl_pass *p, const fx_pass *src) {
                   "targets ('%s')", tex->name);
         }
         if (shader_samples(b, p->vertex_shader, t) || shader_samples(b, p->pixel_shader, t)) {
-            error(b, src->loc, "X3020", "cannot sample from texture '%s' that is bound as "
-                  "render target in the same pass", tex->name);
+            // The reference reports it and loads the effect; the runtime
+            // binds an empty texture there (what D3D11 does with a resource
+            // bound for reading and writing), never a GL feedback loop.
+            warning(b, src->loc, "X3020", "cannot sample from texture '%s' that is bound as "
+                    "render target in the same pass (fxgl binds an empty texture there)", tex->name);
         }
         for (int j = 0; j < i; j++) {
             if (p->render_targets[j] == t) {
