@@ -918,6 +918,87 @@ static void thread_counts(builder *b, const fx_state *s, const fx_symbol *f, int
     }
 }
 
+// --- varyings: interpolation qualifiers of a vertex/pixel shader pair ---
+
+#define INTERP_QUALS (FX_Q_NOPERSPECTIVE | FX_Q_CENTROID | FX_Q_NOINTERPOLATION)
+
+typedef struct varying {
+    const char *semantic;        // canonical
+    uint16_t quals;              // INTERP_QUALS of the value
+    fx_type *type;               // where the qualifiers live (a parameter's or member's type)
+    fx_pos loc;
+    const char *name;
+} varying;
+
+// The floating-point values an entry point passes through varyings:
+// `out` parameters and the return value of a vertex shader (out true), the
+// inputs of a pixel shader (out false); struct members one by one.
+static size_t varyings(builder *b, fx_func_decl *f, fx_type ret, bool out, varying *v,
+                       size_t max) {
+    size_t n = 0;
+    for (fx_var_decl *p = f->params; p; p = p->next) {
+        bool is_out = (p->type.quals & FX_Q_OUT) != 0;
+        bool is_in = !is_out || (p->type.quals & FX_Q_IN);
+        if (out ? !is_out : !is_in) {
+            continue;
+        }
+        if (fx_type_is_struct(p->type) && !fx_type_is_array(p->type) && p->type.strct) {
+            for (fx_var_decl *m = p->type.strct->members; m && n < max; m = m->next) {
+                if (m->semantic && m->name) {
+                    v[n++] = (varying){fx_check_semantic(b->ctx, m->semantic->str),
+                                       (uint16_t)((p->type.quals | m->type.quals) & INTERP_QUALS),
+                                       &m->type, m->loc, m->name->str};
+                }
+            }
+        } else if (p->semantic && p->name && n < max) {
+            v[n++] = (varying){fx_check_semantic(b->ctx, p->semantic->str),
+                               (uint16_t)(p->type.quals & INTERP_QUALS), &p->type, p->loc,
+                               p->name->str};
+        }
+    }
+    if (out && fx_type_is_struct(ret) && !fx_type_is_array(ret) && ret.strct) {
+        for (fx_var_decl *m = ret.strct->members; m && n < max; m = m->next) {
+            if (m->semantic && m->name) {
+                v[n++] = (varying){fx_check_semantic(b->ctx, m->semantic->str),
+                                   (uint16_t)(m->type.quals & INTERP_QUALS), &m->type, m->loc,
+                                   m->name->str};
+            }
+        }
+    }
+    return n;
+}
+
+// A pixel shader input whose interpolation qualifiers differ from those
+// of the vertex shader output with its semantic: the reference refuses it
+// (X4568), GLSL ES refuses to link it. fxgl gives the input the vertex
+// shader's qualifiers (the pixel shader's code is generated afterwards)
+// and warns.
+static void match_interpolation(builder *b, fx_symbol *vs, fx_symbol *ps) {
+    if (!vs->func || !ps->func) {
+        return;
+    }
+    varying outs[64], ins[64];
+    size_t no = varyings(b, vs->func, vs->type, true, outs, 64);
+    size_t ni = varyings(b, ps->func, ps->type, false, ins, 64);
+    for (size_t i = 0; i < ni; i++) {
+        uint8_t base = ins[i].type->base;
+        if (strncmp(ins[i].semantic, "SV_", 3) == 0 ||
+            (base != FX_TYPE_FLOAT && base != FX_TYPE_MIN16FLOAT)) {
+            continue;
+        }
+        for (size_t o = 0; o < no; o++) {
+            if (strcmp(outs[o].semantic, ins[i].semantic) != 0 || outs[o].quals == ins[i].quals) {
+                continue;
+            }
+            warning(b, ins[i].loc, "X4568", "ReShade rejects this: interpolation qualifiers "
+                    "of '%s' (%s) differ from those of the vertex shader's output '%s' (fxgl "
+                    "uses the vertex shader's)", ins[i].name, ins[i].semantic, outs[o].name);
+            ins[i].type->quals = (uint16_t)((ins[i].type->quals & ~INTERP_QUALS) | outs[o].quals);
+            break;
+        }
+    }
+}
+
 typedef struct pass_info {
     fx_symbol *vs, *ps, *cs;
     fx_pos vs_loc, ps_loc, cs_loc;
@@ -1134,6 +1215,7 @@ static void pass(builder *b, fxgl_pass *p, const fx_pass *src) {
     int none[3] = {0, 0, 0};
     p->vertex_shader = shader_for(b, pi.vs, FXGL_STAGE_VERTEX, pi.vs_loc, none);
     if (pi.ps) {
+        match_interpolation(b, pi.vs, pi.ps);
         p->pixel_shader = shader_for(b, pi.ps, FXGL_STAGE_PIXEL, pi.ps_loc, none);
     }
     for (int i = 0; i < FXGL_MAX_RENDER_TARGETS; i++) {

@@ -358,6 +358,37 @@ START_TEST(test_sampler_state_in_texture) {
 }
 END_TEST
 
+// --- X4568: interpolation qualifiers of a vertex/pixel pair ---
+
+START_TEST(test_interpolation_mismatch) {
+    fx_arena *ea = fx_arena_create(0);
+    const fxgl_effect *e = build(
+        "void VS(uint id : SV_VertexID, out float4 p : SV_Position,\n"
+        "        out nointerpolation float k : TEXCOORD1, out float2 uv : TEXCOORD0) {\n"
+        "    p = 0; k = 1; uv = 0; }\n"
+        "float4 PS(float4 p : SV_Position, float2 uv : TEXCOORD0, float k : TEXCOORD1) : "
+        "SV_Target { return k; }\n"
+        "technique T { pass { VertexShader = VS; PixelShader = PS; } }\n", ea);
+    if (!e) {
+        print_diags();
+    }
+    ck_assert_ptr_nonnull(e);
+    const fxgl_diag *d = diag(FXGL_DIAG_WARNING, "X4568");
+    ck_assert_ptr_nonnull(d);
+    ck_assert_int_eq(d->line, 4);
+    ck_assert_int_eq(d->col, 64);
+    ck_assert_ptr_nonnull(strstr(d->message, "ReShade rejects this"));
+    // The pixel shader's input now carries the vertex shader's qualifier;
+    // uv matched already and is left alone.
+    const fx_var_decl *k = function_at("PS", 4)->func->params->next->next;
+    ck_assert_str_eq(k->name->str, "k");
+    ck_assert(k->type.quals & FX_Q_NOINTERPOLATION);
+    ck_assert(!(function_at("PS", 4)->func->params->next->type.quals & FX_Q_NOINTERPOLATION));
+    ck_assert_int_eq((int)fx.diags.warnings, 1);
+    fx_arena_destroy(ea);
+}
+END_TEST
+
 static Suite *scope_suite(void) {
     Suite *s = suite_create("scope");
     TCase *tc = tcase_create("rules");
@@ -369,6 +400,7 @@ static Suite *scope_suite(void) {
     tcase_add_test(tc, test_lenient_rules);
     tcase_add_test(tc, test_property_words);
     tcase_add_test(tc, test_sampler_state_in_texture);
+    tcase_add_test(tc, test_interpolation_mismatch);
     suite_add_tcase(s, tc);
     return s;
 }

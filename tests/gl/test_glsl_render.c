@@ -805,6 +805,16 @@ static const rcase cases[] = {
      "float f(float x) { return x; }\n"
      "namespace N { float f(float x) { return x * 10; } float g(float y) { return f(y); } }\n"
      PS_HEAD "return float4(T::U::f(), N::g(S::K), f(S::K), 1); }\n", NULL, {6, 30, 3, 1}, 0, 0},
+    {"interpolation_mismatch",
+     // The reference refuses a pixel input qualified unlike the vertex
+     // output (X4568), GLSL ES refuses to link it: fxgl takes the vertex
+     // shader's qualifier and warns.
+     "void VS(uint id : SV_VertexID, out float4 p : SV_Position, out nointerpolation float k : TEXCOORD1) {\n"
+     "    float2 uv = float2(id == 2 ? 2 : 0, id == 1 ? 2 : 0); p = float4(uv * float2(2, -2) + float2(-1, 1), 0, 1);\n"
+     "    k = 7; }\n"
+     "float4 PS(float4 p : SV_Position, float k : TEXCOORD1) : SV_Target { return float4(k, 0, 0, 1); }\n"
+     "technique T { pass { VertexShader = VS; PixelShader = PS; } }\n",
+     NULL, {7, 0, 0, 1}, 0, 0},
     // --- constants ---
     {"constants_inf_sign",
      // Not the reference's defect (+inf and -inf swapped).
