@@ -1931,14 +1931,14 @@ static void add_global(checker *ck, fx_symbol *s) {
     p->globals[p->global_count++] = s;
 }
 
-// A pass naming a shader with several overloads takes the one a lookup
-// finds (the deepest, then the latest declared); the reference refuses it.
+// A pass naming a shader that has other overloads in its namespace takes
+// the one a lookup finds (the deepest, then the latest declared); the
+// reference refuses it (overloads in other namespaces do not count).
 static void shader_overloads(checker *ck, const fx_expr *e) {
+    const fx_symbol *f = e->sym;
     int count = 0;
     for (binding *b = e->name.ident->sym; b; b = b->next) {
-        const fx_check_ns *at = b->depth == 0 && b->sym->kind == FX_SYM_FUNCTION
-                                    ? entry_ns(b->sym, &e->name) : NULL;
-        count += at && entry_visible(ck, at, fx_name_rooted(&e->name));
+        count += b->depth == 0 && b->sym->kind == FX_SYM_FUNCTION && b->sym->ns == f->ns;
     }
     if (count > 1) {
         fx_loc l = fx_lex_loc(ck->prog->ast->lexer, ((fx_symbol *)e->sym)->loc);
