@@ -1916,8 +1916,16 @@ static fx_symbol *existing_local(checker *ck, fx_ident *name) {
     if (!name) {
         return NULL;
     }
+    // The newest binding of this block, unless a named constant (rule 9).
     binding *b = name->sym;
-    return b && b->depth == ck->depth && ck->depth > 0 ? b->sym : NULL;
+    return b && b->depth == ck->depth && ck->depth > 0 && !named_constant(b->sym) ? b->sym
+                                                                                 : NULL;
+}
+
+// Is the newest binding of name one of the current block?
+static bool name_is_local(checker *ck, fx_ident *name) {
+    binding *b = name ? name->sym : NULL;
+    return b && ck->depth > 0 && b->depth == ck->depth;
 }
 
 static void redefinition(checker *ck, fx_pos loc, fx_ident *name) {
@@ -2223,6 +2231,11 @@ static void local_vars(checker *ck, fx_stmt *s) {
         v->sym = sym;
         if (existing_local(ck, v->name)) {
             redefinition(ck, v->loc, v->name);
+        } else if (name_is_local(ck, v->name)) {
+            // A named constant declared again in its block: the old one
+            // needs another GLSL name (its uses are folded anyway).
+            fx_symbol *o = ((binding *)v->name->sym)->sym;
+            o->unique = fx_sprintf(ck->ctx, "%s_%u_", v->name->str, o->loc.off);
         }
         bind(ck, sym);
     }

@@ -245,6 +245,10 @@ START_TEST(test_constant_declared_again) {
     }
     strcat(big, "};\nstatic const float a = 1.0;\n");
     expect_error(big, "X3003", 2, 20);
+    // In a block too; not a plain local.
+    ok("float f() { const float k = 1; const float k = 2; return k; }\n");
+    ck_assert(eval(function_at("f", 1)->func->body->body->next->next->expr).f[0] == 2.0f);
+    expect_error("float f() { float k = 1; const float k = 2; return k; }\n", "X3003", 1, 38);
     // 99 elements are a named constant.
     strcpy(big, "static const float a[99] = {0");
     for (int i = 1; i < 99; i++) {

@@ -797,7 +797,9 @@ static const rcase cases[] = {
      "static const float c = 1.0; static const float c = c + 10.0;\n"
      "float f() { return c; }\n"
      "uniform float c = 7;\n"
-     PS_HEAD "return float4(f(), c, 0, 1); }\n", NULL, {11, 7, 0, 1}, 0, 0},
+     // Locals too: a reads the first d (2 * 7), the return the second (3 * 7).
+     PS_HEAD "const float d = 2; float a = d * c; const float d = 3;\n"
+     "return float4(f(), c, a, d * c); }\n", NULL, {11, 7, 14, 21}, 0, 0},
     {"namespace_depth_lookup",
      // v of S (depth 1) is visible from T::U (depth 2); N::f shadows f.
      "static const float v = 1; namespace S { static const float v = 2; uniform float K = 3; }\n"
