@@ -73,7 +73,8 @@
  *  - State, property and annotation values (fx_state.value) are typed too,
  *    except a bare name that is no symbol: an enum word (CLAMP, RGBA16F,
  *    SRCALPHA) which keeps sym NULL and the ERROR type for module.c to read.
- *    Shader states (`PixelShader = PS`) get the first visible overload.
+ *    Shader states (`PixelShader = PS`) get the overload a lookup finds:
+ *    the deepest namespace, then the latest declared.
  *  - Static locals keep kind LOCAL with FX_Q_STATIC in type.quals.
  *  - `&&`, `||` and `?:` keep HLSL semantics: both sides are evaluated; the
  *    tree does not say otherwise.
