@@ -129,6 +129,7 @@ static fx_check_ns *ns_child(checker *ck, fx_check_ns *ns, fx_ident *name, bool 
     c->parent = ns;
     c->name = name;
     c->prefix = fx_sprintf(ck->ctx, "%s%s::", ns->prefix, name->str);
+    c->depth = ns->depth + 1;
     c->sibling = ns->children;
     ns->children = c;
     return c;
@@ -223,75 +224,117 @@ static bool matches(const fx_symbol *s, look_kind k) {
     }
 }
 
-// The namespace that `A::B::` names when searched from base, or NULL.
-static fx_check_ns *walk_ns(checker *ck, fx_check_ns *base, const fx_name *n) {
-    for (unsigned i = 0; base && i < fx_name_depth(n); i++) {
-        base = ns_child(ck, base, n->scope->parts[i], false);
+// Lookup follows the reference compiler (reference_rules_measured.md, rules
+// 1, 5 and 10). A global declared in namespace A::B answers to `x` as an
+// entry standing in A::B, to `B::x` standing in A and to `A::B::x` standing
+// in the global namespace. An entry is visible from namespace C when it
+// stands at a shallower depth than C or in C itself: whether its namespace
+// encloses C is never asked, so `x` of A::B is visible from X::Y::Z but not
+// from the sibling A::C. Among the visible entries locals come first, then
+// the deepest, then the latest declared (bindings are newest first).
+
+// Where the entry of global s for name n stands: s's namespace with n's
+// qualification taken off its end, or NULL when the qualification is not
+// a suffix of s's namespace path.
+static const fx_check_ns *entry_ns(const fx_symbol *s, const fx_name *n) {
+    const fx_check_ns *ns = s->ns;
+    for (unsigned i = fx_name_depth(n); i-- > 0;) {
+        if (!ns || ns->name != n->scope->parts[i]) {
+            return NULL;
+        }
+        ns = ns->parent;
     }
-    return base;
+    return ns;
 }
 
-static fx_symbol *find_in(const fx_name *n, fx_check_ns *ns, look_kind k) {
+static bool entry_visible(const checker *ck, const fx_check_ns *at, bool rooted) {
+    if (rooted) {
+        return at == ck->global_ns;
+    }
+    return at->depth < ck->ns->depth || at == ck->ns;
+}
+
+// The visible symbol of kind k that n names, or NULL; *at (when given) is
+// where its entry stands (a local's: the current namespace).
+static fx_symbol *find(checker *ck, const fx_name *n, look_kind k, const fx_check_ns **at) {
+    fx_symbol *best = NULL;
+    const fx_check_ns *best_at = NULL;
+    bool qualified = fx_name_qualified(n), rooted = fx_name_rooted(n);
     for (binding *b = n->ident->sym; b; b = b->next) {
-        if (b->depth == 0 && b->sym->ns == ns && matches(b->sym, k)) {
-            return b->sym;
+        if (!matches(b->sym, k)) {
+            continue;
+        }
+        if (b->depth > 0) {
+            if (qualified) {
+                continue;
+            }
+            best = b->sym;
+            best_at = ck->ns;
+            break;
+        }
+        const fx_check_ns *e = entry_ns(b->sym, n);
+        if (e && entry_visible(ck, e, rooted) && (!best || e->depth > best_at->depth)) {
+            best = b->sym;
+            best_at = e;
         }
     }
-    return NULL;
+    if (at) {
+        *at = best_at;
+    }
+    return best;
 }
 
 static fx_symbol *lookup(checker *ck, const fx_name *n, look_kind k) {
-    if (!n->ident) {
-        return NULL;
-    }
-    if (!fx_name_qualified(n)) {
-        for (binding *b = n->ident->sym; b && b->depth > 0; b = b->next) {
-            if (matches(b->sym, k)) {
-                return b->sym;
-            }
-        }
-        for (fx_check_ns *ns = ck->ns; ns; ns = ns->parent) {
-            fx_symbol *s = find_in(n, ns, k);
-            if (s) {
-                return s;
-            }
-        }
-        return NULL;
-    }
-    for (fx_check_ns *base = fx_name_rooted(n) ? ck->global_ns : ck->ns; base; base = base->parent) {
-        fx_check_ns *ns = walk_ns(ck, base, n);
-        fx_symbol *s = ns ? find_in(n, ns, k) : NULL;
-        if (s) {
-            return s;
-        }
-    }
-    return NULL;
+    return n->ident ? find(ck, n, k, NULL) : NULL;
 }
 
-// Every user overload a call of n can see: for an unqualified name those of
-// the current namespace and all enclosing ones, for a qualified name those
-// of the first namespace the qualification finds that has any.
-static size_t collect_functions(checker *ck, const fx_name *n, fx_symbol ***out, size_t *cap) {
+// A named constant in the reference's sense: a numeric const with a folded
+// value and fewer than 100 elements. The reference keeps no object for it,
+// so the redefinition check does not see it (rule 9) and a call of its name
+// still looks for functions (rule 1).
+static bool named_constant(const fx_symbol *s) {
+    bool constant = s->kind == FX_SYM_CONSTANT ||
+                    (s->kind == FX_SYM_LOCAL && (s->type.quals & FX_Q_CONST));
+    return constant && s->value && !fx_type_is_struct(s->type) &&
+           (!fx_type_is_array(s->type) || s->type.array_len < 100);
+}
+
+// Every user overload a call of n considers, deepest entry first (then
+// newest first). As in the reference, the name is first looked up as a
+// value (variables win over functions); the overloads are then those whose
+// entries stand no deeper than the entry found, in whichever namespace.
+// *var is the variable found instead of a function, if any.
+static size_t collect_functions(checker *ck, const fx_name *n, fx_symbol ***out, size_t *cap,
+                                fx_symbol **var) {
     size_t count = 0;
+    *var = NULL;
     if (!n->ident) {
         return 0;
     }
-    bool qualified = fx_name_qualified(n);
-    for (fx_check_ns *base = fx_name_rooted(n) ? ck->global_ns : ck->ns; base; base = base->parent) {
-        fx_check_ns *ns = qualified ? walk_ns(ck, base, n) : base;
-        if (!ns) {
+    const fx_check_ns *at = NULL;
+    fx_symbol *v = find(ck, n, LOOK_VAR, &at);
+    if (!v) {
+        v = find(ck, n, LOOK_TYPE, &at);
+    }
+    if (v) {
+        *var = named_constant(v) ? NULL : v;
+    } else if (!find(ck, n, LOOK_FUNC, &at)) {
+        return 0;
+    }
+    for (binding *b = n->ident->sym; b; b = b->next) {
+        if (b->depth != 0 || b->sym->kind != FX_SYM_FUNCTION) {
             continue;
         }
-        for (binding *b = n->ident->sym; b; b = b->next) {
-            if (b->depth == 0 && b->sym->ns == ns && b->sym->kind == FX_SYM_FUNCTION) {
-                fx_grow(ck->ctx, (void **)out, cap, count + 1, sizeof(**out), 1u << 20,
-                        "overloads");
-                (*out)[count++] = b->sym;
-            }
+        const fx_check_ns *e = entry_ns(b->sym, n);
+        if (!e || e->depth > at->depth) {
+            continue;
         }
-        if (qualified && count) {
-            break;
+        fx_grow(ck->ctx, (void **)out, cap, count + 1, sizeof(**out), 1u << 20, "overloads");
+        size_t i = count++;
+        for (; i > 0 && entry_ns((*out)[i - 1], n)->depth < e->depth; i--) {
+            (*out)[i] = (*out)[i - 1];
         }
+        (*out)[i] = b->sym;
     }
     return count;
 }
@@ -1133,6 +1176,8 @@ static fx_type check_index(checker *ck, fx_expr *e) {
         if (!fx_type_is_scalar(it)) {
             error(ck, e->rhs->loc, "X3120", "invalid type for index - index must be a scalar");
         } else if (!fx_type_is_integral(it) || fx_type_is_boolean(it)) {
+            warning(ck, e->rhs->loc, "X3120", "ReShade rejects this: array index must be an "
+                    "integer scalar (fxgl converts the %s to int)", tname(ck, it));
             coerce(ck, &e->rhs, fx_type_scalar(FX_TYPE_INT), false);
         }
     }
@@ -1456,7 +1501,12 @@ static fx_type check_call(checker *ck, fx_expr *e) {
     const char *name = e->name.ident ? e->name.ident->str : "";
     fx_symbol **cands = NULL;
     size_t cap = 0;
-    size_t count = collect_functions(ck, &e->name, &cands, &cap);
+    fx_symbol *var = NULL;
+    size_t count = collect_functions(ck, &e->name, &cands, &cap, &var);
+    if (var && !any_error) {
+        warning(ck, e->loc, "X3005", "ReShade rejects this: identifier '%s' represents a "
+                "variable, not a function", name);
+    }
     const fx_signature *params = NULL;
     fx_func_decl *user = NULL;
     if (count) {
@@ -1468,6 +1518,24 @@ static fx_type check_call(checker *ck, fx_expr *e) {
         }
         size_t best = 0;
         fx_type_select_status st = fx_type_select(args, n, sigs, count, sizeof(*sigs), &best);
+        if (st == FX_TYPE_SELECT_AMBIGUOUS) {
+            // Equally good overloads are ambiguous only at the same namespace
+            // depth; the deepest of them wins (cands is deepest first, so
+            // best is in the deepest group that has one).
+            int depth = entry_ns(cands[best], &e->name)->depth;
+            size_t lo = best, hi = best + 1, group_best = 0;
+            while (lo > 0 && entry_ns(cands[lo - 1], &e->name)->depth == depth) {
+                lo--;
+            }
+            while (hi < count && entry_ns(cands[hi], &e->name)->depth == depth) {
+                hi++;
+            }
+            if (fx_type_select(args, n, sigs + lo, hi - lo, sizeof(*sigs), &group_best) ==
+                FX_TYPE_SELECT_OK) {
+                st = FX_TYPE_SELECT_OK;
+                best = lo + group_best;
+            }
+        }
         if (st != FX_TYPE_SELECT_NONE) {
             if (st == FX_TYPE_SELECT_AMBIGUOUS && !any_error) {
                 error(ck, e->loc, "X3067", "'%s': ambiguous function call", name);
@@ -1803,25 +1871,61 @@ static int32_t array_length(checker *ck, fx_var_decl *v) {
     return (int32_t)n;
 }
 
-// Is there already a global of that name in the current namespace?
+// The global a new global of that name in the current namespace clashes
+// with, as the reference's redefinition check sees it: the newest variable
+// or struct declared there, else the newest function, and none when that is
+// a named constant (rule 9: constants may be declared again).
 static fx_symbol *existing_global(checker *ck, fx_ident *name) {
     if (!name) {
         return NULL;
     }
+    fx_symbol *func = NULL;
     for (binding *b = name->sym; b; b = b->next) {
-        if (b->depth == 0 && b->sym->ns == ck->ns) {
-            return b->sym;
+        if (b->depth != 0 || b->sym->ns != ck->ns) {
+            continue;
+        }
+        if (b->sym->kind != FX_SYM_FUNCTION) {
+            return named_constant(b->sym) ? NULL : b->sym;
+        }
+        func = func ? func : b->sym;
+    }
+    return func;
+}
+
+// Two globals of one name in one namespace (a function named like a
+// variable, a constant declared again) must not share a GLSL name. The one
+// users never see is renamed: a static constant or global, else the
+// function. s is the new declaration.
+static void rename_shadowed(checker *ck, fx_symbol *s) {
+    for (binding *b = s->name->sym; b; b = b->next) {
+        fx_symbol *o = b->sym;
+        if (b->depth != 0 || o->ns != ck->ns || o == s || o->kind == FX_SYM_FUNCTION ||
+            o->kind == FX_SYM_STRUCT) {
+            continue;
+        }
+        fx_symbol *hidden = o->kind == FX_SYM_CONSTANT || o->kind == FX_SYM_GLOBAL ? o
+                            : s->kind == FX_SYM_FUNCTION ? s : NULL;
+        if (hidden) {
+            hidden->unique = fx_sprintf(ck->ctx, "%s%s_%u_", ck->ns->prefix, s->name->str,
+                                        hidden->loc.off);
         }
     }
-    return NULL;
 }
 
 static fx_symbol *existing_local(checker *ck, fx_ident *name) {
     if (!name) {
         return NULL;
     }
+    // The newest binding of this block, unless a named constant (rule 9).
     binding *b = name->sym;
-    return b && b->depth == ck->depth && ck->depth > 0 ? b->sym : NULL;
+    return b && b->depth == ck->depth && ck->depth > 0 && !named_constant(b->sym) ? b->sym
+                                                                                 : NULL;
+}
+
+// Is the newest binding of name one of the current block?
+static bool name_is_local(checker *ck, fx_ident *name) {
+    binding *b = name ? name->sym : NULL;
+    return b && ck->depth > 0 && b->depth == ck->depth;
 }
 
 static void redefinition(checker *ck, fx_pos loc, fx_ident *name) {
@@ -1833,6 +1937,23 @@ static void add_global(checker *ck, fx_symbol *s) {
     fx_grow(ck->ctx, (void **)&p->globals, &ck->global_cap, p->global_count + 1,
             sizeof(*p->globals), 1u << 24, "global variables");
     p->globals[p->global_count++] = s;
+}
+
+// A pass naming a shader that has other overloads in its namespace takes
+// the one a lookup finds (the deepest, then the latest declared); the
+// reference refuses it (overloads in other namespaces do not count).
+static void shader_overloads(checker *ck, const fx_expr *e) {
+    const fx_symbol *f = e->sym;
+    int count = 0;
+    for (binding *b = e->name.ident->sym; b; b = b->next) {
+        count += b->depth == 0 && b->sym->kind == FX_SYM_FUNCTION && b->sym->ns == f->ns;
+    }
+    if (count > 1) {
+        fx_loc l = fx_lex_loc(ck->prog->ast->lexer, ((fx_symbol *)e->sym)->loc);
+        warning(ck, e->loc, "X3067", "ReShade rejects this: ambiguous function call to '%s' "
+                "(%d overloads; fxgl takes the one at line %d)", e->name.ident->str, count,
+                l.line);
+    }
 }
 
 // Values of states, properties and annotations: a bare name is looked up
@@ -1850,6 +1971,7 @@ static void check_state_values(checker *ck, fx_state *list, bool shader_states) 
                 if (f) {
                     e->sym = f;
                     e->type = plain(f->type);
+                    shader_overloads(ck, e);
                 }
             }
         } else if (e->kind == FX_EXPR_INIT_LIST) {
@@ -1866,6 +1988,21 @@ static void check_state_values(checker *ck, fx_state *list, bool shader_states) 
             check_expr(ck, a);
         }
     }
+}
+
+// The first call in a global initializer: the reference allows none, not
+// even of an intrinsic (X3005); fxgl folds or runs it.
+static const fx_expr *first_call(const fx_expr *e) {
+    if (!e || e->kind == FX_EXPR_CALL) {
+        return e;
+    }
+    const fx_expr *c = first_call(fx_expr_cond(e));
+    c = c ? c : first_call(fx_expr_lhs(e));
+    c = c ? c : first_call(fx_expr_rhs(e));
+    for (const fx_expr *a = fx_expr_args(e); a && !c; a = a->next) {
+        c = first_call(a);
+    }
+    return c;
 }
 
 static void global_vars(checker *ck, fx_decl *d) {
@@ -1926,6 +2063,11 @@ static void global_vars(checker *ck, fx_decl *d) {
         }
         if (v->init) {
             init_value(ck, &v->init, t);
+            const fx_expr *call = first_call(v->init);
+            if (call && !is_error(call->type)) {
+                warning(ck, call->loc, "X3005", "ReShade rejects this: function call outside "
+                        "of a function (in the initial value of '%s')", v->name->str);
+            }
             if (t.array_len < 0) {
                 t.array_len = fx_type_is_array(v->init->type) && v->init->type.array_len > 0
                                   ? v->init->type.array_len
@@ -1961,6 +2103,7 @@ static void global_vars(checker *ck, fx_decl *d) {
         if (old) {
             redefinition(ck, v->loc, v->name);
         }
+        rename_shadowed(ck, s);
         bind(ck, s);
         add_global(ck, s);
     }
@@ -2088,6 +2231,11 @@ static void local_vars(checker *ck, fx_stmt *s) {
         v->sym = sym;
         if (existing_local(ck, v->name)) {
             redefinition(ck, v->loc, v->name);
+        } else if (name_is_local(ck, v->name)) {
+            // A named constant declared again in its block: the old one
+            // needs another GLSL name (its uses are folded anyway).
+            fx_symbol *o = ((binding *)v->name->sym)->sym;
+            o->unique = fx_sprintf(ck->ctx, "%s_%u_", v->name->str, o->loc.off);
         }
         bind(ck, sym);
     }
@@ -2355,8 +2503,9 @@ static void function(checker *ck, fx_func_decl *f) {
             continue;
         }
         if (b->sym->kind != FX_SYM_FUNCTION) {
-            redefinition(ck, f->loc, f->name);
-            break;
+            // Functions skip the reference's redefinition check (rule 1):
+            // one may take the name of an earlier variable or constant.
+            continue;
         }
         const fx_signature *o = &b->sym->fn->sig;
         bool same = o->count == fn->sig.count;
@@ -2374,6 +2523,7 @@ static void function(checker *ck, fx_func_decl *f) {
             check_expr(ck, x);
         }
     }
+    rename_shadowed(ck, s);
     bind(ck, s);
     fx_program *p = ck->prog;
     fx_grow(ck->ctx, (void **)&p->functions, &ck->function_cap, p->function_count + 1,

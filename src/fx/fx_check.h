@@ -73,7 +73,8 @@
  *  - State, property and annotation values (fx_state.value) are typed too,
  *    except a bare name that is no symbol: an enum word (CLAMP, RGBA16F,
  *    SRCALPHA) which keeps sym NULL and the ERROR type for module.c to read.
- *    Shader states (`PixelShader = PS`) get the first visible overload.
+ *    Shader states (`PixelShader = PS`) get the overload a lookup finds:
+ *    the deepest namespace, then the latest declared.
  *  - Static locals keep kind LOCAL with FX_Q_STATIC in type.quals.
  *  - `&&`, `||` and `?:` keep HLSL semantics: both sides are evaluated; the
  *    tree does not say otherwise.
@@ -163,6 +164,7 @@ struct fx_check_ns {
     fx_check_ns *sibling;        // next child of parent
     fx_ident *name;
     const char *prefix;          // "A::B::", "" for the global namespace
+    int depth;                   // 0 for the global namespace, parent's + 1 otherwise
 };
 
 // The checked program: the tree plus declaration-ordered symbol lists.

@@ -315,6 +315,7 @@ static const char *sym_name(gen *g, const fx_symbol *s) {
     }
     switch (s->kind) {
     case FX_SYM_LOCAL:
+        return escape(g, s->unique); // the name, unless the checker renamed a constant
     case FX_SYM_PARAM:
     case FX_SYM_MEMBER:
         return escape(g, s->name->str);

@@ -65,6 +65,11 @@ tests_fx_test_check_SOURCES = tests/fx/test_check.c
 tests_fx_test_check_CPPFLAGS = $(TEST_CPPFLAGS) -DFX_TEST_DATA_DIR='"$(abs_top_srcdir)/tests/fx/data/parse"'
 tests_fx_test_check_LDADD = libfxgl_fx.la $(TEST_LDADD) -lm
 
+check_PROGRAMS += tests/fx/test_scope
+tests_fx_test_scope_SOURCES = tests/fx/test_scope.c
+tests_fx_test_scope_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_fx_test_scope_LDADD = libfxgl_fx.la $(TEST_LDADD) -lm
+
 check_PROGRAMS += tests/fx/test_module
 tests_fx_test_module_SOURCES = tests/fx/test_module.c
 tests_fx_test_module_CPPFLAGS = $(TEST_CPPFLAGS) -DFX_TEST_DATA_DIR='"$(abs_top_srcdir)/tests/fx/data/parse"'

@@ -229,10 +229,35 @@ static bool int_value(builder *b, const fx_state *s, const enum_word *words, int
     return true;
 }
 
+// The value of a texture, sampler or storage property. As in the reference,
+// a bare name is first looked up, case-insensitively, in the one table of
+// filter, address and format names shared by every property, and its
+// number used whatever the property (`MipLevels = LINEAR` is 1); formats
+// number as the reference's texture_format (fxgl_format mirrors it).
+static bool prop_value(builder *b, const fx_state *s, int64_t *out) {
+    const fx_expr *e = s->value;
+    int w;
+    if (e && e->kind == FX_EXPR_NAME && !fx_name_qualified(&e->name) && e->name.ident &&
+        (find_word(filter_words, e->name.ident->str, &w) ||
+         find_word(address_words, e->name.ident->str, &w) ||
+         find_word(format_words, e->name.ident->str, &w))) {
+        *out = w;
+        return true;
+    }
+    return int_value(b, s, NULL, out);
+}
+
+// A property the reference does not know for that object: it reports it
+// and still loads the effect (a sampler state in a texture block, say).
+static void unknown_property(builder *b, const fx_state *s, const char *what) {
+    warning(b, s->loc, "X3004", "unrecognized property '%s' for a %s (ignored)", s->name->str,
+            what);
+}
+
 static bool float_value(builder *b, const fx_state *s, float *out) {
     int64_t v;
     // The reference converts every sampler value to int before storing it.
-    if (!int_value(b, s, NULL, &v)) {
+    if (!prop_value(b, s, &v)) {
         return false;
     }
     *out = (float)v;
@@ -371,20 +396,20 @@ static void texture(builder *b, fx_symbol *sym) {
         } else if (strcmp(n, "MipLevels") == 0) {
             dst = &t->levels;
         } else if (strcmp(n, "Format") == 0) {
-            int w;
-            const fx_expr *e = s->value;
-            if (e && e->kind == FX_EXPR_NAME && e->name.ident &&
-                find_word(format_words, e->name.ident->str, &w)) {
-                t->format = (fxgl_format)w;
-            } else if (e) {
-                error(b, e->loc, "X3004", "invalid texture format for '%s'", sym->unique);
+            if (prop_value(b, s, &val)) {
+                if (val > FXGL_FORMAT_UNKNOWN && val < FXGL_FORMAT_COUNT) {
+                    t->format = (fxgl_format)val;
+                } else {
+                    error(b, s->value->loc, "X3004", "invalid texture format for '%s'",
+                          sym->unique);
+                }
             }
             continue;
         } else {
-            error(b, s->loc, "X3004", "unrecognized property '%s'", n);
+            unknown_property(b, s, "texture");
             continue;
         }
-        if (!int_value(b, s, NULL, &val)) {
+        if (!prop_value(b, s, &val)) {
             continue;
         }
         if (val < 0) {
@@ -501,7 +526,7 @@ static void sampler(builder *b, fx_symbol *sym) {
             tex_loc = p->loc;
         } else if (strcmp(n, "AddressU") == 0 || strcmp(n, "AddressV") == 0 ||
                    strcmp(n, "AddressW") == 0) {
-            if (int_value(b, p, address_words, &val)) {
+            if (prop_value(b, p, &val)) {
                 fxgl_address *dst = n[7] == 'U' ? &s->address_u
                                     : n[7] == 'V' ? &s->address_v : &s->address_w;
                 if (val < 1 || val > 4) {
@@ -512,11 +537,12 @@ static void sampler(builder *b, fx_symbol *sym) {
             }
         } else if (strcmp(n, "MinFilter") == 0 || strcmp(n, "MagFilter") == 0 ||
                    strcmp(n, "MipFilter") == 0) {
-            if (int_value(b, p, filter_words, &val)) {
+            if (prop_value(b, p, &val)) {
                 fxgl_filter *dst = n[1] == 'i' && n[2] == 'n' ? &s->min_filter
                                    : n[1] == 'a' ? &s->mag_filter : &s->mip_filter;
-                *dst = val == FXGL_FILTER_ANISOTROPIC ? FXGL_FILTER_ANISOTROPIC
-                       : val ? FXGL_FILTER_LINEAR : FXGL_FILTER_POINT;
+                // The reference keeps the low two bits and the anisotropy bit.
+                *dst = (val & 0x40) ? FXGL_FILTER_ANISOTROPIC
+                       : (val & 3) ? FXGL_FILTER_LINEAR : FXGL_FILTER_POINT;
             }
         } else if (strcmp(n, "MinLOD") == 0 || strcmp(n, "MaxMipLevel") == 0) {
             float_value(b, p, &s->min_lod);
@@ -525,11 +551,11 @@ static void sampler(builder *b, fx_symbol *sym) {
         } else if (strcmp(n, "MipLODBias") == 0 || strcmp(n, "MipMapLodBias") == 0) {
             float_value(b, p, &s->lod_bias);
         } else if (strcmp(n, "SRGBTexture") == 0 || strcmp(n, "SRGBReadEnable") == 0) {
-            if (int_value(b, p, NULL, &val)) {
+            if (prop_value(b, p, &val)) {
                 s->srgb = val != 0;
             }
         } else {
-            error(b, p->loc, "X3004", "unrecognized property '%s'", n);
+            unknown_property(b, p, "sampler");
         }
     }
     if (s->texture < 0) {
@@ -580,11 +606,11 @@ static void storage(builder *b, fx_symbol *sym) {
             s->texture = texture_ref(b, p, sym->unique);
             tex_loc = p->loc;
         } else if (strcmp(n, "MipLevel") == 0 || strcmp(n, "MipLOD") == 0) {
-            if (int_value(b, p, NULL, &val)) {
+            if (prop_value(b, p, &val)) {
                 s->level = val < 0 ? 0 : (int)(val > 65535 ? 65535 : val);
             }
         } else {
-            error(b, p->loc, "X3004", "unrecognized property '%s'", n);
+            unknown_property(b, p, "storage");
         }
     }
     if (s->texture < 0) {
@@ -892,6 +918,87 @@ static void thread_counts(builder *b, const fx_state *s, const fx_symbol *f, int
     }
 }
 
+// --- varyings: interpolation qualifiers of a vertex/pixel shader pair ---
+
+#define INTERP_QUALS (FX_Q_NOPERSPECTIVE | FX_Q_CENTROID | FX_Q_NOINTERPOLATION)
+
+typedef struct varying {
+    const char *semantic;        // canonical
+    uint16_t quals;              // INTERP_QUALS of the value
+    fx_type *type;               // where the qualifiers live (a parameter's or member's type)
+    fx_pos loc;
+    const char *name;
+} varying;
+
+// The floating-point values an entry point passes through varyings:
+// `out` parameters and the return value of a vertex shader (out true), the
+// inputs of a pixel shader (out false); struct members one by one.
+static size_t varyings(builder *b, fx_func_decl *f, fx_type ret, bool out, varying *v,
+                       size_t max) {
+    size_t n = 0;
+    for (fx_var_decl *p = f->params; p; p = p->next) {
+        bool is_out = (p->type.quals & FX_Q_OUT) != 0;
+        bool is_in = !is_out || (p->type.quals & FX_Q_IN);
+        if (out ? !is_out : !is_in) {
+            continue;
+        }
+        if (fx_type_is_struct(p->type) && !fx_type_is_array(p->type) && p->type.strct) {
+            for (fx_var_decl *m = p->type.strct->members; m && n < max; m = m->next) {
+                if (m->semantic && m->name) {
+                    v[n++] = (varying){fx_check_semantic(b->ctx, m->semantic->str),
+                                       (uint16_t)((p->type.quals | m->type.quals) & INTERP_QUALS),
+                                       &m->type, m->loc, m->name->str};
+                }
+            }
+        } else if (p->semantic && p->name && n < max) {
+            v[n++] = (varying){fx_check_semantic(b->ctx, p->semantic->str),
+                               (uint16_t)(p->type.quals & INTERP_QUALS), &p->type, p->loc,
+                               p->name->str};
+        }
+    }
+    if (out && fx_type_is_struct(ret) && !fx_type_is_array(ret) && ret.strct) {
+        for (fx_var_decl *m = ret.strct->members; m && n < max; m = m->next) {
+            if (m->semantic && m->name) {
+                v[n++] = (varying){fx_check_semantic(b->ctx, m->semantic->str),
+                                   (uint16_t)(m->type.quals & INTERP_QUALS), &m->type, m->loc,
+                                   m->name->str};
+            }
+        }
+    }
+    return n;
+}
+
+// A pixel shader input whose interpolation qualifiers differ from those
+// of the vertex shader output with its semantic: the reference refuses it
+// (X4568), GLSL ES refuses to link it. fxgl gives the input the vertex
+// shader's qualifiers (the pixel shader's code is generated afterwards)
+// and warns.
+static void match_interpolation(builder *b, fx_symbol *vs, fx_symbol *ps) {
+    if (!vs->func || !ps->func) {
+        return;
+    }
+    varying outs[64], ins[64];
+    size_t no = varyings(b, vs->func, vs->type, true, outs, 64);
+    size_t ni = varyings(b, ps->func, ps->type, false, ins, 64);
+    for (size_t i = 0; i < ni; i++) {
+        uint8_t base = ins[i].type->base;
+        if (strncmp(ins[i].semantic, "SV_", 3) == 0 ||
+            (base != FX_TYPE_FLOAT && base != FX_TYPE_MIN16FLOAT)) {
+            continue;
+        }
+        for (size_t o = 0; o < no; o++) {
+            if (strcmp(outs[o].semantic, ins[i].semantic) != 0 || outs[o].quals == ins[i].quals) {
+                continue;
+            }
+            warning(b, ins[i].loc, "X4568", "ReShade rejects this: interpolation qualifiers "
+                    "of '%s' (%s) differ from those of the vertex shader's output '%s' (fxgl "
+                    "uses the vertex shader's)", ins[i].name, ins[i].semantic, outs[o].name);
+            ins[i].type->quals = (uint16_t)((ins[i].type->quals & ~INTERP_QUALS) | outs[o].quals);
+            break;
+        }
+    }
+}
+
 typedef struct pass_info {
     fx_symbol *vs, *ps, *cs;
     fx_pos vs_loc, ps_loc, cs_loc;
@@ -1108,6 +1215,7 @@ static void pass(builder *b, fxgl_pass *p, const fx_pass *src) {
     int none[3] = {0, 0, 0};
     p->vertex_shader = shader_for(b, pi.vs, FXGL_STAGE_VERTEX, pi.vs_loc, none);
     if (pi.ps) {
+        match_interpolation(b, pi.vs, pi.ps);
         p->pixel_shader = shader_for(b, pi.ps, FXGL_STAGE_PIXEL, pi.ps_loc, none);
     }
     for (int i = 0; i < FXGL_MAX_RENDER_TARGETS; i++) {
@@ -1130,8 +1238,11 @@ static void pass(builder *b, fxgl_pass *p, const fx_pass *src) {
                   "targets ('%s')", tex->name);
         }
         if (shader_samples(b, p->vertex_shader, t) || shader_samples(b, p->pixel_shader, t)) {
-            error(b, src->loc, "X3020", "cannot sample from texture '%s' that is bound as "
-                  "render target in the same pass", tex->name);
+            // The reference reports it and loads the effect; the runtime
+            // binds an empty texture there (what D3D11 does with a resource
+            // bound for reading and writing), never a GL feedback loop.
+            warning(b, src->loc, "X3020", "cannot sample from texture '%s' that is bound as "
+                    "render target in the same pass (fxgl binds an empty texture there)", tex->name);
         }
         for (int j = 0; j < i; j++) {
             if (p->render_targets[j] == t) {

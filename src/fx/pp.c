@@ -2023,14 +2023,24 @@ static bool eval_exists(pp *p, const pp_tok *name) {
     return find_file(p, normalize_name(p, name), true) != NULL;
 }
 
-// Reads the operand of `defined` or `exists` unexpanded (the name itself,
-// not what it stands for). False after a message when it is malformed.
+// Reads the operand of `defined` unexpanded (the name itself, not what it
+// stands for), or of `exists`, whose names are expanded as macros until the
+// file name in quotes appears (`exists SHADER_FILE`, as the reference does).
+// False after a message when it is malformed.
 static bool if_operand(pp *p, const pp_tok *op, bool is_defined, bool *value) {
     pp_tok t;
-    next_raw(p, &t, false);
+    if (is_defined) {
+        next_raw(p, &t, false);
+    } else {
+        next_expanded(p, &t);
+    }
     bool paren = tok_punct(&t, '(');
     if (paren) {
-        next_raw(p, &t, false);
+        if (is_defined) {
+            next_raw(p, &t, false);
+        } else {
+            next_expanded(p, &t);
+        }
     }
     bool ok = is_defined ? t.kind == T_IDENT : t.kind == T_STRING;
     if (!ok && !is_defined && !paren) {
@@ -2051,7 +2061,11 @@ static bool if_operand(pp *p, const pp_tok *op, bool is_defined, bool *value) {
     }
     if (paren) {
         pp_tok close;
-        next_raw(p, &close, false);
+        if (is_defined) {
+            next_raw(p, &close, false);
+        } else {
+            next_expanded(p, &close);
+        }
         if (!tok_punct(&close, ')')) {
             pp_error(p, "PP_EXPRESSION", close.kind == T_EOF ? &t : &close,
                      "expected ')' after the operand of '%s'", is_defined ? "defined" : "exists");
@@ -2403,11 +2417,9 @@ static void do_line(pp *p, const pp_tok *hash) {
                  "#line expects a line number and an optional file name in quotes");
         return;
     }
-    if (e.n == 2) {
-        p->src->name = string_value(p, &e.v[1]);
-    }
-    // The line after the directive is line n.
-    p->src->line = (int32_t)n;
+    // Checked, then ignored: diagnostics keep naming the real file and line,
+    // as the reference's do (a #line in an effect would otherwise point every
+    // later message at a file that does not exist).
 }
 
 static void do_message(pp *p, const pp_tok *hash, const pp_tok *dir, bool error) {

@@ -648,7 +648,18 @@ static bool pass_load(fxgl_runtime *rt, gl_effect *e, gl_technique *t, gl_pass *
                 bd->unit = (uint8_t)unit;
                 bd->sampler = e->samplers[fb->object];
                 bd->srgb = fs->srgb;
-                if (e->textures[fs->texture]) {
+                bool own_target = false;
+                for (int k = 0; !p->compute && k < FXGL_MAX_RENDER_TARGETS; k++) {
+                    own_target |= p->src->render_targets[k] == fs->texture;
+                }
+                if (own_target) {
+                    // A pass sampling its own render target (the compiler
+                    // warned, X3020) reads the empty texture, as on D3D11,
+                    // instead of an undefined GL feedback loop.
+                    bd->kind = GL_BIND_SEMANTIC;
+                    bd->slot = -1;
+                    bd->target = GL_TEXTURE_2D;
+                } else if (e->textures[fs->texture]) {
                     bd->kind = GL_BIND_TEXTURE;
                     bd->tex = e->textures[fs->texture];
                     bd->target = bd->tex->target;

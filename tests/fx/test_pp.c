@@ -331,6 +331,20 @@ START_TEST(test_exists) {
 }
 END_TEST
 
+// After `exists`, names are expanded as macros until the file name appears
+// (reference_rules_measured.md rule 11); the file is looked up next to the
+// current one, then along the search directories.
+START_TEST(test_exists_macro) {
+    ck_assert(run_data("#define HERE \"exists_me.txt\"\n#define GONE \"missing.txt\"\n"
+                       "#define INDIRECT HERE\n"
+                       "#if exists HERE && !exists GONE && exists(INDIRECT)\nyes\n#endif\n"
+                       "#if exists GONE\nwrong\n#elif exists INDIRECT\nelif\n#endif\n"));
+    expect_contains("yes\n");
+    expect_contains("elif\n");
+    ck_assert_ptr_null(strstr(fx.res.text, "wrong"));
+}
+END_TEST
+
 START_TEST(test_ifdef_names) {
     const fx_pp_define defs[] = {{"BUFFER_WIDTH", "1"}};
     ck_assert(run_full("t.fx",
@@ -449,9 +463,14 @@ START_TEST(test_error_and_warning) {
 }
 END_TEST
 
+// A #line of the effect is checked and ignored: positions stay the real
+// file's and line's (the reference names RadiantGI.fx(305, 1), not the
+// #line's text).
 START_TEST(test_line_directive) {
-    ck_assert(run("a\n#line 100 \"other.fx\"\nb __LINE__ __FILE_NAME__\n#line 7\nc\n"));
-    expect_text("#line 1 \"t.fx\"\na\n#line 100 \"other.fx\"\nb 100 \"other.fx\"\n#line 7\nc\n");
+    ck_assert(run("a\n#line 100 \"other.fx\"\nb __LINE__ __FILE_NAME__\n#line 7\nc\n#warning \"e\"\n"));
+    expect_text("#line 1 \"t.fx\"\na\n\nb 3 \"t.fx\"\n\nc\n");
+    ck_assert_str_eq(fx.diags.items[0].file, "t.fx");
+    ck_assert_int_eq(fx.diags.items[0].line, 6);
 }
 END_TEST
 
@@ -730,6 +749,7 @@ static Suite *pp_suite(void) {
     tcase_add_test(tc, test_skipped_text_is_lenient);
     tcase_add_test(tc, test_defined_from_macro);
     tcase_add_test(tc, test_exists);
+    tcase_add_test(tc, test_exists_macro);
     tcase_add_test(tc, test_ifdef_names);
     tcase_add_test(tc, test_include_relative_and_markers);
     tcase_add_test(tc, test_include_ends_with_function_macro_name);

@@ -785,6 +785,38 @@ static const rcase cases[] = {
      "    return float4(tex2D(B, uv).xy, v.x * 100, v.w); }\n"
      "technique T { pass { VertexShader = VS; PixelShader = PS; } }\n",
      e_vs_sampler, {0}, 1e-4f, 0},
+    // --- names: the reference's lookup (reference_rules_measured.md 1, 5, 9, 10) ---
+    {"function_named_like_constant",
+     // The body's M is the constant, the call the function: (2,3,4) * (3,1,0).
+     "static const float3 M = float3(2, 3, 4); uniform float K = 3;\n"
+     "float3 M(float3 x) { return x * M; }\n"
+     PS_HEAD "return float4(M(float3(K, 1, 0)), M.x + K); }\n", NULL, {6, 3, 0, 5}, 0, 0},
+    {"constant_declared_again",
+     // The second c's initializer reads the first (1 + 10); f sees the
+     // constant declared before it, PS the uniform declared last.
+     "static const float c = 1.0; static const float c = c + 10.0;\n"
+     "float f() { return c; }\n"
+     "uniform float c = 7;\n"
+     // Locals too: a reads the first d (2 * 7), the return the second (3 * 7).
+     PS_HEAD "const float d = 2; float a = d * c; const float d = 3;\n"
+     "return float4(f(), c, a, d * c); }\n", NULL, {11, 7, 14, 21}, 0, 0},
+    {"namespace_depth_lookup",
+     // v of S (depth 1) is visible from T::U (depth 2); N::f shadows f.
+     "static const float v = 1; namespace S { static const float v = 2; uniform float K = 3; }\n"
+     "namespace T { namespace U { float f() { return v * S::K; } } }\n"
+     "float f(float x) { return x; }\n"
+     "namespace N { float f(float x) { return x * 10; } float g(float y) { return f(y); } }\n"
+     PS_HEAD "return float4(T::U::f(), N::g(S::K), f(S::K), 1); }\n", NULL, {6, 30, 3, 1}, 0, 0},
+    {"interpolation_mismatch",
+     // The reference refuses a pixel input qualified unlike the vertex
+     // output (X4568), GLSL ES refuses to link it: fxgl takes the vertex
+     // shader's qualifier and warns.
+     "void VS(uint id : SV_VertexID, out float4 p : SV_Position, out nointerpolation float k : TEXCOORD1) {\n"
+     "    float2 uv = float2(id == 2 ? 2 : 0, id == 1 ? 2 : 0); p = float4(uv * float2(2, -2) + float2(-1, 1), 0, 1);\n"
+     "    k = 7; }\n"
+     "float4 PS(float4 p : SV_Position, float k : TEXCOORD1) : SV_Target { return float4(k, 0, 0, 1); }\n"
+     "technique T { pass { VertexShader = VS; PixelShader = PS; } }\n",
+     NULL, {7, 0, 0, 1}, 0, 0},
     // --- constants ---
     {"constants_inf_sign",
      // Not the reference's defect (+inf and -inf swapped).

@@ -1284,6 +1284,66 @@ START_TEST(float3_output_keeps_alpha) {
 }
 END_TEST
 
+// A pass that samples its own render target: the compiler only warns
+// (X3020, as the reference does) and the runtime binds the empty texture
+// (0, 0, 0, 1) there instead of a GL feedback loop. T holds 0.5 from the
+// first pass; the second adds 0.25 to what it reads of T: 0.25 with the
+// empty texture, 0.75 had it read T, anything with a feedback loop.
+static double px_self_sampled(int x, int y, int c, const fix *f) {
+    (void)x, (void)y, (void)f;
+    return c == 3 ? 1.0 : 0.25;
+}
+
+START_TEST(self_sampled_target) {
+    static const char src[] =
+        "texture2D T { Width = 8; Height = 8; };\n"
+        "sampler2D ST { Texture = T; };\n"
+        "void VS(uint id : SV_VertexID, out float4 pos : SV_Position, out float2 uv : TEXCOORD)\n"
+        "{\n"
+        "    uv = float2(id == 2 ? 2.0 : 0.0, id == 1 ? 2.0 : 0.0);\n"
+        "    pos = float4(uv * float2(2.0, -2.0) + float2(-1.0, 1.0), 0.0, 1.0);\n"
+        "}\n"
+        "float4 Fill(float4 pos : SV_Position) : SV_Target { return 0.5; }\n"
+        "float4 Self(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target\n"
+        "{ return tex2D(ST, uv) + float4(0.25, 0.25, 0.25, 0.0); }\n"
+        "float4 Show(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target\n"
+        "{ return tex2D(ST, uv); }\n"
+        "technique Self {\n"
+        "    pass { VertexShader = VS; PixelShader = Fill; RenderTarget = T; }\n"
+        "    pass { VertexShader = VS; PixelShader = Self; RenderTarget = T; }\n"
+        "    pass { VertexShader = VS; PixelShader = Show; }\n"
+        "}\n";
+    for (int es = 0; es < 2; es++) {
+        fix f;
+        fix_init(&f, es, false);
+        fxgl_compile_desc cd = {
+            .path = "Self.fx", .source = src, .source_len = sizeof(src) - 1,
+            .target = es ? FXGL_GLSL_ES320 : FXGL_GLSL_GL450,
+        };
+        fxgl_diags diags;
+        fxgl_diags_init(&diags);
+        fxgl_effect *fx = fxgl_effect_compile(&cd, &diags);
+        if (!fx) {
+            fxgl_diags_print(&diags, stderr);
+        }
+        ck_assert_msg(fx, "Self.fx does not compile");
+        bool warned = false;
+        for (size_t i = 0; i < diags.count; i++) {
+            warned |= strcmp(diags.items[i].id, "X3020") == 0 &&
+                      diags.items[i].severity == FXGL_DIAG_WARNING && diags.items[i].line == 15;
+        }
+        ck_assert_msg(warned, "no X3020 warning at the second pass");
+        fxgl_diags_finish(&diags);
+        ck_assert_int_eq(fxgl_runtime_add_effect(f.rt, fx, "Self.fx"), 0);
+        fix_frame(&f);
+        check_ready(&f, 0);
+        expect(&f, px_self_sampled, 1, "self-sampled target reads the empty texture");
+        fix_finish(&f);
+        fxgl_effect_destroy(fx);
+    }
+}
+END_TEST
+
 // GPU timer queries (read back without waiting, averaged) and KHR_debug
 // groups named after the technique and its passes.
 typedef struct groups_seen {
@@ -1812,6 +1872,7 @@ int main(void) {
     tcase_add_test(tc, every_format);
     tcase_add_test(tc, resize);
     tcase_add_test(tc, float3_output_keeps_alpha);
+    tcase_add_test(tc, self_sampled_target);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
