@@ -134,6 +134,7 @@ typedef struct gen {
     fxgl_shader *sh;
     fxgl_stage stage;
     fx_pos entry_loc;
+    const fx_symbol *entry;      // the entry function
     buf helpers;                 // helper and wrapper functions
     const char **helper_keys;    // helpers written, by key
     size_t helper_count, helper_cap;
@@ -151,7 +152,6 @@ typedef struct gen {
     const named *subst;          // while writing a specialization: storage parameter -> global
     size_t subst_count;
     buf static_decls;            // their declarations
-    buf static_inits;            // their initializers (start of main)
     bool need_deriv_control;
     bool need_ctrl_attrs;
     int errors;
@@ -1509,8 +1509,10 @@ static void local_decl(gen *g, buf *o, const fx_var_decl *v, int depth) {
         return;
     }
     if (v->type.quals & FX_Q_STATIC) {
-        // Static locals live as long as the invocation: a global, initialized
-        // at the start of main() (HLSL initializes them once).
+        // Static locals live as long as the invocation: a global. A constant
+        // initializer is the global's; any other is stored where the
+        // declaration is, each time it runs, as the reference does (it may
+        // name locals and parameters, which main() cannot see).
         const char *name = fx_sprintf(g->ctx, "_gs%d_%s", ++g->counter, escape(g, v->name->str));
         fx_grow(g->ctx, (void **)&g->statics, &g->static_cap, g->static_count + 1,
                 sizeof(*g->statics), 1u << 20, "static locals");
@@ -1519,7 +1521,8 @@ static void local_decl(gen *g, buf *o, const fx_var_decl *v, int depth) {
         if (v->init && constant_init(v->init)) {
             bprintf(&g->static_decls, " = %s", expr_str(g, v->init));
         } else if (v->init) {
-            bprintf(&g->static_inits, "    %s = %s;\n", name, expr_str(g, v->init));
+            indent(o, depth);
+            bprintf(o, "%s = %s;\n", name, expr_str(g, v->init));
         }
         bput(&g->static_decls, ";\n");
         return;
@@ -2363,6 +2366,36 @@ static void globals(gen *g, buf *o, buf *inits) {
     }
 }
 
+// A zero of type t. The entry point's out parameters start as one, as
+// they do in the reference's SPIR-V back end, which zero-fills variables:
+// an effect that only adds to an out parameter relies on it.
+static void zero_value(gen *g, buf *o, fx_type t) {
+    if (fx_type_is_array(t)) {
+        fx_type el = fx_type_element(t);
+        bprintf(o, "%s[%d](", type_name(g, el), t.array_len);
+        for (int i = 0; i < t.array_len; i++) {
+            bput(o, i ? ", " : "");
+            zero_value(g, o, el);
+        }
+        bput(o, ")");
+    } else if (fx_type_is_struct(t) && t.strct) {
+        bprintf(o, "%s(", type_name(g, t));
+        for (const fx_var_decl *m = t.strct->members; m; m = m->next) {
+            zero_value(g, o, m->type);
+            bput(o, m->next ? ", " : "");
+        }
+        bput(o, ")");
+    } else if (glsl_matrix(t) || is_float_base(t.base)) {
+        bprintf(o, "%s(0.0)", type_name(g, t));
+    } else if (t.base == FX_TYPE_BOOL) {
+        bprintf(o, "%s(false)", type_name(g, t));
+    } else if (is_uint_base(t.base)) {
+        bprintf(o, "%s(0u)", type_name(g, t));
+    } else {
+        bprintf(o, "%s(0)", type_name(g, t));
+    }
+}
+
 static void function_head(gen *g, buf *o, const fx_symbol *f, const char *name) {
     const fx_func_decl *fd = f->func;
     bprintf(o, "%s %s(", full_type_name(g, f->type), name ? name : sym_name(g, f));
@@ -2376,7 +2409,9 @@ static void function_head(gen *g, buf *o, const fx_symbol *f, const char *name) 
             bput(o, ", ");
         }
         first = false;
-        if ((q & FX_Q_INOUT) == FX_Q_INOUT) {
+        // The entry point's out parameters are inout: main() passes them
+        // zeroed (GLSL out parameters start undefined in the callee).
+        if ((q & FX_Q_INOUT) == FX_Q_INOUT || ((q & FX_Q_OUT) && f == g->entry)) {
             bput(o, "inout ");
         } else if (q & FX_Q_OUT) {
             bput(o, "out ");
@@ -2447,7 +2482,6 @@ static const char *shader(gen *g, fxgl_shader *sh) {
     g->helper_count = 0;
     g->func_count = g->global_count = g->pending_count = g->static_count = g->spec_count = 0;
     g->static_decls = newbuf(g);
-    g->static_inits = newbuf(g);
     g->need_deriv_control = g->need_ctrl_attrs = false;
     fx_symbol *entry = entry_symbol(g, sh);
     if (!entry) {
@@ -2457,6 +2491,7 @@ static const char *shader(gen *g, fxgl_shader *sh) {
     }
     const fx_func_decl *fd = entry->func;
     g->entry_loc = fd->loc;
+    g->entry = entry;
     if (sh->stage == FXGL_STAGE_COMPUTE && g->version == 300) {
         gerror(g, fd->loc, "'%s': compute shaders are not available in %s", entry->unique,
                target_name(g));
@@ -2531,6 +2566,10 @@ static const char *shader(gen *g, fxgl_shader *sh) {
         fx_type pt = p->type;
         pt.quals = 0;
         declarator(g, &locals, pt, pn);
+        if (!in) {
+            bput(&locals, " = ");
+            zero_value(g, &locals, pt);
+        }
         bput(&locals, ";\n");
         if (q & FX_Q_UNIFORM) {
             gerror(g, p->loc, "'%s': uniform entry point parameters are not supported",
@@ -2550,8 +2589,7 @@ static const char *shader(gen *g, fxgl_shader *sh) {
         bprintf(&mainb, "layout(local_size_x = %d, local_size_y = %d, local_size_z = %d) in;\n",
                 sh->threads[0], sh->threads[1], sh->threads[2]);
     }
-    bprintf(&mainb, "void main() {\n%s%s%s%s", bstr(&ginits), bstr(&g->static_inits),
-            bstr(&locals), bstr(&x.reads));
+    bprintf(&mainb, "void main() {\n%s%s%s", bstr(&ginits), bstr(&locals), bstr(&x.reads));
     bprintf(&mainb, "    %s%s;\n", fx_type_is_void(entry->type) ? "" : "_gret = ", bstr(&call));
     bput(&mainb, bstr(&x.writes));
     if (sh->stage == FXGL_STAGE_VERTEX) {

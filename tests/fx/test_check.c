@@ -345,10 +345,10 @@ START_TEST(test_lvalues) {
     expect_error("static const float k = 1;\nvoid f() { k += 1; }\n", "X3025", 2, 12);
     ok("void g(inout float x) { x *= 2; }\n"
        "void f(float4 v) { v.zy = 1; g(v.x); int i = 0; i += 0.5; }\n");
-    // `int i; i += 0.5` computes in float (fx_check.h): the value stays float.
+    // `int i; i += 0.5`: the value is converted to int first (fx_check.h).
     fx_stmt *s = stmt("f", 3);
     ck_assert(is_type(s->expr->type, FX_TYPE_INT, 1, 1));
-    ck_assert(is_type(s->expr->rhs->type, FX_TYPE_FLOAT, 1, 1));
+    ck_assert(is_type(s->expr->rhs->type, FX_TYPE_INT, 1, 1));
 }
 END_TEST
 
