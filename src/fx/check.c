@@ -1327,6 +1327,14 @@ static fx_type check_assign(checker *ck, fx_expr *e) {
         // convert to the array's element type as in an initializer.
         require_lvalue(ck, e->lhs);
         e->type = plain(lt);
+        bool nested = false;
+        for (fx_expr *a = e->rhs->args; a; a = a->next) {
+            nested |= a->kind == FX_EXPR_INIT_LIST;
+        }
+        if (nested) {
+            check_brace_list(ck, e->rhs); // X3119
+            return e->type;
+        }
         if (lt.array_len > 0 && e->rhs->arg_count != (uint32_t)lt.array_len) {
             error(ck, e->rhs->loc, "X3020", "cannot convert from an array of %u to '%s'",
                   e->rhs->arg_count, tname(ck, lt));
@@ -1605,15 +1613,9 @@ static fx_type check_call(checker *ck, fx_expr *e) {
             }
             continue;
         }
+        // Texel offsets need not be constant (the reference checks none):
+        // the emitter lowers a non-constant one.
         coerce(ck, slot, plain(p), true);
-        if (set && set->overloads != NULL) {
-            const fx_intrinsic *in = ((fx_symbol *)e->sym)->intrinsic;
-            fxgl_value v;
-            if (in->const_from && i >= in->const_from && !fx_check_eval(*slot, &v)) {
-                error(ck, (*slot)->loc, "X3512", "'%s': offset must be a literal expression",
-                      name);
-            }
-        }
     }
     if (user && n < params->count) {
         fill_defaults(ck, e, user);

@@ -1017,10 +1017,94 @@ static const fx_intrinsic *es300_ldexp(const fx_intrinsic *in, fx_intrinsic *cop
     return copy;
 }
 
+static bool starts_with(const char *s, const char *prefix) {
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+// GLSL's textureOffset family needs constant offsets; the reference asks
+// for none. A non-constant offset moves the coordinate instead, by
+// offset / textureSize(s, 0): what the offset does on level 0. Gathers read
+// level 0 only, so for them that is exact (textureGatherOffsets becomes
+// four gathers, each giving its footprint's i0j0 texel, as GL defines it);
+// for the other functions it is exact unless the texture has mip levels
+// and a level above 0 is sampled, which is reported. Returns `in` when the
+// offsets are constant, else `copy` with the rewritten template.
+static const fx_intrinsic *lower_offsets(gen *g, const fx_expr *e, const fx_intrinsic *in,
+                                         fx_intrinsic *copy) {
+    bool constant = true;
+    int i = 0;
+    for (const fx_expr *a = e->args; a; a = a->next, i++) {
+        fxgl_value v;
+        if (i >= in->const_from && !fx_check_eval(a, &v)) {
+            constant = false;
+        }
+    }
+    if (constant) {
+        return in;
+    }
+    int d = fx_type_object_dim(in->sig.params[0]);
+    const char *ct = d == 1 ? "float" : d == 2 ? "vec2" : "vec3";
+    const char *t = in->glsl;
+    const char *swz = strrchr(t, ')') + 1; // the element swizzle after the call
+    size_t tl = strlen(t);
+#define SHIFT(coord, off)                                                                       \
+    fx_sprintf(g->ctx, "(%s + %s(%s) / %s(textureSize($0, 0)))", coord, ct, off, ct)
+    const char *out;
+    bool exact = false;
+    if (starts_with(t, "textureOffset(")) {
+        out = fx_sprintf(g->ctx, "texture($0, %s)%s", SHIFT("$1", "$2"), swz);
+    } else if (starts_with(t, "textureLodOffset(")) {
+        const char *c = d == 1 ? "$1.x" : d == 2 ? "$1.xy" : "$1.xyz";
+        out = fx_sprintf(g->ctx, "textureLod($0, %s, $1.w)%s", SHIFT(c, "$2"), swz);
+    } else if (starts_with(t, "textureGradOffset(")) {
+        out = fx_sprintf(g->ctx, "textureGrad($0, %s, $2, $3)%s", SHIFT("$1", "$4"), swz);
+    } else if (starts_with(t, "textureGatherOffsets(") && tl > 2) {
+        char comp = t[tl - 2];
+        out = fx_sprintf(g->ctx, "vec4(textureGather($0, %s, %c).w, textureGather($0, %s, %c).w, "
+                                 "textureGather($0, %s, %c).w, textureGather($0, %s, %c).w)",
+                         SHIFT("$1", "$2"), comp, SHIFT("$1", "$3"), comp, SHIFT("$1", "$4"),
+                         comp, SHIFT("$1", "$5"), comp);
+        if (!is_float_base(in->ret.base)) {
+            out = fx_sprintf(g->ctx, "%s(%s)", type_name(g, in->ret), out);
+        }
+        exact = true;
+    } else if (starts_with(t, "textureGatherOffset(") && tl > 2) {
+        out = fx_sprintf(g->ctx, "textureGather($0, %s, %c)", SHIFT("$1", "$2"), t[tl - 2]);
+        exact = true;
+    } else {
+        return in;
+    }
+#undef SHIFT
+    if (!exact) {
+        const fx_symbol *s = fx_expr_sym(e->args);
+        int levels = 0; // unknown: a sampler parameter
+        if (s && is_global_object(e->args) && s->kind == FX_SYM_SAMPLER && s->index >= 0 &&
+            (size_t)s->index < g->fx->sampler_count) {
+            int tex = g->fx->samplers[s->index].texture;
+            levels = tex >= 0 && (size_t)tex < g->fx->texture_count ? g->fx->textures[tex].levels
+                                                                   : 0;
+        }
+        if (levels != 1) {
+            fx_loc loc = fx_lex_loc(g->prog->ast->lexer, e->loc);
+            fx_warning(g->ctx, "G_OFFSET", loc.file, loc.line, loc.col,
+                       "'%s': the texel offset is not constant: it is applied in texels of mip "
+                       "level 0%s", in->name, levels > 1 ? ", also when a higher level is sampled"
+                                                      : " (exact unless the texture has mipmaps)");
+        }
+    }
+    *copy = *in;
+    copy->glsl = out;
+    copy->const_from = 0;
+    return copy;
+}
+
 static void intrinsic_call(gen *g, buf *o, const fx_expr *e, const fx_intrinsic *in) {
     fx_intrinsic copy;
     if (g->version == 300 && strcmp(in->name, "ldexp") == 0) {
         in = es300_ldexp(in, &copy);
+    }
+    if (in->const_from) {
+        in = lower_offsets(g, e, in, &copy);
     }
     check_needs(g, e, in);
     int n = (int)e->arg_count;
