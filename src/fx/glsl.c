@@ -1095,6 +1095,7 @@ static const fx_intrinsic *lower_offsets(gen *g, const fx_expr *e, const fx_intr
     *copy = *in;
     copy->glsl = out;
     copy->const_from = 0;
+    copy->needs &= (uint8_t)~FX_INTRINSIC_NEED_GATHER_OFFSETS; // four plain gathers
     return copy;
 }
 
