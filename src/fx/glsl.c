@@ -152,6 +152,7 @@ typedef struct gen {
     const named *subst;          // while writing a specialization: storage parameter -> global
     size_t subst_count;
     buf static_decls;            // their declarations
+    buf static_inits;            // constant initializers GLSL cannot take (start of main)
     bool need_deriv_control;
     bool need_ctrl_attrs;
     int errors;
@@ -1060,13 +1061,10 @@ static const fx_intrinsic *lower_offsets(gen *g, const fx_expr *e, const fx_intr
         out = fx_sprintf(g->ctx, "textureGrad($0, %s, $2, $3)%s", SHIFT("$1", "$4"), swz);
     } else if (starts_with(t, "textureGatherOffsets(") && tl > 2) {
         char comp = t[tl - 2];
-        out = fx_sprintf(g->ctx, "vec4(textureGather($0, %s, %c).w, textureGather($0, %s, %c).w, "
+        out = fx_sprintf(g->ctx, "%s(textureGather($0, %s, %c).w, textureGather($0, %s, %c).w, "
                                  "textureGather($0, %s, %c).w, textureGather($0, %s, %c).w)",
-                         SHIFT("$1", "$2"), comp, SHIFT("$1", "$3"), comp, SHIFT("$1", "$4"),
-                         comp, SHIFT("$1", "$5"), comp);
-        if (!is_float_base(in->ret.base)) {
-            out = fx_sprintf(g->ctx, "%s(%s)", type_name(g, in->ret), out);
-        }
+                         type_name(g, in->ret), SHIFT("$1", "$2"), comp, SHIFT("$1", "$3"), comp,
+                         SHIFT("$1", "$4"), comp, SHIFT("$1", "$5"), comp);
         exact = true;
     } else if (starts_with(t, "textureGatherOffset(") && tl > 2) {
         out = fx_sprintf(g->ctx, "textureGather($0, %s, %c)", SHIFT("$1", "$2"), t[tl - 2]);
@@ -1588,6 +1586,20 @@ static bool constant_init(const fx_expr *e) {
            !value_special(&v);
 }
 
+// A constant whatever GLSL makes of it (lists: every entry).
+static bool folds(const fx_expr *e) {
+    if (e->kind == FX_EXPR_INIT_LIST) {
+        for (const fx_expr *a = e->args; a; a = a->next) {
+            if (!folds(a)) {
+                return false;
+            }
+        }
+        return true;
+    }
+    fxgl_value v;
+    return (e->type.quals & FX_Q_CONST) && foldable_type(e->type) && fx_check_eval(e, &v);
+}
+
 static void local_decl(gen *g, buf *o, const fx_var_decl *v, int depth) {
     const fx_symbol *s = v->sym;
     if (!s) {
@@ -1595,9 +1607,10 @@ static void local_decl(gen *g, buf *o, const fx_var_decl *v, int depth) {
     }
     if (v->type.quals & FX_Q_STATIC) {
         // Static locals live as long as the invocation: a global. A constant
-        // initializer is the global's; any other is stored where the
-        // declaration is, each time it runs, as the reference does (it may
-        // name locals and parameters, which main() cannot see).
+        // initializer is the global's (set at the start of main() when GLSL
+        // cannot spell it as a constant: inf, NaN); any other is stored
+        // where the declaration is, each time it runs, as the reference
+        // does (it may name locals and parameters, which main() cannot see).
         const char *name = fx_sprintf(g->ctx, "_gs%d_%s", ++g->counter, escape(g, v->name->str));
         fx_grow(g->ctx, (void **)&g->statics, &g->static_cap, g->static_count + 1,
                 sizeof(*g->statics), 1u << 20, "static locals");
@@ -1605,6 +1618,8 @@ static void local_decl(gen *g, buf *o, const fx_var_decl *v, int depth) {
         declarator(g, &g->static_decls, v->type, name);
         if (v->init && constant_init(v->init)) {
             bprintf(&g->static_decls, " = %s", expr_str(g, v->init));
+        } else if (v->init && folds(v->init)) {
+            bprintf(&g->static_inits, "    %s = %s;\n", name, expr_str(g, v->init));
         } else if (v->init) {
             indent(o, depth);
             bprintf(o, "%s = %s;\n", name, expr_str(g, v->init));
@@ -2567,6 +2582,7 @@ static const char *shader(gen *g, fxgl_shader *sh) {
     g->helper_count = 0;
     g->func_count = g->global_count = g->pending_count = g->static_count = g->spec_count = 0;
     g->static_decls = newbuf(g);
+    g->static_inits = newbuf(g);
     g->need_deriv_control = g->need_ctrl_attrs = false;
     fx_symbol *entry = entry_symbol(g, sh);
     if (!entry) {
@@ -2674,7 +2690,8 @@ static const char *shader(gen *g, fxgl_shader *sh) {
         bprintf(&mainb, "layout(local_size_x = %d, local_size_y = %d, local_size_z = %d) in;\n",
                 sh->threads[0], sh->threads[1], sh->threads[2]);
     }
-    bprintf(&mainb, "void main() {\n%s%s%s", bstr(&ginits), bstr(&locals), bstr(&x.reads));
+    bprintf(&mainb, "void main() {\n%s%s%s%s", bstr(&ginits), bstr(&g->static_inits),
+            bstr(&locals), bstr(&x.reads));
     bprintf(&mainb, "    %s%s;\n", fx_type_is_void(entry->type) ? "" : "_gret = ", bstr(&call));
     bput(&mainb, bstr(&x.writes));
     if (sh->stage == FXGL_STAGE_VERTEX) {

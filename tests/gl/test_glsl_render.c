@@ -849,6 +849,12 @@ static const rcase cases[] = {
      "uniform float S = 3;\n"
      "float f(float x) { float y = x + 1; static const float z = y * 2; static const float w = z + 1; return w; }\n"
      PS_HEAD "return float4(f(S), f(1), f(S), 0); }\n", NULL, {9, 5, 9, 0}, 0, 0},
+    {"static_local_constant_initialized_once",
+     // A constant initializer (here +inf, set in main()) runs once: the
+     // second call sees the first call's minimum.
+     "uniform float S = 3;\n"
+     "float f(float x) { static float m = 1.0 / 0.0; m = min(m, x); return m; }\n"
+     PS_HEAD "float a = f(S); return float4(a, f(S + 1), 0, 0); }\n", NULL, {3, 3, 0, 0}, 0, 0},
     {"scalar_sv_position_input",
      "float4 PS(float x : SV_Position, float2 uv : TEXCOORD) : SV_Target { return float4(x, uv.y, 0, 1); }\n",
      e_fragx_uvy, {0}, 1e-6f, 0},
