@@ -1279,6 +1279,7 @@ static void widen(checker *ck, fx_expr **slot, int rows) {
     }
     proto.swizzle_count = (uint8_t)rows;
     fx_expr *m = fx_expr_new(ck->ctx, FX_EXPR_MEMBER, v->loc);
+    m->flags = FX_EXPR_CHECK_IMPLICIT;
     m->member = fx_lex_intern(ck->prog->ast->lexer, letters, (size_t)rows);
     proto.name = m->member;
     proto.unique = m->member->str;

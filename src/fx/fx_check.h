@@ -51,8 +51,8 @@
  *    or of the values' shape), assignments (`=` and `op=`: the value
  *    becomes the target's type first, as in the reference, so `int i;
  *    i *= 0.5;` multiplies by int(0.5); a shorter vector value is widened
- *    by a swizzle node repeating its last component, `v4 = v3` is
- *    `v4 = v3.xyzz`; for a bool target of `op=` the value is then cast
+ *    by a swizzle node repeating its last component (an FX_EXPR_MEMBER
+ *    with FX_EXPR_CHECK_IMPLICIT), `v4 = v3` is `v4 = v3.xyzz`; for a bool target of `op=` the value is then cast
  *    once more to int, the type the operator works in),
  *    initializers, return values, conditions of if/for/while/do (scalar
  *    bool), switch selectors (scalar int or uint), indices (int), arguments

@@ -340,6 +340,7 @@ START_TEST(test_rule2_assignment_widens) {
     fx_expr *a = expr_stmt("f", 1);
     ck_assert(is_type(a->type, FX_TYPE_FLOAT, 4, 1));
     ck_assert_int_eq(a->rhs->kind, FX_EXPR_MEMBER); // c.xyzz
+    ck_assert(a->rhs->flags & FX_EXPR_CHECK_IMPLICIT);
     fx_symbol *sw = a->rhs->sym;
     ck_assert_int_eq(sw->kind, FX_SYM_SWIZZLE);
     ck_assert_int_eq(sw->swizzle_count, 4);
