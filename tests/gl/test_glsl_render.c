@@ -830,7 +830,7 @@ static const rcase cases[] = {
      "uniform float S = 2; uniform int I = 1;\n"
      "float pick(float v[3], int i) { return v[i]; }\n"
      PS_HEAD "float a[3]; a = {1, S, 3,}; float4 c[2]; c = {float4(1, 2, 3, 4), S.rrrr};\n"
-     "return float4(a[I], c[I].y + c[0].w, pick({S, 5, 6}, I + 1), pick({0.5, S, 0}, I)); }\n",
+     "return float4(a[I], c[I].y + c[0].w, pick({S, 5, 6}, I + 1), {0.5, S}[I]); }\n",
      NULL, {2, 6, 6, 2}, 0, 0},
     {"rule8_stpq_swizzles",
      // v.st = v.qp makes v (4, 3, 3, 4); F.s + F.sx.y = 14.
