@@ -968,6 +968,7 @@ bool fx_check_eval(const fx_expr *e, fxgl_value *out) {
 // --- expressions ---
 
 static fx_type check_expr(checker *ck, fx_expr *e);
+static fx_type check_brace_list(checker *ck, fx_expr *e);
 static void init_value(checker *ck, fx_expr **slot, fx_type to);
 
 static void set_error(fx_expr *e) {
@@ -1061,29 +1062,32 @@ static fx_type check_name(checker *ck, fx_expr *e, bool silent) {
     return e->type;
 }
 
-// Swizzles `xyzw`/`rgba` (no mixing) on scalars and vectors.
+// Swizzles on vectors: one of the sets xyzw, rgba, stpq, not mixed. A
+// scalar accepts x, r and s in any mix, as the reference's scalar branch
+// checks only the letters.
 static bool vector_swizzle(checker *ck, fx_expr *e, fx_type lt) {
+    static const char *const sets[3] = {"xyzw", "rgba", "stpq"};
     const char *str = e->member->str;
     size_t len = e->member->len;
     if (len < 1 || len > 4) {
         return false;
     }
+    bool scalar = fx_type_components(lt) == 1;
     fx_symbol proto = {.kind = FX_SYM_SWIZZLE, .name = e->member, .loc = e->loc,
                        .ns = ck->ns, .index = -1, .unique = e->member->str};
     fx_symbol *s = &proto;
     int set = -1;
     for (size_t i = 0; i < len; i++) {
-        const char *p;
-        int which;
-        if ((p = strchr("xyzw", str[i])) != NULL && str[i]) {
-            which = 0;
-        } else if ((p = strchr("rgba", str[i])) != NULL && str[i]) {
-            which = 1;
-        } else {
+        const char *p = NULL;
+        int which = 0;
+        while (which < 3 && (!str[i] || (p = strchr(sets[which], str[i])) == NULL)) {
+            which++;
+        }
+        if (which == 3) {
             return false;
         }
-        int idx = which == 0 ? (int)(p - "xyzw") : (int)(p - "rgba");
-        if ((set >= 0 && set != which) || idx >= lt.rows) {
+        int idx = (int)(p - sets[which]);
+        if ((!scalar && set >= 0 && set != which) || idx >= lt.rows) {
             return false;
         }
         set = which;
@@ -1297,6 +1301,42 @@ static bool op_status(checker *ck, fx_pos loc, fx_type_op_status st) {
     }
 }
 
+// Operands of binary operators and `?:` values are cast to the merged
+// type without a convertibility check, as the reference does: a scalar
+// becomes a matrix there (`m * 2.0`), which no implicit conversion allows.
+static void operand_cast(checker *ck, fx_expr **slot, fx_type to) {
+    if (!is_error((*slot)->type) && !fx_type_equal((*slot)->type, to)) {
+        insert_cast(ck, slot, to);
+    }
+}
+
+// A shorter vector widened to `rows` components the reference's way, by
+// repeating its last one (float3(1, 2, 3) into a float4 is (1, 2, 3, 3)):
+// wraps *slot in the swizzle that does it (`.xyzz`).
+static void widen(checker *ck, fx_expr **slot, int rows) {
+    fx_expr *v = *slot;
+    fx_symbol proto = {.kind = FX_SYM_SWIZZLE, .loc = v->loc, .ns = ck->ns, .index = -1};
+    char letters[4];
+    for (int i = 0; i < rows; i++) {
+        int idx = i < v->type.rows ? i : v->type.rows - 1;
+        proto.swizzle[i] = (uint8_t)idx;
+        letters[i] = "xyzw"[idx];
+    }
+    proto.swizzle_count = (uint8_t)rows;
+    fx_expr *m = fx_expr_new(ck->ctx, FX_EXPR_MEMBER, v->loc);
+    m->flags = FX_EXPR_CHECK_IMPLICIT;
+    m->member = fx_lex_intern(ck->prog->ast->lexer, letters, (size_t)rows);
+    proto.name = m->member;
+    proto.unique = m->member->str;
+    m->sym = shared_symbol(ck, &proto);
+    m->lhs = v;
+    m->type = fx_type_vector((fx_base_type)v->type.base, rows);
+    m->type.quals = v->type.quals & FX_Q_CONST;
+    m->next = v->next;
+    v->next = NULL;
+    *slot = m;
+}
+
 static fx_type check_binary(checker *ck, fx_expr *e) {
     fx_type lt = check_expr(ck, e->lhs);
     fx_type rt = check_expr(ck, e->rhs);
@@ -1311,8 +1351,8 @@ static fx_type check_binary(checker *ck, fx_expr *e) {
         set_error(e);
         return e->type;
     }
-    coerce(ck, &e->lhs, operand, false);
-    coerce(ck, &e->rhs, operand, false);
+    operand_cast(ck, &e->lhs, operand);
+    operand_cast(ck, &e->rhs, operand);
     e->type = result;
     if ((lt.quals & FX_Q_CONST) && (rt.quals & FX_Q_CONST)) {
         e->type.quals |= FX_Q_CONST;
@@ -1320,8 +1360,36 @@ static fx_type check_binary(checker *ck, fx_expr *e) {
     return e->type;
 }
 
+// Assignments follow the reference, not the initializer rules: the
+// conversion is checked with the types swapped (target to value), so a
+// shorter vector may be assigned to a longer one (widened by repeating its
+// last component) and a longer one to a shorter is an error. The value is
+// converted to the target's type before a compound operator applies, so
+// `int i = 3; i *= 0.5;` multiplies by int(0.5) and gives 0.
 static fx_type check_assign(checker *ck, fx_expr *e) {
     fx_type lt = check_expr(ck, e->lhs);
+    if (e->op == '=' && e->rhs->kind == FX_EXPR_INIT_LIST && fx_type_is_array(lt)) {
+        // `a = {...}`: the list must be as long as the array; its elements
+        // convert to the array's element type as in an initializer.
+        require_lvalue(ck, e->lhs);
+        e->type = plain(lt);
+        bool nested = false;
+        for (fx_expr *a = e->rhs->args; a; a = a->next) {
+            nested |= a->kind == FX_EXPR_INIT_LIST;
+        }
+        if (nested) {
+            check_brace_list(ck, e->rhs); // X3119
+            return e->type;
+        }
+        if (lt.array_len > 0 && e->rhs->arg_count != (uint32_t)lt.array_len) {
+            error(ck, e->rhs->loc, "X3020", "cannot convert from an array of %u to '%s'",
+                  e->rhs->arg_count, tname(ck, lt));
+            check_brace_list(ck, e->rhs);
+            return e->type;
+        }
+        init_value(ck, &e->rhs, plain(lt));
+        return e->type;
+    }
     fx_type rt = check_expr(ck, e->rhs);
     if (is_error(lt)) {
         set_error(e);
@@ -1333,18 +1401,33 @@ static fx_type check_assign(checker *ck, fx_expr *e) {
     if (is_error(rt)) {
         return e->type;
     }
-    if (e->op == '=') {
-        coerce(ck, &e->rhs, target, true);
+    fx_type value = plain(rt);
+    if (e->op != '=' && (!fx_type_is_numeric(target) || fx_type_is_array(target) ||
+                         !fx_type_is_numeric(value) || fx_type_is_array(value))) {
+        error(ck, e->loc, "X3022", "scalar, vector, or matrix expected");
         return e->type;
     }
-    fx_type operand, result;
-    fx_type_op_status st = fx_type_binary(op_class(e->op), target, plain(rt), &operand, &result);
-    if (!op_status(ck, e->loc, st)) {
+    if (fx_type_rank(target, value) == 0) {
+        error(ck, e->rhs->loc, "X3020", "cannot convert from '%s' to '%s'", tname(ck, value),
+              tname(ck, target));
         return e->type;
     }
-    // Component-wise, so truncating the value first gives the same result
-    // and keeps the target's shape (see fx_check.h).
-    coerce(ck, &e->rhs, fx_type_with_base(target, (fx_base_type)operand.base), false);
+    if (op_class(e->op) == FX_TYPE_OP_BITWISE && !fx_type_is_integral(target)) {
+        error(ck, e->loc, "X3082", "int or unsigned int type required");
+        return e->type;
+    }
+    if (fx_type_is_numeric(target) && !fx_type_is_array(target) &&
+        fx_type_components(value) > fx_type_components(target)) {
+        warning(ck, e->rhs->loc, "X3206", "implicit truncation of vector type");
+    }
+    if (fx_type_is_vector(value) && fx_type_is_vector(target) && value.rows < target.rows) {
+        widen(ck, &e->rhs, target.rows);
+    }
+    operand_cast(ck, &e->rhs, target);
+    if (e->op != '=' && target.base == FX_TYPE_BOOL) {
+        // Arithmetic on bool is done on int (the emitter converts back).
+        insert_cast(ck, &e->rhs, fx_type_with_base(target, FX_TYPE_INT));
+    }
     return e->type;
 }
 
@@ -1377,8 +1460,8 @@ static fx_type check_ternary(checker *ck, fx_expr *e) {
         // A vector condition selects per component.
         coerce(ck, &e->cond, fx_type_with_base(result, FX_TYPE_BOOL), false);
     }
-    coerce(ck, &e->lhs, result, false);
-    coerce(ck, &e->rhs, result, false);
+    operand_cast(ck, &e->lhs, result);
+    operand_cast(ck, &e->rhs, result);
     e->type = result;
     return result;
 }
@@ -1599,18 +1682,63 @@ static fx_type check_call(checker *ck, fx_expr *e) {
             }
             continue;
         }
+        // Texel offsets need not be constant (the reference checks none):
+        // the emitter lowers a non-constant one.
         coerce(ck, slot, plain(p), true);
-        if (set && set->overloads != NULL) {
-            const fx_intrinsic *in = ((fx_symbol *)e->sym)->intrinsic;
-            fxgl_value v;
-            if (in->const_from && i >= in->const_from && !fx_check_eval(*slot, &v)) {
-                error(ck, (*slot)->loc, "X3512", "'%s': offset must be a literal expression",
-                      name);
-            }
-        }
     }
     if (user && n < params->count) {
         fill_defaults(ck, e, user);
+    }
+    return e->type;
+}
+
+// A brace list outside an initializer: an array as long as the list, of
+// the element types merged the way binary operators merge (`{1, 2.5}` is
+// float[2], `{float3(...), 0}` float3[2]); every element is cast to it.
+// Structs and objects must all be of one type; arrays cannot be elements.
+static fx_type check_brace_list(checker *ck, fx_expr *e) {
+    fx_type elem = fx_type_error();
+    bool have = false, bad = false, all_const = true;
+    for (fx_expr *a = e->args; a; a = a->next) {
+        fx_type t = plain(check_expr(ck, a));
+        all_const &= (a->type.quals & FX_Q_CONST) != 0;
+        if (is_error(t) || bad) {
+            bad = true;
+            continue;
+        }
+        if (fx_type_is_array(t)) {
+            error(ck, a->loc, "X3119", "arrays cannot be multi-dimensional");
+            bad = true;
+        } else if (!have) {
+            elem = t;
+            have = true;
+        } else if (!fx_type_is_numeric(t) || !fx_type_is_numeric(elem)) {
+            if (!fx_type_equal(t, elem)) {
+                error(ck, a->loc, "X3017", "cannot convert from '%s' to '%s'", tname(ck, t),
+                      tname(ck, elem));
+                bad = true;
+            }
+        } else {
+            fx_type merged;
+            if (!op_status(ck, a->loc, fx_type_merge(elem, t, &merged))) {
+                bad = true;
+            }
+            elem = merged;
+        }
+    }
+    if (bad || !have) {
+        if (!bad) {
+            error(ck, e->loc, "X3000", "syntax error: empty initializer list");
+        }
+        set_error(e);
+        return e->type;
+    }
+    for (fx_expr **a = &e->args; *a; a = &(*a)->next) {
+        operand_cast(ck, a, elem);
+    }
+    e->type = fx_type_array(elem, (int32_t)e->arg_count);
+    if (all_const) {
+        e->type.quals |= FX_Q_CONST;
     }
     return e->type;
 }
@@ -1675,13 +1803,7 @@ static fx_type check_expr(checker *ck, fx_expr *e) {
         check_member(ck, e);
         break;
     case FX_EXPR_INIT_LIST:
-        error(ck, e->loc, "X3000", "syntax error: unexpected initializer list");
-        for (fx_expr *a = e->args; a; a = a->next) {
-            if (a->kind != FX_EXPR_INIT_LIST) {
-                check_expr(ck, a);
-            }
-        }
-        set_error(e);
+        check_brace_list(ck, e);
         break;
     default:
         set_error(e);

@@ -43,14 +43,17 @@
  *    follows HLSL: a scalar broadcasts to any shape, a longer vector keeps
  *    its first components, a matrix its top-left block, and equal component
  *    counts (float4 <-> float2x2) reinterpret row-major. Casts sit on: binary
- *    operands (both become the operator's operand type, see fx_type_binary;
- *    the comparison result is bool of that shape), unary operands (bool
+ *    operands (both become the operator's operand type, see fx_type_binary,
+ *    with no convertibility check: a scalar operand of a matrix becomes
+ *    that matrix; the comparison result is bool of that shape), unary operands (bool
  *    becomes int for - + ~, any numeric becomes bool for !), the values of
  *    `?:` (both become the merged type; the condition becomes bool, scalar
- *    or of the values' shape), assignments (`=`: the value becomes the
- *    target's type; `op=`: the value becomes the operand type of `op`, which
- *    differs from the target's only when the target is integral and the
- *    value floating, e.g. `int i; i *= 0.5;` - emit `i = int(i * 0.5)`),
+ *    or of the values' shape), assignments (`=` and `op=`: the value
+ *    becomes the target's type first, as in the reference, so `int i;
+ *    i *= 0.5;` multiplies by int(0.5); a shorter vector value is widened
+ *    by a swizzle node repeating its last component (an FX_EXPR_MEMBER
+ *    with FX_EXPR_CHECK_IMPLICIT), `v4 = v3` is `v4 = v3.xyzz`; for a bool target of `op=` the value is then cast
+ *    once more to int, the type the operator works in),
  *    initializers, return values, conditions of if/for/while/do (scalar
  *    bool), switch selectors (scalar int or uint), indices (int), arguments
  *    of `in` parameters (the parameter's type), constructor arguments (each
@@ -62,6 +65,9 @@
  *  - Calls: `args`/`arg_count` hold every parameter's argument: missing
  *    trailing arguments of user functions are filled in with (shallow copies
  *    of) the parameters' typed default values.
+ *  - Brace lists outside initializers (`a = {1, 2}`, `f({x, y})`) are
+ *    arrays of the merged element type (each entry cast to it) as long as
+ *    the list; assigned to an array, they are typed like its initializer.
  *  - Initializer lists (FX_EXPR_INIT_LIST) have the declared type; for
  *    arrays each entry is one element (nested lists of structs/arrays
  *    stay lists); for a struct, one entry per member; for vectors and

@@ -134,6 +134,7 @@ typedef struct gen {
     fxgl_shader *sh;
     fxgl_stage stage;
     fx_pos entry_loc;
+    const fx_symbol *entry;      // the entry function
     buf helpers;                 // helper and wrapper functions
     const char **helper_keys;    // helpers written, by key
     size_t helper_count, helper_cap;
@@ -151,7 +152,7 @@ typedef struct gen {
     const named *subst;          // while writing a specialization: storage parameter -> global
     size_t subst_count;
     buf static_decls;            // their declarations
-    buf static_inits;            // their initializers (start of main)
+    buf static_inits;            // constant initializers GLSL cannot take (start of main)
     bool need_deriv_control;
     bool need_ctrl_attrs;
     int errors;
@@ -1018,10 +1019,92 @@ static const fx_intrinsic *es300_ldexp(const fx_intrinsic *in, fx_intrinsic *cop
     return copy;
 }
 
+static bool starts_with(const char *s, const char *prefix) {
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+// GLSL's textureOffset family needs constant offsets; the reference asks
+// for none. A non-constant offset moves the coordinate instead, by
+// offset / textureSize(s, 0): what the offset does on level 0. Gathers read
+// level 0 only, so for them that is exact (textureGatherOffsets becomes
+// four gathers, each giving its footprint's i0j0 texel, as GL defines it);
+// for the other functions it is exact unless the texture has mip levels
+// and a level above 0 is sampled, which is reported. Returns `in` when the
+// offsets are constant, else `copy` with the rewritten template.
+static const fx_intrinsic *lower_offsets(gen *g, const fx_expr *e, const fx_intrinsic *in,
+                                         fx_intrinsic *copy) {
+    bool constant = true;
+    int i = 0;
+    for (const fx_expr *a = e->args; a; a = a->next, i++) {
+        fxgl_value v;
+        if (i >= in->const_from && !fx_check_eval(a, &v)) {
+            constant = false;
+        }
+    }
+    if (constant) {
+        return in;
+    }
+    int d = fx_type_object_dim(in->sig.params[0]);
+    const char *ct = d == 1 ? "float" : d == 2 ? "vec2" : "vec3";
+    const char *t = in->glsl;
+    const char *swz = strrchr(t, ')') + 1; // the element swizzle after the call
+    size_t tl = strlen(t);
+#define SHIFT(coord, off)                                                                       \
+    fx_sprintf(g->ctx, "(%s + %s(%s) / %s(textureSize($0, 0)))", coord, ct, off, ct)
+    const char *out;
+    bool exact = false;
+    if (starts_with(t, "textureOffset(")) {
+        out = fx_sprintf(g->ctx, "texture($0, %s)%s", SHIFT("$1", "$2"), swz);
+    } else if (starts_with(t, "textureLodOffset(")) {
+        const char *c = d == 1 ? "$1.x" : d == 2 ? "$1.xy" : "$1.xyz";
+        out = fx_sprintf(g->ctx, "textureLod($0, %s, $1.w)%s", SHIFT(c, "$2"), swz);
+    } else if (starts_with(t, "textureGradOffset(")) {
+        out = fx_sprintf(g->ctx, "textureGrad($0, %s, $2, $3)%s", SHIFT("$1", "$4"), swz);
+    } else if (starts_with(t, "textureGatherOffsets(") && tl > 2) {
+        char comp = t[tl - 2];
+        out = fx_sprintf(g->ctx, "%s(textureGather($0, %s, %c).w, textureGather($0, %s, %c).w, "
+                                 "textureGather($0, %s, %c).w, textureGather($0, %s, %c).w)",
+                         type_name(g, in->ret), SHIFT("$1", "$2"), comp, SHIFT("$1", "$3"), comp,
+                         SHIFT("$1", "$4"), comp, SHIFT("$1", "$5"), comp);
+        exact = true;
+    } else if (starts_with(t, "textureGatherOffset(") && tl > 2) {
+        out = fx_sprintf(g->ctx, "textureGather($0, %s, %c)", SHIFT("$1", "$2"), t[tl - 2]);
+        exact = true;
+    } else {
+        return in;
+    }
+#undef SHIFT
+    if (!exact) {
+        const fx_symbol *s = fx_expr_sym(e->args);
+        int levels = 0; // unknown: a sampler parameter
+        if (s && is_global_object(e->args) && s->kind == FX_SYM_SAMPLER && s->index >= 0 &&
+            (size_t)s->index < g->fx->sampler_count) {
+            int tex = g->fx->samplers[s->index].texture;
+            levels = tex >= 0 && (size_t)tex < g->fx->texture_count ? g->fx->textures[tex].levels
+                                                                   : 0;
+        }
+        if (levels != 1) {
+            fx_loc loc = fx_lex_loc(g->prog->ast->lexer, e->loc);
+            fx_warning(g->ctx, "G_OFFSET", loc.file, loc.line, loc.col,
+                       "'%s': the texel offset is not constant: it is applied in texels of mip "
+                       "level 0%s", in->name, levels > 1 ? ", also when a higher level is sampled"
+                                                      : " (exact unless the texture has mipmaps)");
+        }
+    }
+    *copy = *in;
+    copy->glsl = out;
+    copy->const_from = 0;
+    copy->needs &= (uint8_t)~FX_INTRINSIC_NEED_GATHER_OFFSETS; // four plain gathers
+    return copy;
+}
+
 static void intrinsic_call(gen *g, buf *o, const fx_expr *e, const fx_intrinsic *in) {
     fx_intrinsic copy;
     if (g->version == 300 && strcmp(in->name, "ldexp") == 0) {
         in = es300_ldexp(in, &copy);
+    }
+    if (in->const_from) {
+        in = lower_offsets(g, e, in, &copy);
     }
     check_needs(g, e, in);
     int n = (int)e->arg_count;
@@ -1504,14 +1587,31 @@ static bool constant_init(const fx_expr *e) {
            !value_special(&v);
 }
 
+// A constant whatever GLSL makes of it (lists: every entry).
+static bool folds(const fx_expr *e) {
+    if (e->kind == FX_EXPR_INIT_LIST) {
+        for (const fx_expr *a = e->args; a; a = a->next) {
+            if (!folds(a)) {
+                return false;
+            }
+        }
+        return true;
+    }
+    fxgl_value v;
+    return (e->type.quals & FX_Q_CONST) && foldable_type(e->type) && fx_check_eval(e, &v);
+}
+
 static void local_decl(gen *g, buf *o, const fx_var_decl *v, int depth) {
     const fx_symbol *s = v->sym;
     if (!s) {
         return;
     }
     if (v->type.quals & FX_Q_STATIC) {
-        // Static locals live as long as the invocation: a global, initialized
-        // at the start of main() (HLSL initializes them once).
+        // Static locals live as long as the invocation: a global. A constant
+        // initializer is the global's (set at the start of main() when GLSL
+        // cannot spell it as a constant: inf, NaN); any other is stored
+        // where the declaration is, each time it runs, as the reference
+        // does (it may name locals and parameters, which main() cannot see).
         const char *name = fx_sprintf(g->ctx, "_gs%d_%s", ++g->counter, escape(g, v->name->str));
         fx_grow(g->ctx, (void **)&g->statics, &g->static_cap, g->static_count + 1,
                 sizeof(*g->statics), 1u << 20, "static locals");
@@ -1519,8 +1619,11 @@ static void local_decl(gen *g, buf *o, const fx_var_decl *v, int depth) {
         declarator(g, &g->static_decls, v->type, name);
         if (v->init && constant_init(v->init)) {
             bprintf(&g->static_decls, " = %s", expr_str(g, v->init));
-        } else if (v->init) {
+        } else if (v->init && folds(v->init)) {
             bprintf(&g->static_inits, "    %s = %s;\n", name, expr_str(g, v->init));
+        } else if (v->init) {
+            indent(o, depth);
+            bprintf(o, "%s = %s;\n", name, expr_str(g, v->init));
         }
         bput(&g->static_decls, ";\n");
         return;
@@ -2364,6 +2467,36 @@ static void globals(gen *g, buf *o, buf *inits) {
     }
 }
 
+// A zero of type t. The entry point's out parameters start as one, as
+// they do in the reference's SPIR-V back end, which zero-fills variables:
+// an effect that only adds to an out parameter relies on it.
+static void zero_value(gen *g, buf *o, fx_type t) {
+    if (fx_type_is_array(t)) {
+        fx_type el = fx_type_element(t);
+        bprintf(o, "%s[%d](", type_name(g, el), t.array_len);
+        for (int i = 0; i < t.array_len; i++) {
+            bput(o, i ? ", " : "");
+            zero_value(g, o, el);
+        }
+        bput(o, ")");
+    } else if (fx_type_is_struct(t) && t.strct) {
+        bprintf(o, "%s(", type_name(g, t));
+        for (const fx_var_decl *m = t.strct->members; m; m = m->next) {
+            zero_value(g, o, m->type);
+            bput(o, m->next ? ", " : "");
+        }
+        bput(o, ")");
+    } else if (glsl_matrix(t) || is_float_base(t.base)) {
+        bprintf(o, "%s(0.0)", type_name(g, t));
+    } else if (t.base == FX_TYPE_BOOL) {
+        bprintf(o, "%s(false)", type_name(g, t));
+    } else if (is_uint_base(t.base)) {
+        bprintf(o, "%s(0u)", type_name(g, t));
+    } else {
+        bprintf(o, "%s(0)", type_name(g, t));
+    }
+}
+
 static void function_head(gen *g, buf *o, const fx_symbol *f, const char *name) {
     const fx_func_decl *fd = f->func;
     bprintf(o, "%s %s(", full_type_name(g, f->type), name ? name : sym_name(g, f));
@@ -2377,7 +2510,9 @@ static void function_head(gen *g, buf *o, const fx_symbol *f, const char *name) 
             bput(o, ", ");
         }
         first = false;
-        if ((q & FX_Q_INOUT) == FX_Q_INOUT) {
+        // The entry point's out parameters are inout: main() passes them
+        // zeroed (GLSL out parameters start undefined in the callee).
+        if ((q & FX_Q_INOUT) == FX_Q_INOUT || ((q & FX_Q_OUT) && f == g->entry)) {
             bput(o, "inout ");
         } else if (q & FX_Q_OUT) {
             bput(o, "out ");
@@ -2458,6 +2593,7 @@ static const char *shader(gen *g, fxgl_shader *sh) {
     }
     const fx_func_decl *fd = entry->func;
     g->entry_loc = fd->loc;
+    g->entry = entry;
     if (sh->stage == FXGL_STAGE_COMPUTE && g->version == 300) {
         gerror(g, fd->loc, "'%s': compute shaders are not available in %s", entry->unique,
                target_name(g));
@@ -2532,6 +2668,10 @@ static const char *shader(gen *g, fxgl_shader *sh) {
         fx_type pt = p->type;
         pt.quals = 0;
         declarator(g, &locals, pt, pn);
+        if (!in) {
+            bput(&locals, " = ");
+            zero_value(g, &locals, pt);
+        }
         bput(&locals, ";\n");
         if (q & FX_Q_UNIFORM) {
             gerror(g, p->loc, "'%s': uniform entry point parameters are not supported",

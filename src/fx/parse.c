@@ -512,6 +512,7 @@ static bool starts_declaration(fx_parser *p) {
 
 static fx_expr *expression(fx_parser *p);
 static fx_expr *assignment(fx_parser *p);
+static fx_expr *initializer(fx_parser *p);
 static fx_expr *assignment_from(fx_parser *p, fx_expr *lhs);
 static fx_expr *expression_from(fx_parser *p, fx_expr *lhs);
 static fx_expr *unary(fx_parser *p);
@@ -690,6 +691,7 @@ static fx_expr *paren(fx_parser *p) {
 }
 
 // primary = INT | UINT | FLOAT | BOOL | string | name ['(' args] | constructor | paren
+//         | initializer
 static fx_expr *primary(fx_parser *p) {
     const fx_token *t = tok(p);
     fx_expr *e;
@@ -736,6 +738,10 @@ static fx_expr *primary(fx_parser *p) {
         return constructor(p);
     case '(':
         return paren(p);
+    case '{':
+        // A brace list is an expression anywhere, as in the reference: an
+        // array, typed by the checker.
+        return initializer(p);
     default:
         return error_expr(p, "expression");
     }

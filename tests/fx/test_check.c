@@ -289,6 +289,151 @@ START_TEST(test_ternary) {
 }
 END_TEST
 
+// --- the reference's expression rules (reference_rules_measured.md) ---
+
+// The n-th expression statement's expression.
+static fx_expr *expr_stmt(const char *func, int n) {
+    fx_stmt *s = stmt(func, n);
+    ck_assert_int_eq(s->kind, FX_STMT_EXPR);
+    return s->expr;
+}
+
+// Rule 4: binary operators cast both operands to the merged type without a
+// convertibility check: a scalar with a matrix gives the matrix.
+START_TEST(test_rule4_scalar_matrix) {
+    ok("float3x3 f(float3x3 m, float s) { return m * s; }\n"
+       "float2x2 g(float2x2 m) { return 2 + m; }\n"
+       "int2x3 h(int2x3 m, bool b) { return b - m; }\n"
+       "float2x2 k(int2x2 m) { return m / 2.0; }\n"
+       "float2x2 t(bool c, float2x2 m) { return c ? m : 1; }\n");
+    fx_expr *e = ret("f", 0);
+    ck_assert_int_eq(e->kind, FX_EXPR_BINARY);
+    ck_assert(is_type(e->type, FX_TYPE_FLOAT, 3, 3));
+    ck_assert_int_eq(e->rhs->kind, FX_EXPR_CAST);
+    ck_assert(is_type(e->rhs->type, FX_TYPE_FLOAT, 3, 3));
+    e = ret("g", 0);
+    ck_assert(is_type(e->type, FX_TYPE_FLOAT, 2, 2));
+    ck_assert(is_type(e->lhs->type, FX_TYPE_FLOAT, 2, 2)); // int 2 -> float2x2
+    ck_assert_int_eq(eval(e->lhs).count, 4);
+    ck_assert_int_eq(eval(e->lhs).f[3], 2.0f);
+    ck_assert(is_type(ret("h", 0)->type, FX_TYPE_INT, 2, 3)); // bool and int: int
+    // int2x2 / float: the higher base, float, with the larger shape.
+    ck_assert(is_type(ret("k", 0)->type, FX_TYPE_FLOAT, 2, 2));
+    ck_assert(is_type(ret("t", 0)->type, FX_TYPE_FLOAT, 2, 2));
+    // Still no implicit conversion of a scalar to a matrix anywhere else.
+    expect_error("void f() {\n  float2x2 m = 2.0;\n}\n", "X3017", 2, 16);
+    expect_error("float2x2 f() {\n  return 1;\n}\n", "X3017", 2, 10);
+    // A vector with a matrix is still a mismatch.
+    expect_error("float f(float3 a, float2x2 m) {\n  return a * m;\n}\n", "X3020", 2, 12);
+}
+END_TEST
+
+// Rule 2: assignments check target -> value, so a shorter vector widens by
+// repeating its last component and a longer one is an error.
+START_TEST(test_rule2_assignment_widens) {
+    ok("float4 f(float3 c) { float4 v = 0; v = c; return v; }\n"
+       "float4 g(float2 c) { float4 v = 1; v += c; return v; }\n"
+       "float4 h() { float4 v; v = float3(1, 2, 3); return v; }\n"
+       "float3 k(int2 c) { float3 v; v = c; return v; }\n"
+       "float4 s(float c) { float4 v; v = c; return v; }\n"
+       "float t(float4 c) { float x; x = c; return x; }\n");
+    fx_expr *a = expr_stmt("f", 1);
+    ck_assert(is_type(a->type, FX_TYPE_FLOAT, 4, 1));
+    ck_assert_int_eq(a->rhs->kind, FX_EXPR_MEMBER); // c.xyzz
+    ck_assert(a->rhs->flags & FX_EXPR_CHECK_IMPLICIT);
+    fx_symbol *sw = a->rhs->sym;
+    ck_assert_int_eq(sw->kind, FX_SYM_SWIZZLE);
+    ck_assert_int_eq(sw->swizzle_count, 4);
+    ck_assert_int_eq(sw->swizzle[0], 0);
+    ck_assert_int_eq(sw->swizzle[1], 1);
+    ck_assert_int_eq(sw->swizzle[2], 2);
+    ck_assert_int_eq(sw->swizzle[3], 2);
+    a = expr_stmt("g", 1); // c.xyyy
+    sw = a->rhs->sym;
+    ck_assert_int_eq(sw->swizzle[2], 1);
+    ck_assert_int_eq(sw->swizzle[3], 1);
+    // The value folds to (1, 2, 3, 3).
+    fxgl_value v = eval(expr_stmt("h", 1)->rhs);
+    ck_assert_int_eq(v.count, 4);
+    ck_assert(v.f[0] == 1 && v.f[1] == 2 && v.f[2] == 3 && v.f[3] == 3);
+    // int2 into float3: widened to int3 (x, y, y), then converted.
+    a = expr_stmt("k", 1)->rhs;
+    ck_assert_int_eq(a->kind, FX_EXPR_CAST);
+    ck_assert(is_type(a->type, FX_TYPE_FLOAT, 3, 1));
+    ck_assert_int_eq(a->lhs->kind, FX_EXPR_MEMBER);
+    ck_assert(is_type(a->lhs->type, FX_TYPE_INT, 3, 1));
+    // A scalar still broadcasts; a vector into a scalar truncates (warning).
+    ck_assert(is_type(expr_stmt("s", 1)->rhs->type, FX_TYPE_FLOAT, 4, 1));
+    ck_assert(is_type(expr_stmt("t", 1)->rhs->type, FX_TYPE_FLOAT, 1, 1));
+    expect_warning("void f(float4 c) {\n  float x;\n  x = c;\n}\n", "X3206", 3, 7);
+    // Narrowing assignment is the reference's error (X3020 at the value).
+    expect_error("void f(float4 c) {\n  float3 v;\n  v = c;\n}\n", "X3020", 3, 7);
+    expect_error("void f(float4 c) {\n  float3 v = 0;\n  v *= c;\n}\n", "X3020", 3, 8);
+    expect_error("void f(float2x2 m) {\n  float4 v;\n  v = m;\n}\n", "X3020", 3, 7);
+    expect_error("void f() {\n  float2x2 m;\n  m = 2;\n}\n", "X3020", 3, 7);
+    // Initializers, returns and arguments keep the normal direction.
+    expect_error("void f(float3 c) {\n  float4 v = c;\n}\n", "X3017", 2, 14);
+    expect_error("float4 f(float3 c) {\n  return c;\n}\n", "X3017", 2, 10);
+    expect_warning("float3 f(float4 c) {\n  return c;\n}\n", "X3206", 2, 10);
+}
+END_TEST
+
+// The value of a compound assignment is converted to the target's type
+// before the operator: int i = 3; i *= 0.5 multiplies by int(0.5) = 0.
+START_TEST(test_compound_assignment_casts_value) {
+    ok("int f() { int i = 3; i *= 0.5; return i; }\n"
+       "int2 g(float2 x) { int2 i = 7; i /= x; return i; }\n"
+       "bool h() { bool b = true; b += 2.5; return b; }\n");
+    fx_expr *a = expr_stmt("f", 1);
+    ck_assert(is_type(a->type, FX_TYPE_INT, 1, 1));
+    ck_assert(is_type(a->rhs->type, FX_TYPE_INT, 1, 1));
+    ck_assert_int_eq(eval(a->rhs).i[0], 0);
+    a = expr_stmt("g", 1);
+    ck_assert(is_type(a->rhs->type, FX_TYPE_INT, 2, 1));
+    ck_assert(is_type(a->rhs->lhs->type, FX_TYPE_FLOAT, 2, 1));
+    // bool: the value becomes bool, then int for the arithmetic.
+    a = expr_stmt("h", 1);
+    ck_assert(is_type(a->type, FX_TYPE_BOOL, 1, 1));
+    ck_assert(is_type(a->rhs->type, FX_TYPE_INT, 1, 1));
+    ck_assert(is_type(a->rhs->lhs->type, FX_TYPE_BOOL, 1, 1));
+    expect_error("void f() {\n  float x = 1;\n  x &= 1;\n}\n", "X3082", 3, 5);
+}
+END_TEST
+
+// Rule 3: a brace list is an expression anywhere: an array of the merged
+// element type, as long as the list; assignment needs equal lengths.
+START_TEST(test_rule3_brace_lists) {
+    ok("float f(int i) { float a[3]; a = {1, 2.5, i,}; return a[i]; }\n"
+       "float pick(float3 v[2], int i) { return v[i].z; }\n"
+       "float g(float x) { return pick({float3(1, 2, 3), x}, 1); }\n"
+       "struct S { float4 m[2]; };\n"
+       "float h(S s) { s.m = {s.m[1], 1}; return s.m[1].x; }\n");
+    fx_expr *a = expr_stmt("f", 1);
+    ck_assert_int_eq(a->rhs->kind, FX_EXPR_INIT_LIST);
+    ck_assert(a->rhs->type.base == FX_TYPE_FLOAT && a->rhs->type.array_len == 3);
+    ck_assert_int_eq(a->rhs->arg_count, 3);
+    ck_assert_int_eq(a->rhs->args->kind, FX_EXPR_CAST); // 1 -> float
+    // In a call: float3[2], the scalar cast to float3.
+    fx_expr *l = ret("g", 0)->args;
+    ck_assert_int_eq(l->kind, FX_EXPR_INIT_LIST);
+    ck_assert(is_type(fx_type_element(l->type), FX_TYPE_FLOAT, 3, 1));
+    ck_assert_int_eq(l->type.array_len, 2);
+    ck_assert(is_type(l->args->next->type, FX_TYPE_FLOAT, 3, 1));
+    // Merging: the higher base; two vectors give the shorter.
+    ok("void f(float2 a, int3 b) { float2 c[2]; c = {a, b}; }\n"
+       "void g(float2 a, int3 b) { float2 c[2] = {a, a}; c[0] = dot({a, b}[1], a); }\n");
+    fx_expr *call = expr_stmt("g", 1)->rhs; // float(dot(...)) broadcast to float2
+    ck_assert_int_eq(call->kind, FX_EXPR_CAST);
+    ck_assert_int_eq(call->lhs->kind, FX_EXPR_CALL);
+    fx_expr *m = call->lhs->args->lhs; // {a, b}[1]: the list
+    ck_assert_int_eq(m->kind, FX_EXPR_INIT_LIST);
+    ck_assert(is_type(fx_type_element(m->type), FX_TYPE_FLOAT, 2, 1));
+    expect_error("void f() {\n  float a[3];\n  a = {1, 2};\n}\n", "X3020", 3, 7);
+    expect_error("void f() {\n  float a[2];\n  a = {1, {2}};\n}\n", "X3119", 3, 11);
+    expect_error("void f() {\n  float a;\n  a = {1};\n}\n", "X3020", 3, 7);
+}
+END_TEST
+
 // --- swizzles, members, indexing ---
 
 START_TEST(test_swizzles) {
@@ -319,6 +464,25 @@ START_TEST(test_swizzles) {
 }
 END_TEST
 
+// Rule 8: vectors take xyzw, rgba or stpq (one set); scalars x, r and s.
+START_TEST(test_rule8_stpq_swizzles) {
+    ok("float3 f(float4 v) { return v.qps; }\n"
+       "float2 g(float s) { return s.sx; }\n"
+       "float h(float2 v) { v.t = 1; return v.s; }\n");
+    fx_symbol *s = ret("f", 0)->sym;
+    ck_assert_int_eq(s->kind, FX_SYM_SWIZZLE);
+    ck_assert_int_eq(s->swizzle_count, 3);
+    ck_assert_int_eq(s->swizzle[0], 3);
+    ck_assert_int_eq(s->swizzle[1], 2);
+    ck_assert_int_eq(s->swizzle[2], 0);
+    ck_assert(is_type(ret("g", 0)->type, FX_TYPE_FLOAT, 2, 1));
+    ck_assert_int_eq(((fx_symbol *)expr_stmt("h", 0)->lhs->sym)->swizzle[0], 1);
+    expect_error("float2 f(float4 v) {\n  return v.sy;\n}\n", "X3018", 2, 11);
+    expect_error("float f(float2 v) { return v.p; }\n", "X3018", 1, 29);
+    expect_error("float f(float x) { return x.t; }\n", "X3018", 1, 28);
+}
+END_TEST
+
 START_TEST(test_members_and_index) {
     ok("struct S { float2 uv; float w[3]; };\n"
        "float f(S s, float4x4 m, float4 v) { return s.uv.y + s.w[2] + m[1].z + v[3]; }\n");
@@ -345,10 +509,10 @@ START_TEST(test_lvalues) {
     expect_error("static const float k = 1;\nvoid f() { k += 1; }\n", "X3025", 2, 12);
     ok("void g(inout float x) { x *= 2; }\n"
        "void f(float4 v) { v.zy = 1; g(v.x); int i = 0; i += 0.5; }\n");
-    // `int i; i += 0.5` computes in float (fx_check.h): the value stays float.
+    // `int i; i += 0.5`: the value is converted to int first (fx_check.h).
     fx_stmt *s = stmt("f", 3);
     ck_assert(is_type(s->expr->type, FX_TYPE_INT, 1, 1));
-    ck_assert(is_type(s->expr->rhs->type, FX_TYPE_FLOAT, 1, 1));
+    ck_assert(is_type(s->expr->rhs->type, FX_TYPE_INT, 1, 1));
 }
 END_TEST
 
@@ -414,9 +578,18 @@ START_TEST(test_out_params_uncast) {
 }
 END_TEST
 
-START_TEST(test_offset_must_be_constant) {
-    expect_error("sampler s;\nfloat4 f(float2 uv, int i) {\n  return tex2D(s, uv, int2(i, 0));\n}\n",
-                 "X3512", 3, 23);
+// The reference checks no constness of texel offsets (rule 6); the emitter
+// lowers them. The argument is an ordinary int2 conversion.
+START_TEST(test_offset_not_constant) {
+    ok("sampler s;\nfloat4 f(float2 uv, int i) {\n  return tex2D(s, uv, int2(i, 0));\n}\n"
+       "float4 g(float2 uv, float2 o) { return tex2Dlod(s, float4(uv, 0, 0), o); }\n");
+    fx_expr *e = ret("f", 0);
+    ck_assert_int_eq(e->kind, FX_EXPR_CALL);
+    ck_assert_str_eq(((fx_symbol *)e->sym)->intrinsic->name, "tex2D");
+    ck_assert(is_type(e->args->next->next->type, FX_TYPE_INT, 2, 1));
+    e = ret("g", 0)->args->next->next; // float2 -> int2
+    ck_assert_int_eq(e->kind, FX_EXPR_CAST);
+    ck_assert(is_type(e->type, FX_TYPE_INT, 2, 1));
 }
 END_TEST
 
@@ -634,6 +807,11 @@ static Suite *check_suite(void) {
     tcase_add_test(types, test_operators);
     tcase_add_test(types, test_ternary);
     tcase_add_test(types, test_swizzles);
+    tcase_add_test(types, test_rule4_scalar_matrix);
+    tcase_add_test(types, test_rule2_assignment_widens);
+    tcase_add_test(types, test_compound_assignment_casts_value);
+    tcase_add_test(types, test_rule3_brace_lists);
+    tcase_add_test(types, test_rule8_stpq_swizzles);
     tcase_add_test(types, test_members_and_index);
     tcase_add_test(types, test_lvalues);
     tcase_add_test(types, test_structs);
@@ -646,7 +824,7 @@ static Suite *check_suite(void) {
     tcase_add_test(calls, test_default_arguments);
     tcase_add_test(calls, test_recursion);
     tcase_add_test(calls, test_out_params_uncast);
-    tcase_add_test(calls, test_offset_must_be_constant);
+    tcase_add_test(calls, test_offset_not_constant);
     tcase_add_test(calls, test_uses_and_reach);
     suite_add_tcase(s, calls);
 

@@ -355,6 +355,35 @@ static const effect_case effects[] = {
      "    min16float h = half_of(MF, y) + half_of(s.a.x, z); float f = h * s.m[1].x;\n"
      "    return float4(f, y, s.b, z);\n"
      "}\n" TECH("PS"), 0},
+    {"reference_expression_rules",
+     // Matrix-scalar operators, widening assignment, brace lists as arrays,
+     // stpq, static locals initialized from locals, non-constant offsets.
+     "texture T1 { Width = 4; Height = 4; Format = RGBA8; };\n"
+     "texture TM { Width = 4; Height = 4; Format = RGBA8; MipLevels = 3; };\n"
+     "sampler S1 { Texture = T1; }; sampler SM { Texture = TM; };\n"
+     "uniform float F = 2; uniform int2 O = int2(1, 0);\n"
+     "float pick(float3 v[2], int i) { return v[i].z; }\n"
+     "float4 at(sampler s, float2 uv, int2 o) { return tex2D(s, uv, o); }\n"
+     "float halves(int n) { static const int h = n / 2; static const int m = h * 2 + 1; return m; }\n"
+     VS_DECL
+     "float4 PS(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target {\n"
+     "    float3x3 m = float3x3(1, 2, 3, 4, 5, 6, 7, 8, 9) * F + 1; m = m / F - true; bool3 bm = F > m[0];\n"
+     "    float4 v = 0; v = uv; v += m[1]; int i = 3; i *= F; uint u = 7; u -= F; bool b = true; b += F;\n"
+     "    float a[3]; a = {1, F, i,}; int2 c[2]; c = {O, int2(i, 0)};\n"
+     "    float4 t = 0; [unroll] for (int k = -1; k <= 1; k++) { t += tex2D(S1, uv, int2(k, 0)); }\n"
+     "    t += at(S1, uv, O) + tex2Dlod(SM, float4(uv, 0, F), O) + tex2Dgrad(SM, uv, uv, uv, O);\n"
+     "    t += tex2D(S1, uv, c[1]) + halves(i);\n"
+     "    return v.stpq + t + pick({float3(1, 2, 3), F}, i) + a[i] + float4(bm.x, u, b, 0) + F.s;\n"
+     "}\n"
+     "void PS2(float x : SV_Position, float2 uv : TEXCOORD, out float4 c : SV_Target) { c.x += x; c.yzw += uv.y; }\n"
+     "technique T { pass { VertexShader = PostProcessVS; PixelShader = PS; }\n"
+     "    pass { VertexShader = PostProcessVS; PixelShader = PS2; } }\n", 0},
+    {"gather_offsets_not_constant",
+     "texture T { Width = 4; Height = 4; Format = RGBA8; MipLevels = 2; }; sampler S { Texture = T; };\n"
+     "uniform int K = 1;\n" VS_DECL
+     "float4 PS(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target {\n"
+     "    return tex2DgatherR(S, uv, int2(K, 0)) + tex2DgatherA(S, uv, int2(0, 0), int2(K, 0), int2(0, K), -int2(K, K));\n"
+     "}\n" TECH("PS"), 1u << 2},
 };
 
 #define EFFECT_COUNT (sizeof(effects) / sizeof(effects[0]))
@@ -509,6 +538,57 @@ START_TEST(test_contract_text) {
         }
         glsl_compiled_free(&c);
     }
+}
+END_TEST
+
+// The entry point's out parameters start at zero (the reference's SPIR-V
+// zero-fills them): main() passes zeroed locals, the function takes them inout.
+START_TEST(test_entry_out_params_zeroed) {
+    const char *src = "struct R { float4 c : SV_Target2; int4 n : SV_Target3; };\n" VS_DECL
+                      "void PS(float4 pos : SV_Position, out float4 a : SV_Target0, out uint b : SV_Target1,\n"
+                      "        out R r, inout float k : TEXCOORD) { a += 1; b += 1; r.c += 1; }\n"
+                      TECH("PS");
+    glsl_compiled c;
+    bool ok = glsl_compile(&c, src, FXGL_GLSL_GL450, false, NULL);
+    if (!ok) {
+        print_diags(&c.diags);
+    }
+    ck_assert(ok);
+    const fxgl_shader *ps = &c.effect->shaders[c.effect->techniques[0].passes[0].pixel_shader];
+    ck_assert_ptr_nonnull(strstr(ps->glsl, "inout vec4 a, inout uint b, inout R r, inout float k)"));
+    ck_assert_ptr_nonnull(strstr(ps->glsl, "    vec4 _gp1 = vec4(0.0);\n"));
+    ck_assert_ptr_nonnull(strstr(ps->glsl, "    uint _gp2 = uint(0u);\n"));
+    ck_assert_ptr_nonnull(strstr(ps->glsl, "    R _gp3 = R(vec4(0.0), ivec4(0));\n"));
+    ck_assert_ptr_nonnull(strstr(ps->glsl, "    float _gp4;\n")); // inout: read from the input
+    glsl_compiled_free(&c);
+}
+END_TEST
+
+// A non-constant texel offset is lowered to coordinate arithmetic; where
+// mip levels make that inexact a warning says so, gathers never warn.
+START_TEST(test_offset_lowering_warns) {
+    const char *src = "texture T1 { Width = 4; Height = 4; Format = RGBA8; };\n"
+                      "texture TM { Width = 4; Height = 4; Format = RGBA8; MipLevels = 2; };\n"
+                      "sampler S1 { Texture = T1; }; sampler SM { Texture = TM; }; uniform int2 O;\n"
+                      PS_SIMPLE("return tex2D(S1, uv, O) + tex2DgatherR(SM, uv, O) +\n"
+                                "    tex2D(SM, uv, int2(1, 0)) + tex2D(SM, uv, O);");
+    glsl_compiled c;
+    ck_assert(glsl_compile(&c, src, FXGL_GLSL_GL450, false, NULL));
+    int warnings = 0;
+    for (size_t i = 0; i < c.diags.count; i++) {
+        const fxgl_diag *d = &c.diags.items[i];
+        if (strcmp(d->id, "G_OFFSET") == 0) {
+            warnings++;
+            ck_assert_int_eq(d->severity, FXGL_DIAG_WARNING);
+            ck_assert_int_eq(d->line, 11); // the last tex2D, on SM
+            ck_assert_int_eq(d->col, 33);
+        }
+    }
+    ck_assert_int_eq(warnings, 1);
+    const fxgl_shader *ps = &c.effect->shaders[c.effect->techniques[0].passes[0].pixel_shader];
+    ck_assert_ptr_nonnull(strstr(ps->glsl, "texture(S1, (uv + vec2(O) / vec2(textureSize(S1, 0))))"));
+    ck_assert_ptr_nonnull(strstr(ps->glsl, "textureOffset(SM, uv, ivec2(1, 0))"));
+    glsl_compiled_free(&c);
 }
 END_TEST
 
@@ -734,6 +814,8 @@ int main(int argc, char **argv) {
     tcase_set_timeout(es, 60);
     tcase_add_loop_test(es, test_es_diagnostic, 0, (int)ES_COUNT);
     tcase_add_test(es, test_scalar_swizzle_es);
+    tcase_add_test(es, test_entry_out_params_zeroed);
+    tcase_add_test(es, test_offset_lowering_warns);
     suite_add_tcase(s, es);
     TCase *all = tcase_create("overloads");
     tcase_set_timeout(all, 120);

@@ -219,6 +219,13 @@ static void e_uv_c5(int x, int y, float o[4]) {
     o[2] = 5;
 }
 
+static void e_fragx_uvy(int x, int y, float o[4]) {
+    o[0] = x + 0.5f; // a scalar SV_Position is its x
+    o[1] = (y + 0.5f) / H;
+    o[2] = 0;
+    o[3] = 1;
+}
+
 static void e_int_samplers(int x, int y, float o[4]) {
     o[0] = (float)texel_r32i(x, y);
     o[1] = (float)texel_r32u(x, y);
@@ -490,9 +497,11 @@ static const rcase cases[] = {
      PS_HEAD "return float4(I >> 2, -1 << (I + 19), I << 1, (uint)I >> 28); }\n", NULL,
      {-4, -8, -32, 15}, 0, 0},
     {"int_compound_float",
+     // The value is converted to the target's type first, as on every
+     // ReShade back end: 7 * int(0.5), 7 + int(0.75), 10 - uint(0.5).
      "uniform int I = 7;\n"
      PS_HEAD "int a = I; a *= 0.5; int b = I; b += 0.75; uint c = 10; c -= 0.5; return float4(a, b, c, 0); }\n",
-     NULL, {3, 7, 9, 0}, 0, 0},
+     NULL, {0, 7, 10, 0}, 0, 0},
     // --- float % ---
     {"float_mod_hlsl",
      "uniform float4 A = float4(5.5, -5.5, -7.25, 7); uniform float4 B = float4(-2, 2, 2.5, 7);\n"
@@ -833,6 +842,74 @@ static const rcase cases[] = {
      "static const int MinI = -2147483647 - 1; static const uint MaxU = 0xFFFFFFFFu; uniform int K = 1;\n"
      PS_HEAD "return float4(MinI + K == -2147483647, MaxU - K == 0xFFFFFFFEu, (MinI >> 31) == -1, MaxU >> 31); }\n",
      NULL, {1, 1, 1, 1}, 0, 0},
+    // --- expression rules of the reference (reference_rules_measured.md) ---
+    {"rule4_matrix_scalar_operators",
+     // A*S+1 = (3 5; 7 9), / S = (1.5 2.5; 3.5 4.5); S-A = (1 0; -1 -2).
+     "uniform float2x2 A = float2x2(1, 2, 3, 4); uniform float S = 2;\n"
+     PS_HEAD "float2x2 m = A * S + 1; m = m / S; float2x2 n = S - A; return float4(m[0], n[1]); }\n",
+     NULL, {1.5f, 2.5f, -1, -2}, 0, 0},
+    {"rule2_assignment_widens_last_component",
+     // v = (1, 2, 3, 3); w = 10 + (5, 6, 6, 6).
+     "uniform float3 V = float3(1, 2, 3); uniform float2 W = float2(5, 6);\n"
+     PS_HEAD "float4 v = 0; v = V; float4 w = 10; w += W; return float4(v.w, w.x, w.z, w.w); }\n",
+     NULL, {3, 15, 16, 16}, 0, 0},
+    {"compound_assignment_in_target_type",
+     // 3 * int(0.5) = 0; 3 + int(2.5) = 5; (7, 9) / int2(2.5, 1.9) = (3, 9).
+     "uniform int I = 3; uniform float H = 0.5; uniform float K = 2.5; uniform float2 D = float2(2.5, 1.9);\n"
+     PS_HEAD "int i = I; i *= H; int j = I; j += K; int2 k = int2(7, 9); k /= D; return float4(i, j, k); }\n",
+     NULL, {0, 5, 3, 9}, 0, 0},
+    {"rule3_brace_list_expressions",
+     "uniform float S = 2; uniform int I = 1;\n"
+     "float pick(float v[3], int i) { return v[i]; }\n"
+     PS_HEAD "float a[3]; a = {1, S, 3,}; float4 c[2]; c = {float4(1, 2, 3, 4), S.rrrr};\n"
+     "return float4(a[I], c[I].y + c[0].w, pick({S, 5, 6}, I + 1), {0.5, S}[I]); }\n",
+     NULL, {2, 6, 6, 2}, 0, 0},
+    {"rule8_stpq_swizzles",
+     // v.st = v.qp makes v (4, 3, 3, 4); F.s + F.sx.y = 14.
+     "uniform float4 V = float4(1, 2, 3, 4); uniform float F = 7;\n"
+     PS_HEAD "float4 v = V; v.st = v.qp; return float4(v.stp, F.s + F.sx.y); }\n",
+     NULL, {4, 3, 3, 14}, 0, 0},
+    {"entry_out_parameters_start_at_zero",
+     "void VS(uint id : SV_VertexID, out float4 p : SV_Position, out float3 acc : TEXCOORD0) {\n"
+     "    float2 uv = float2(id == 2 ? 2 : 0, id == 1 ? 2 : 0); p = float4(uv * float2(2, -2) + float2(-1, 1), 0, 1);\n"
+     "    acc += float3(1, 2, 3); }\n"
+     "void PS(float4 p : SV_Position, float3 acc : TEXCOORD0, out float4 c : SV_Target) { c.xyz += acc; c.w += 0.5; }\n"
+     "technique T { pass { VertexShader = VS; PixelShader = PS; } }\n",
+     NULL, {1, 2, 3, 0.5f}, 0, 0},
+    {"static_local_initialized_from_locals",
+     // Stored where declared, each call: f(3) = (3 + 1) * 2 + 1, f(1) = 5.
+     "uniform float S = 3;\n"
+     "float f(float x) { float y = x + 1; static const float z = y * 2; static const float w = z + 1; return w; }\n"
+     PS_HEAD "return float4(f(S), f(1), f(S), 0); }\n", NULL, {9, 5, 9, 0}, 0, 0},
+    {"static_local_constant_initialized_once",
+     // A constant initializer (here +inf, set in main()) runs once: the
+     // second call sees the first call's minimum.
+     "uniform float S = 3;\n"
+     "float f(float x) { static float m = 1.0 / 0.0; m = min(m, x); return m; }\n"
+     PS_HEAD "float a = f(S); return float4(a, f(S + 1), 0, 0); }\n", NULL, {3, 3, 0, 0}, 0, 0},
+    {"scalar_sv_position_input",
+     "float4 PS(float x : SV_Position, float2 uv : TEXCOORD) : SV_Target { return float4(x, uv.y, 0, 1); }\n",
+     e_fragx_uvy, {0}, 1e-6f, 0},
+    // Rule 6: texel offsets that are not constant (single-level textures:
+    // exact on every function; gathers read level 0 only, so mip levels
+    // do not matter there).
+#define T1 "texture Tex1 { Width = 4; Height = 4; Format = RGBA32F; };\n"
+    {"offset_loop_index", T1 "sampler S { Texture = Tex1; " POINT " };\n"
+     PS_HEAD "float4 r = 0; [unroll] for (int i = 0; i < 2; i++) { r += tex2D(S, uv, int2(i, -i)); }\n"
+     "return r - tex2D(S, uv); }\n", e_tex_offset, {0}, 0, 0},
+    {"offset_function_parameter", T1 "sampler S { Texture = Tex1; " POINT " }; uniform int2 O = int2(1, -1);\n"
+     "float4 at(float2 uv, int2 o) { return tex2D(S, uv, o); }\n"
+     PS_HEAD "return at(uv, O); }\n", e_tex_offset, {0}, 0, 0},
+    {"offset_uniform_lod_grad", T1 "sampler S { Texture = Tex1; " POINT " }; uniform int2 O = int2(1, -1);\n"
+     "uniform float L = 0;\n"
+     PS_HEAD "return tex2Dlod(S, float4(uv, 0, L), O) * 0.25 + tex2Dgrad(S, uv, 0, 0, O) * 0.75; }\n",
+     e_tex_offset, {0}, 1e-5f, 0},
+    {"gather_offset_not_constant", T4 "sampler S { Texture = Tex; }; uniform int2 O = int2(1, 0);\n"
+     PS_HEAD "return tex2DgatherG(S, (floor(pos.xy) + 1) / 4, O); }\n", e_gather_g_offset,
+     {0}, 0, 0},
+    {"gather_four_offsets_not_constant", T4 "sampler S { Texture = Tex; }; uniform int K = 1;\n"
+     PS_HEAD "return tex2DgatherR(S, (floor(pos.xy) + 1) / 4, int2(0, 0), int2(K, 0), int2(0, K), int2(K, K)); }\n",
+     e_gather_offsets, {0}, 0, 0},
 };
 
 #define CASE_COUNT (sizeof(cases) / sizeof(cases[0]))
