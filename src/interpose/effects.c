@@ -30,8 +30,7 @@
 #include "fxgl_interpose.h"
 #include "fxgl_preset.h"
 
-#define IP_MAX_EFFECT_FILES 512      // .fx files considered per process
-#define IP_MAX_DEPTH 8               // recursion into `dir/**` search paths
+#define IP_MAX_PRESET_FILES 512      // presets considered beside the current one
 
 extern char **environ;
 
@@ -46,10 +45,8 @@ static struct session {
     fxgl_effects_desc effects_desc; // what each runtime's compile object is made from
     char **files;                // full paths of the .fx files found, first one per name wins
     size_t file_count;
-    char **include_paths;        // the effect search paths, "dir/**" when recursive
-    size_t include_count;
-    char **texture_paths;
-    size_t texture_count;
+    fxgl_search effect_dirs;     // EffectSearchPaths, `**` expanded (src/preset/search.c)
+    fxgl_search texture_dirs;    // TextureSearchPaths, likewise
     char program[PATH_MAX];      // the executable, for __APPLICATION__
 
     pthread_mutex_t lock;        // guards the requests, never held during I/O or a compile
@@ -101,71 +98,21 @@ static const char *base_name(const char *path) {
     return slash ? slash + 1 : path;
 }
 
-static bool has_file(const char *name) {
-    for (size_t i = 0; i < session.file_count; i++) {
-        if (strcmp(base_name(session.files[i]), name) == 0) {
-            return true;
-        }
+// One line at the default level: which files configured this process and which preset
+// it runs, so a player knows what fxgl did without raising the log level.
+static void log_choice(const fxgl_config *c) {
+    char files[2048] = "none";
+    size_t used = 0;
+    for (size_t i = 0; i < c->file_count && used < sizeof(files); i++) {
+        int n = snprintf(files + used, sizeof(files) - used, "%s%s", i ? ", " : "", c->files[i]);
+        used += n > 0 ? (size_t)n : 0;
     }
-    return false;
-}
-
-static void add_file(const char *path) {
-    const char *dot = strrchr(path, '.');
-    if (!dot || strcmp(dot, ".fx") != 0 || session.file_count >= IP_MAX_EFFECT_FILES ||
-        has_file(base_name(path))) {
-        return;
+    if (c->preset_path && c->preset_path[0]) {
+        fxgl_log_notice("configuration %s; preset %s (%s)", files, c->preset_path,
+                        c->preset_origin ? c->preset_origin : "configured");
+    } else {
+        fxgl_log_notice("configuration %s; no preset: frames pass through", files);
     }
-    char *copy = strdup(path);
-    char **grown = copy ? realloc(session.files, (session.file_count + 1) * sizeof(char *))
-                        : NULL;
-    if (!grown) {
-        free(copy);
-        return;
-    }
-    session.files = grown;
-    session.files[session.file_count++] = copy;
-}
-
-static void scan_dir(const char *dir, bool recursive, int depth) {
-    DIR *d = opendir(dir);
-    if (!d) {
-        return;
-    }
-    struct dirent *ent;
-    while ((ent = readdir(d))) {
-        if (ent->d_name[0] == '.') {
-            continue;
-        }
-        char path[PATH_MAX];
-        if (snprintf(path, sizeof(path), "%s/%s", dir, ent->d_name) >= (int)sizeof(path)) {
-            continue;
-        }
-        struct stat st;
-        if (stat(path, &st) != 0) {
-            continue;
-        }
-        if (S_ISDIR(st.st_mode)) {
-            if (recursive && depth < IP_MAX_DEPTH) {
-                scan_dir(path, true, depth + 1);
-            }
-        } else if (S_ISREG(st.st_mode)) {
-            add_file(path);
-        }
-    }
-    closedir(d);
-}
-
-static char **path_list(const fxgl_config_path *paths, size_t count) {
-    char **out = calloc(count + 1, sizeof(char *));
-    for (size_t i = 0; out && i < count; i++) {
-        size_t len = strlen(paths[i].path) + 4;
-        out[i] = malloc(len);
-        if (out[i]) {
-            snprintf(out[i], len, "%s%s", paths[i].path, paths[i].recursive ? "/**" : "");
-        }
-    }
-    return out;
 }
 
 static void session_setup(void) {
@@ -185,13 +132,13 @@ static void session_setup(void) {
     }
     session.ok = true;
     const fxgl_config *c = &session.config;
-    for (size_t i = 0; i < c->effect_path_count; i++) {
-        scan_dir(c->effect_paths[i].path, c->effect_paths[i].recursive, 0);
+    if (!fxgl_search_expand(&session.effect_dirs, c->effect_paths, c->effect_path_count) ||
+        !fxgl_search_expand(&session.texture_dirs, c->texture_paths, c->texture_path_count)) {
+        fxgl_log(FXGL_LOG_ERROR, "out of memory reading the search paths");
+        session.ok = false;
+        return;
     }
-    session.include_paths = path_list(c->effect_paths, c->effect_path_count);
-    session.include_count = session.include_paths ? c->effect_path_count : 0;
-    session.texture_paths = path_list(c->texture_paths, c->texture_path_count);
-    session.texture_count = session.texture_paths ? c->texture_path_count : 0;
+    session.file_count = fxgl_search_effects(&session.effect_dirs, &session.files);
     if (c->preset_path && c->preset_path[0]) {
         fxgl_preset_desc desc = {.path = c->preset_path, .sink = sink};
         session.preset = fxgl_preset_create(&desc);
@@ -200,8 +147,8 @@ static void session_setup(void) {
     // does it for every consumer; the search paths are the session's ("dir/**"). Each
     // runtime makes its own compile object from this (its target and buffer size).
     session.effects_desc = (fxgl_effects_desc){
-        .include_paths = (const char *const *)session.include_paths,
-        .include_path_count = session.include_count,
+        .include_paths = (const char *const *)session.effect_dirs.dirs,
+        .include_path_count = session.effect_dirs.count,
         .defines = c->defines.items,
         .define_count = c->defines.count,
         .performance_mode = c->performance_mode,
@@ -218,6 +165,7 @@ static void session_setup(void) {
         fxgl_log(FXGL_LOG_INFO, "performance mode: preset values are compiled in as "
                  "constants; variables are read-only and the preset is not saved");
     }
+    log_choice(c);
     fxgl_log(FXGL_LOG_DEBUG, "configuration: %zu file(s), preset '%s', %zu effect file(s) in "
              "%zu search path(s)", c->file_count, c->preset_path ? c->preset_path : "",
              session.file_count, c->effect_path_count);
@@ -366,8 +314,8 @@ void ip_effects_destroy(ip_effects *fx) {
 
 const char *const *ip_effects_texture_paths(size_t *count) {
     pthread_once(&session_once, session_setup);
-    *count = session.texture_count;
-    return (const char *const *)session.texture_paths;
+    *count = session.texture_dirs.count;
+    return (const char *const *)session.texture_dirs.dirs;
 }
 
 bool ip_effects_wanted(void) {
@@ -436,7 +384,7 @@ static bool neighbour_preset(const char *current, int step, char *next, size_t s
     char **names = NULL;
     size_t count = 0;
     struct dirent *ent;
-    while ((ent = readdir(d)) && count < IP_MAX_EFFECT_FILES) {
+    while ((ent = readdir(d)) && count < IP_MAX_PRESET_FILES) {
         char path[PATH_MAX];
         if (ent->d_name[0] == '.' ||
             snprintf(path, sizeof(path), "%s/%s", dir, ent->d_name) >= (int)sizeof(path)) {
@@ -737,8 +685,8 @@ ip_effects *ip_effects_load(fxgl_runtime *rt, const fxgl_gl_info *info, int widt
         fx->warm = ip_warm_create(info, width, height);
         fxgl_reloader_desc rd = {
             .effects = fx->compiler,
-            .texture_paths = (const char *const *)session.texture_paths,
-            .texture_path_count = session.texture_count,
+            .texture_paths = (const char *const *)session.texture_dirs.dirs,
+            .texture_path_count = session.texture_dirs.count,
             .no_watch = !live,
             .prewarm = fx->warm ? ip_warm_effect : NULL,
             .prewarm_user = fx->warm,

@@ -42,6 +42,9 @@ FXGL_INTERNAL void ip_log_init(void);
 FXGL_INTERNAL bool ip_log_enabled(fxgl_log_level level);
 FXGL_INTERNAL void fxgl_log(fxgl_log_level level, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+// What a player should see once per process (which configuration and preset): shown at
+// the default level (warn) and above, as "fxgl: ..." without a level word.
+FXGL_INTERNAL void fxgl_log_notice(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 // Like fxgl_log with ": strerror(errno)" appended.
 FXGL_INTERNAL void fxgl_log_errno(fxgl_log_level level, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

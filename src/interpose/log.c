@@ -52,9 +52,11 @@ bool ip_log_enabled(fxgl_log_level level) {
     return level <= log_level;
 }
 
-static void log_write(fxgl_log_level level, const char *suffix, const char *fmt, va_list ap) {
+// level < 0: a notice, no level word.
+static void log_write(int level, const char *suffix, const char *fmt, va_list ap) {
     char line[2048];
-    int n = snprintf(line, sizeof(line), "fxgl: %s: ", level_names[level]);
+    int n = level < 0 ? snprintf(line, sizeof(line), "fxgl: ")
+                      : snprintf(line, sizeof(line), "fxgl: %s: ", level_names[level]);
     if (n < 0) {
         return;
     }
@@ -64,6 +66,16 @@ static void log_write(fxgl_log_level level, const char *suffix, const char *fmt,
     fprintf(out, "%s%s\n", line, suffix ? suffix : "");
     fflush(out);
     pthread_mutex_unlock(&log_lock);
+}
+
+void fxgl_log_notice(const char *fmt, ...) {
+    if (!ip_log_enabled(FXGL_LOG_WARN)) {
+        return;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    log_write(-1, NULL, fmt, ap);
+    va_end(ap);
 }
 
 void fxgl_log(fxgl_log_level level, const char *fmt, ...) {

@@ -140,6 +140,7 @@ typedef struct config_reader {
     const fxgl_config_env *env;
     const fxgl_preset_sink *sink;
     bool preset_chosen;          // a file key or FXGL_PRESET named the preset
+    const char *preset_name;     // FXGL_PRESET's value when it was a name ("default")
     bool oom;
 } config_reader;
 
@@ -206,6 +207,11 @@ static bool make_path(const fxgl_config_env *env, const char *raw, const char *b
     }
     free(text);
     return out->path != NULL;
+}
+
+bool fxgl_config_path_parse(const char *raw, const char *base, fxgl_config_path *out)
+{
+    return make_path(NULL, raw, base, out);
 }
 
 static void free_paths(fxgl_config_path *paths, size_t count)
@@ -483,6 +489,15 @@ static void set_defaults(config_reader *r, fxgl_config *config)
     free(config_home);
 }
 
+// "PresetPath in FILE:LINE", for the line that says which preset is used.
+static void set_origin(config_reader *r, fxgl_config *config, size_t layer, const char *key)
+{
+    char buf[4200];
+    snprintf(buf, sizeof(buf), "%s in %s:%u", key, r->layers[layer].path,
+             fxgl_ini_line(r->layers[layer].ini, "GENERAL", key));
+    r->oom |= !replace_string(&config->preset_origin, buf);
+}
+
 static void read_general(config_reader *r, fxgl_config *config)
 {
     size_t n;
@@ -506,6 +521,7 @@ static void read_general(config_reader *r, fxgl_config *config)
             free(config->preset_path);
             config->preset_path = path.path;
             r->preset_chosen = true;
+            set_origin(r, config, layer, preset_keys[k]);
             break;
         }
         warn_at(r, layer, "GENERAL", preset_keys[k], "'%s' is not a preset: not used",
@@ -667,9 +683,35 @@ static void installed_default_preset(config_reader *r, fxgl_config *config)
     } else if (access(path, F_OK) == 0) {
         free(config->preset_path);
         config->preset_path = path;
+        r->oom |= !replace_string(&config->preset_origin, "the installed default");
     } else {
         free(path);
     }
+}
+
+// A preset someone named that is not there runs nothing: say so, with the path (the
+// reference would create it on the first save, which is no help to a player).
+static void check_preset(config_reader *r, const fxgl_config *config)
+{
+    if (!r->preset_chosen || config->preset_path == NULL ||
+        access(config->preset_path, F_OK) == 0) {
+        return;
+    }
+    if (r->preset_name != NULL) {
+        char *data_home = xdg_home(r->env, "XDG_DATA_HOME", ".local/share");
+        char user[4200];
+        snprintf(user, sizeof(user), "%s/fxgl/presets", data_home != NULL ? data_home : "~");
+        free(data_home);
+        char installed[4200];
+        snprintf(installed, sizeof(installed), "%s/presets", data_dir(r->env));
+        preset_diagf(r->sink, FXGL_PRESET_WARNING, "FXGL_PRESET", 0,
+                     "no preset named '%s' (looked for %s.ini in %s and %s): no effects run",
+                     r->preset_name, r->preset_name, user, installed);
+        return;
+    }
+    preset_diagf(r->sink, FXGL_PRESET_WARNING, config->preset_path, 0,
+                 "the preset does not exist (named by %s): no effects run",
+                 config->preset_origin != NULL ? config->preset_origin : "the configuration");
 }
 
 static void read_environment(config_reader *r, fxgl_config *config)
@@ -683,9 +725,13 @@ static void read_environment(config_reader *r, fxgl_config *config)
             config->preset_path = path;
         }
         r->preset_chosen = true;
+        r->preset_name = value;
     } else if (value != NULL) {
         r->oom |= !replace_path(&config->preset_path, r->env, value, NULL);
         r->preset_chosen = true;
+    }
+    if (value != NULL) {
+        r->oom |= !replace_string(&config->preset_origin, "FXGL_PRESET (fxgl --preset)");
     }
     env_paths(r, "FXGL_EFFECT_PATHS", &config->effect_paths, &config->effect_path_count);
     env_paths(r, "FXGL_TEXTURE_PATHS", &config->texture_paths, &config->texture_path_count);
@@ -729,6 +775,10 @@ bool fxgl_config_load(fxgl_config *config, const fxgl_config_env *env,
     read_input_and_log(&r, config);
     read_environment(&r, config);
     installed_default_preset(&r, config);
+    if (config->preset_origin == NULL && config->preset_path != NULL) {
+        r.oom |= !replace_string(&config->preset_origin, "the default place");
+    }
+    check_preset(&r, config);
     for (size_t i = 0; i < r.count; i++) {
         fxgl_ini_destroy(r.layers[i].ini);
         free(r.layers[i].path);
@@ -750,6 +800,7 @@ void fxgl_config_finish(fxgl_config *config)
     free_paths(config->effect_paths, config->effect_path_count);
     free_paths(config->texture_paths, config->texture_path_count);
     free(config->preset_path);
+    free(config->preset_origin);
     free(config->cache_path);
     fxgl_preset_define_list_finish(&config->defines);
     for (size_t i = 0; config->technique_sorting != NULL &&
