@@ -125,7 +125,8 @@ static void session_setup(void) {
         *slash = '\0';
     }
     fxgl_preset_sink sink = {preset_diag, NULL};
-    fxgl_config_env env = {(const char *const *)environ, slash ? dir : NULL};
+    const char *name = slash ? session.program + (slash + 1 - dir) : session.program;
+    fxgl_config_env env = {(const char *const *)environ, slash ? dir : NULL, name};
     if (!fxgl_config_load(&session.config, &env, &sink)) {
         fxgl_log(FXGL_LOG_ERROR, "out of memory reading the configuration");
         return;

@@ -96,11 +96,24 @@ size_t fxgl_config_candidates(const fxgl_config_env *env, char **out, size_t max
     if (explicit_path != NULL) {
         ADD(preset_strdup(explicit_path));
     }
+    char *config_home = xdg_home(env, "XDG_CONFIG_HOME", ".config");
+    const char *name = env != NULL ? env->program_name : NULL;
+    if (config_home != NULL && name != NULL && name[0] != '\0' && strchr(name, '/') == NULL &&
+        name[0] != '.') {
+        // One file per program, by executable name, as MangoHud's <name>.conf: writable
+        // even when the program's own folder (/usr/games) is not.
+        size_t len = strlen(name);
+        char *file = malloc(len + sizeof("fxgl/.conf"));
+        if (file != NULL) {
+            snprintf(file, len + sizeof("fxgl/.conf"), "fxgl/%s.conf", name);
+            ADD(join(config_home, file));
+            free(file);
+        }
+    }
     if (env != NULL && env->program_dir != NULL && env->program_dir[0] != '\0') {
         ADD(join(env->program_dir, "fxgl.ini"));
         ADD(join(env->program_dir, "ReShade.ini"));
     }
-    char *config_home = xdg_home(env, "XDG_CONFIG_HOME", ".config");
     if (config_home != NULL) {
         ADD(join(config_home, "fxgl/fxgl.ini"));
         free(config_home);

@@ -358,15 +358,17 @@ bool fxgl_preset_save(fxgl_preset *preset, const char *path);
 // fxgl.ini uses ReShade.ini's sections and keys where they exist. Files are looked up in
 // this order, and a key is taken from the first file that has it:
 //   1. $FXGL_CONFIG
-//   2. <program dir>/fxgl.ini, then <program dir>/ReShade.ini
-//   3. $XDG_CONFIG_HOME/fxgl/fxgl.ini (default ~/.config/fxgl/fxgl.ini)
-//   4. <each of $XDG_CONFIG_DIRS>/fxgl/fxgl.ini (default /etc/xdg), then /etc/fxgl/fxgl.ini
+//   2. $XDG_CONFIG_HOME/fxgl/<program name>.conf (the executable's file name; same format)
+//   3. <program dir>/fxgl.ini, then <program dir>/ReShade.ini
+//   4. $XDG_CONFIG_HOME/fxgl/fxgl.ini (default ~/.config/fxgl/fxgl.ini)
+//   5. <each of $XDG_CONFIG_DIRS>/fxgl/fxgl.ini (default /etc/xdg), then /etc/fxgl/fxgl.ini
 // Relative paths in a file are relative to that file's directory; `\` reads as `/`.
 // Environment variables then override (see fxgl_config_load for the list).
 
 typedef struct fxgl_config_env {
     const char *const *envp;     // "NAME=value" strings, NULL-terminated (like environ)
     const char *program_dir;     // directory of the executable, NULL if unknown
+    const char *program_name;    // the executable's file name ("glxgears"), NULL if unknown
 } fxgl_config_env;
 
 typedef enum fxgl_config_log_level {
