@@ -287,10 +287,10 @@ static const struct {
     const char *command;
     int vk;                      // default binding, 0: none
 } key_actions[IP_CTL_ACTIONS] = {
-    {"toggle", "toggle", 0},                 // unbound: a preset's KeyEffects does it
+    {"toggle", "toggle", 0},                 // unbound: KeyEffects (default Home) does it
     {"reload", "reload", 0},
-    {"next", "preset next", 0x22},           // PageDown
-    {"prev", "preset prev", 0x21},           // PageUp
+    {"next", "preset next", 0},              // unbound: games use PageUp/PageDown
+    {"prev", "preset prev", 0},
     {"performance", "performance", 0},
     {"overlay", "overlay toggle", 0x79},     // F10 (F11 is fullscreen in many programs)
     {"dump", "dump", 0x78},                  // F9
@@ -609,8 +609,24 @@ static void run_command(void *user, const char *line, char *reply, size_t size) 
              line, reply);
 }
 
+// KeyEffects presses not yet applied (guarded by control_lock): the key flips the same
+// on/off state as `fxgl ctl toggle` (the inspection layer's), so `fxgl ctl status` and the
+// overlay show what the key did.
+static unsigned pending_toggles;
+
+void ip_control_toggle_effects(void) {
+    pthread_mutex_lock(&control_lock);
+    pending_toggles++;
+    pthread_mutex_unlock(&control_lock);
+}
+
 // Under control_lock: the socket, the keys, SIGUSR1.
 static void poll_all(ip_inspect *i, const fxgl_input *input) {
+    for (; pending_toggles > 0; pending_toggles--) {
+        char reply[512];
+        fxgl_inspect_command(i->in, "toggle", reply, sizeof(reply));
+        fxgl_log(FXGL_LOG_INFO, "%s (KeyEffects)", reply);
+    }
     ip_control_poll(control, run_command, i);
     const char *cmds[IP_CTL_ACTIONS];
     size_t n = ip_control_keys(&keymap, input, cmds, IP_CTL_ACTIONS);

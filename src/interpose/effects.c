@@ -82,7 +82,6 @@ struct ip_effects {
     bool first_polled;           // results are taken from the second frame on
     bool transitioning;          // some entry's transitions are running
     unsigned preset_gen, reload_gen, perf_gen; // the session's, as last acted on
-    bool all_off;                // KeyEffects toggled everything off
     ip_warm *warm;               // the worker's private context for prewarms (NULL: none)
 };
 
@@ -857,12 +856,11 @@ static bool key_fired(const fxgl_preset_key *k, const fxgl_input *in) {
 
 bool ip_effects_input(ip_effects *fx, fxgl_runtime *rt, const fxgl_input *in) {
     if (!in->has_focus) {
-        return !fx->all_off;
+        return true;
     }
     const fxgl_config *c = &session.config;
     if (session.ok && key_fired(&c->key_effects, in)) {
-        fx->all_off = !fx->all_off;
-        fxgl_log(FXGL_LOG_INFO, "effects %s (KeyEffects)", fx->all_off ? "off" : "on");
+        ip_control_toggle_effects();
     }
     if (session.ok && key_fired(&c->key_reload, in)) {
         ip_effects_request_reload();
@@ -890,5 +888,5 @@ bool ip_effects_input(ip_effects *fx, fxgl_runtime *rt, const fxgl_input *in) {
             }
         }
     }
-    return !fx->all_off;
+    return true;
 }

@@ -415,6 +415,8 @@ FXGL_INTERNAL void ip_inspect_note_failed(const char *file, const char *diagnost
 // control still answers. Accepts NULL.
 FXGL_INTERNAL void ip_inspect_idle(ip_inspect *in, const struct fxgl_input *input);
 // SIGUSR1 asks for a dump, where the program left SIGUSR1 at its default.
+// KeyEffects: flips the one effects on/off state (`fxgl ctl toggle`'s) at the next frame.
+FXGL_INTERNAL void ip_control_toggle_effects(void);
 FXGL_INTERNAL bool ip_control_signal_install(void);
 // True once per SIGUSR1 received (the frame hook then dumps).
 FXGL_INTERNAL bool ip_control_signal_take(void);

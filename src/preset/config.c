@@ -495,6 +495,9 @@ static void set_defaults(config_reader *r, fxgl_config *config)
     }
     config->transition_ms = 1000;
     config->key_screenshot = (fxgl_preset_key){.vk = 0x2C}; // VK_SNAPSHOT, as the reference
+    // Effects on/off on Home, as vkBasalt's toggleKey: a key games rarely bind (the
+    // reference ships none; its overlay key is Home, which this takes the place of).
+    config->key_effects = (fxgl_preset_key){.vk = 0x24};
     config->force_shortcut_modifiers = true;
     config->log_level = FXGL_CONFIG_LOG_INFO;
     free(data_home);

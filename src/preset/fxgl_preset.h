@@ -402,7 +402,7 @@ typedef struct fxgl_config {
     fxgl_preset_define_list defines; // [GENERAL] PreprocessorDefinitions
     char **technique_sorting;    // owned; [GENERAL] TechniqueSorting (fallback order)
     size_t technique_sorting_count;
-    fxgl_preset_key key_effects; // [INPUT] KeyEffects: toggle all effects
+    fxgl_preset_key key_effects; // [INPUT] KeyEffects: effects on/off, default Home (0x24)
     fxgl_preset_key key_reload;  // [INPUT] KeyReload
     fxgl_preset_key key_next_preset; // [INPUT] KeyNextPreset
     fxgl_preset_key key_previous_preset; // [INPUT] KeyPreviousPreset
