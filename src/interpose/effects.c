@@ -124,8 +124,11 @@ static void session_setup(void) {
         *slash = '\0';
     }
     fxgl_preset_sink sink = {preset_diag, NULL};
-    const char *name = slash ? session.program + (slash + 1 - dir) : session.program;
-    fxgl_config_env env = {(const char *const *)environ, slash ? dir : NULL, name};
+    // The name the program was started by (glxgears, not the glxgears.x86_64-linux-gnu
+    // that /proc/self/exe resolves to): the one a player writes <name>.conf for.
+    const char *name = program_invocation_short_name;
+    fxgl_config_env env = {(const char *const *)environ, slash ? dir : NULL,
+                           name && name[0] ? name : NULL};
     if (!fxgl_config_load(&session.config, &env, &sink)) {
         fxgl_log(FXGL_LOG_ERROR, "out of memory reading the configuration");
         return;
