@@ -577,8 +577,40 @@ void ip_inspect_abandon(ip_inspect *i) {
     free(i);
 }
 
+// `dump` without a file: into the log at the default level (a dump asked for is always
+// shown; at info it would be invisible unless FXGL_LOG says so), and the reply says where.
+static bool dump_to_log(ip_inspect *i, const char *line, char *reply, size_t size) {
+    const char *p = line + strspn(line, " \t");
+    if (strncmp(p, "dump", 4) != 0 || p[4 + strspn(p + 4, " \t\r\n")] != '\0') {
+        return false;
+    }
+    size_t need = fxgl_inspect_dump(i->in, NULL, 0) + 1;
+    char *text = malloc(need);
+    if (!text) {
+        snprintf(reply, size, "error: out of memory");
+        return true;
+    }
+    fxgl_inspect_dump(i->in, text, need);
+    for (char *s = text, *e; *s; s = e) {
+        e = s + strcspn(s, "\n");
+        bool nl = *e == '\n';
+        *e = 0;
+        fxgl_log_notice("dump: %s", s);
+        e += nl;
+    }
+    free(text);
+    const char *file = getenv("FXGL_LOG_FILE");
+    snprintf(reply, size, "dump written to the program's log (%s)",
+             file && *file ? file : "its standard error");
+    return true;
+}
+
 static void run_command(void *user, const char *line, char *reply, size_t size) {
     ip_inspect *i = user;
+    if (dump_to_log(i, line, reply, size)) {
+        fxgl_log(FXGL_LOG_INFO, "control: %s: %s", line, reply);
+        return;
+    }
     fxgl_command_result r = fxgl_inspect_command(i->in, line, reply, size);
     switch (r) {
     case FXGL_COMMAND_DONE:
