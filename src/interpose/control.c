@@ -519,7 +519,13 @@ ip_inspect *ip_inspect_create(fxgl_runtime *fx) {
         free(i);
         return NULL;
     }
-    if (cfg->preset[0]) {
+    // The preset the session uses (FXGL_PRESET, PresetPath, the installed default, a
+    // switch since), not only FXGL_PRESET: screenshots and dumps are named after it.
+    char preset[4096];
+    ip_effects_preset_path(preset, sizeof(preset));
+    if (preset[0]) {
+        fxgl_inspect_set_preset(i->in, preset);
+    } else if (cfg->preset[0]) {
         fxgl_inspect_set_preset(i->in, cfg->preset);
     }
     pthread_mutex_lock(&control_lock);

@@ -315,6 +315,13 @@ void ip_effects_destroy(ip_effects *fx) {
     free(fx);
 }
 
+void ip_effects_preset_path(char *out, size_t size) {
+    pthread_once(&session_once, session_setup);
+    pthread_mutex_lock(&session.lock);
+    snprintf(out, size, "%s", session.preset_path);
+    pthread_mutex_unlock(&session.lock);
+}
+
 const char *const *ip_effects_texture_paths(size_t *count) {
     pthread_once(&session_once, session_setup);
     *count = session.texture_dirs.count;

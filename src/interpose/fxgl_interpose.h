@@ -260,6 +260,8 @@ FXGL_INTERNAL bool ip_effects_switch_preset(int step);
 // (__RESHADE_PERFORMANCE_MODE__=1) or back with uniforms.
 FXGL_INTERNAL void ip_effects_set_performance_mode(bool on);
 FXGL_INTERNAL bool ip_effects_performance_mode(void);
+// The preset in use now, whatever chose it ("" none): for screenshot names and dumps.
+FXGL_INTERNAL void ip_effects_preset_path(char *out, size_t size);
 // [GENERAL] TextureSearchPaths as given to the runtime.
 FXGL_INTERNAL const char *const *ip_effects_texture_paths(size_t *count);
 
