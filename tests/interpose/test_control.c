@@ -565,10 +565,52 @@ START_TEST(key_and_ctl_share_one_state) {
     ip_frame_once(&a, i);
     ck_assert(!frame_is_input(&a));
 
+    // `dump` without a file goes to the log at the default level, and says so.
+    unsetenv("FXGL_LOG_FILE");
+    char *const dump[] = {(char *)FXGL_CTL_PATH, "dump", NULL};
+    ip_client(&a, i, dump, out, sizeof(out));
+    ck_assert_str_eq(out, "dump written to the program's log (its standard error)\n");
+
     ip_inspect_destroy(i);
     fxgl_runtime_destroy(a.rt);
     fxgl_image_free(&a.input);
     fxgl_test_egl_destroy(a.egl);
+    remove_tmpdir();
+}
+END_TEST
+
+// With several programs, fxgl-ctl sends nothing and lists each with its process id and
+// name (from /proc), not only socket paths.
+START_TEST(several_programs_listed) {
+    make_tmpdir();
+    char mine[600], other[600];
+    snprintf(mine, sizeof(mine), "%s/fxgl-%ld.sock", tmpdir, (long)getpid());
+    snprintf(other, sizeof(other), "%s/fxgl-%ld.sock", tmpdir, (long)getppid());
+    FILE *f = fopen(mine, "w");
+    ck_assert(f && fclose(f) == 0);
+    f = fopen(other, "w");
+    ck_assert(f && fclose(f) == 0);
+    char comm[64] = "";
+    f = fopen("/proc/self/comm", "r");
+    ck_assert(f && fgets(comm, sizeof(comm), f));
+    fclose(f);
+    comm[strcspn(comm, "\n")] = 0;
+    char cmd[1200], text[2048] = "";
+    snprintf(cmd, sizeof(cmd), "XDG_RUNTIME_DIR='%s' '%s' status 2>&1; echo \"exit $?\"",
+             tmpdir, FXGL_CTL_PATH);
+    FILE *p = popen(cmd, "r");
+    ck_assert(p);
+    size_t n = fread(text, 1, sizeof(text) - 1, p);
+    text[n] = 0;
+    pclose(p);
+    char want[800];
+    snprintf(want, sizeof(want), "  -p %ld  %s  %s\n", (long)getpid(), comm, mine);
+    ck_assert_msg(strstr(text, "fxgl-ctl: several programs run fxgl; pick one with -p:\n"), "%s",
+                  text);
+    ck_assert_msg(strstr(text, want), "no line '%s' in:\n%s", want, text);
+    ck_assert_msg(strstr(text, "exit 2\n"), "%s", text);
+    remove(mine);
+    remove(other);
     remove_tmpdir();
 }
 END_TEST
@@ -580,6 +622,7 @@ int main(void) {
     tcase_add_test(tc, socket_place_and_refusals);
     tcase_add_test(tc, never_blocks_and_bad_lines);
     tcase_add_test(tc, keys_and_signal);
+    tcase_add_test(tc, several_programs_listed);
     char reason[256];
     fxgl_test_egl *probe = fxgl_test_egl_create(&(fxgl_test_egl_desc){.api = FXGL_API_GL},
                                                 reason, sizeof(reason));
