@@ -66,6 +66,10 @@ check "--list-effects without fxc" "fxgl: fxc not found: /nonexistent/fxc (set F
 # A program that does not exist: one clear line, the shell's status for "not found".
 out=$(sh "$fxgl" nosuchprogram-fxgl 2>&1)
 check "no such program" "127 fxgl: program not found: nosuchprogram-fxgl" "$? $out"
+out=$(sh "$fxgl" "$dir/nothere" 2>&1)
+check "no such file" "127 fxgl: program not found: $dir/nothere" "$? $out"
+out=$(sh "$fxgl" "$dir/a.fx" 2>&1)
+check "not executable" "126 fxgl: program not executable: $dir/a.fx" "$? $out"
 # With the build's fxc: techniques, compiled against the same include path.
 {
     echo '#include "inc.fxh"'
