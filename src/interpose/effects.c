@@ -31,6 +31,7 @@
 #include "fxgl_preset.h"
 
 #define IP_MAX_PRESET_FILES 512      // presets considered beside the current one
+#define IP_SHARED_MAX 64             // compiled effects kept for other contexts
 
 extern char **environ;
 
@@ -55,6 +56,9 @@ static struct session {
     unsigned reload_gen;         // bumped by every reload request
     unsigned perf_gen;           // bumped by every performance-mode change
     bool performance_mode;       // the mode now asked for
+    struct ip_shared *shared;    // first compiles, for the other contexts (IP_SHARED_MAX)
+    size_t shared_count;
+    unsigned shared_reuses;      // first compiles a context took from another
 } session = {.lock = PTHREAD_MUTEX_INITIALIZER};
 static pthread_once_t session_once = PTHREAD_ONCE_INIT;
 
@@ -66,6 +70,7 @@ typedef struct ip_entry {
     fxgl_effect *effect;         // owned; the version the runtime runs (NULL: none yet)
     int runtime_index;           // -1 until the runtime has it
     bool pending;                // the first compile is not back yet
+    fxgl_effect *reused;         // another context's first compile, to deliver (a reference)
     bool described;              // preset view below is valid
     fxgl_preset_effect view;     // the preset's view of effect (arrays owned)
     fxgl_preset_transition *transitions; // per view uniform, while a preset switch blends
@@ -78,6 +83,7 @@ struct ip_effects {
     ip_entry *entries;           // one per wanted file, session.file_count at most
     size_t entry_count;
     fxgl_environment env;        // what compiler compiles for now
+    fxgl_glsl_target target;     // and for which GLSL
     bool ready;                  // every first compile is back: frames run effects
     bool first_polled;           // results are taken from the second frame on
     bool transitioning;          // some entry's transitions are running
@@ -287,6 +293,133 @@ static void push_uniforms(fxgl_runtime *rt, int index, const fxgl_effect *e,
     }
 }
 
+// --- compiled effects shared by the runtimes of the process ---
+//
+// A second context of the process (two windows, or glmark2's context per scene) compiles
+// nothing the first already compiled for the same file, target, size and API, preset,
+// reload and performance-mode state: the module and its GLSL (read-only to every user) are
+// shared and counted. The table keeps a reference of its own, so a later context finds
+// them after the first one is gone; a reload or preset switch changes the generations,
+// and entries no runtime uses are dropped when the table is full. An effect whose files
+// changed since it was compiled is not reused.
+
+typedef struct ip_shared {
+    int id;                      // session.files index
+    fxgl_environment env;        // application not compared (one process, one program)
+    fxgl_glsl_target target;
+    unsigned preset_gen, reload_gen, perf_gen;
+    struct timespec compiled;    // when it was registered (after its files were read)
+    fxgl_effect *effect;
+    int refs;                    // users, the table's own reference included
+} ip_shared;
+
+static bool same_env(const fxgl_environment *a, const fxgl_environment *b) {
+    return a->width == b->width && a->height == b->height && a->api == b->api &&
+           a->api_major == b->api_major && a->api_minor == b->api_minor &&
+           a->performance_mode == b->performance_mode;
+}
+
+static bool same_key(const ip_shared *s, const ip_effects *fx, int id) {
+    return s->id == id && same_env(&s->env, &fx->env) && s->target == fx->target &&
+           s->preset_gen == fx->preset_gen && s->reload_gen == fx->reload_gen &&
+           s->perf_gen == fx->perf_gen;
+}
+
+// Drops one reference to an effect an entry held; the last one destroys it.
+static void effect_release(fxgl_effect *effect) {
+    if (!effect) {
+        return;
+    }
+    bool listed = false, last = false;
+    pthread_mutex_lock(&session.lock);
+    for (size_t i = 0; i < session.shared_count; i++) {
+        if (session.shared[i].effect == effect) {
+            listed = true;
+            last = --session.shared[i].refs == 0;
+            if (last) {
+                session.shared[i] = session.shared[--session.shared_count];
+            }
+            break;
+        }
+    }
+    pthread_mutex_unlock(&session.lock);
+    if (!listed || last) {
+        fxgl_effect_destroy(effect);
+    }
+}
+
+// Lists a first compile for the other contexts (the entry keeps its own reference).
+static void share_first_compile(const ip_effects *fx, int id, fxgl_effect *effect) {
+    fxgl_effect *dropped = NULL;
+    pthread_mutex_lock(&session.lock);
+    bool current = fx->preset_gen == session.preset_gen && fx->reload_gen == session.reload_gen &&
+                   fx->perf_gen == session.perf_gen;
+    if (!session.shared) {
+        session.shared = calloc(IP_SHARED_MAX, sizeof(*session.shared));
+    }
+    for (size_t i = 0; current && session.shared && i < session.shared_count; i++) {
+        current = !same_key(&session.shared[i], fx, id); // one of a key is enough
+    }
+    if (current && session.shared && session.shared_count == IP_SHARED_MAX) {
+        // Full: drop one that only the table holds.
+        for (size_t i = 0; i < session.shared_count; i++) {
+            if (session.shared[i].refs == 1) {
+                dropped = session.shared[i].effect;
+                session.shared[i] = session.shared[--session.shared_count];
+                break;
+            }
+        }
+    }
+    if (current && session.shared && session.shared_count < IP_SHARED_MAX) {
+        ip_shared *sh = &session.shared[session.shared_count++];
+        *sh = (ip_shared){.id = id, .env = fx->env, .target = fx->target,
+                          .preset_gen = fx->preset_gen, .reload_gen = fx->reload_gen,
+                          .perf_gen = fx->perf_gen, .effect = effect, .refs = 2};
+        clock_gettime(CLOCK_REALTIME, &sh->compiled);
+    }
+    pthread_mutex_unlock(&session.lock);
+    if (dropped) {
+        fxgl_effect_destroy(dropped);
+    }
+}
+
+static bool newer_than(const struct stat *st, const struct timespec *t) {
+    return st->st_mtim.tv_sec > t->tv_sec ||
+           (st->st_mtim.tv_sec == t->tv_sec && st->st_mtim.tv_nsec >= t->tv_nsec);
+}
+
+// Another context's first compile of file id for this context's key, with a reference
+// taken; NULL when there is none or its files changed since.
+static fxgl_effect *take_shared(const ip_effects *fx, int id) {
+    fxgl_effect *effect = NULL;
+    struct timespec compiled = {0};
+    pthread_mutex_lock(&session.lock);
+    for (size_t i = 0; i < session.shared_count && !effect; i++) {
+        if (same_key(&session.shared[i], fx, id)) {
+            effect = session.shared[i].effect;
+            compiled = session.shared[i].compiled;
+            session.shared[i].refs++;
+        }
+    }
+    pthread_mutex_unlock(&session.lock);
+    // Out of the lock: stat is I/O.
+    for (size_t i = 0; effect && i < effect->included_count; i++) {
+        struct stat st;
+        if (stat(effect->included_files[i], &st) != 0 || newer_than(&st, &compiled)) {
+            effect_release(effect);
+            effect = NULL;
+        }
+    }
+    if (effect) {
+        pthread_mutex_lock(&session.lock);
+        unsigned n = ++session.shared_reuses;
+        pthread_mutex_unlock(&session.lock);
+        fxgl_log(FXGL_LOG_INFO, "%s: reused the compile of another context (%u reuse%s in "
+                 "this process)", base_name(effect->path), n, n == 1 ? "" : "s");
+    }
+    return effect;
+}
+
 // --- one runtime's effects ---
 
 static void free_view(ip_entry *e) {
@@ -307,7 +440,8 @@ void ip_effects_destroy(ip_effects *fx) {
     ip_warm_destroy(fx->warm);
     for (size_t i = 0; i < fx->entry_count; i++) {
         free_view(&fx->entries[i]);
-        fxgl_effect_destroy(fx->entries[i].effect);
+        effect_release(fx->entries[i].effect);
+        effect_release(fx->entries[i].reused);
     }
     free(fx->entries);
     fxgl_preset_destroy(fx->preset);
@@ -488,8 +622,10 @@ static void add_wanted(ip_effects *fx) {
         }
         ip_entry *e = &fx->entries[fx->entry_count];
         *e = (ip_entry){.id = (int)i, .path = session.files[i], .runtime_index = -1};
+        e->reused = take_shared(fx, e->id);
         if (!fxgl_reloader_watch(fx->reloader, e->id, e->path, NULL) ||
-            !fxgl_reloader_request(fx->reloader, e->id)) {
+            (!e->reused && !fxgl_reloader_request(fx->reloader, e->id))) {
+            effect_release(e->reused);
             fxgl_log(FXGL_LOG_WARN, "effect %s skipped: out of memory", e->path);
             continue;
         }
@@ -610,7 +746,8 @@ static void first_error(const char *errors, char *out, size_t size) {
 
 // One finished compile: the first version joins the runtime, a later one
 // replaces the running version whole; a failure keeps what runs.
-static bool deliver(ip_effects *fx, fxgl_runtime *rt, fxgl_reload_result *r) {
+// shared: r->effect is another context's compile (a reference), not this worker's.
+static bool deliver(ip_effects *fx, fxgl_runtime *rt, fxgl_reload_result *r, bool shared) {
     ip_entry *e = NULL;
     for (size_t i = 0; i < fx->entry_count; i++) {
         e = fx->entries[i].id == r->id ? &fx->entries[i] : e;
@@ -637,22 +774,25 @@ static bool deliver(ip_effects *fx, fxgl_runtime *rt, fxgl_reload_result *r) {
     if (e->runtime_index < 0) {
         int index = fxgl_runtime_add_effect(rt, effect, base_name(e->path));
         if (index < 0) {
-            fxgl_effect_destroy(effect);
+            effect_release(effect);
             return first;
         }
         e->runtime_index = index;
         e->effect = effect;
+        if (first && !shared) {
+            share_first_compile(fx, e->id, effect);
+        }
     } else {
         char reason[256] = "";
         if (!fxgl_runtime_replace_effect(rt, (size_t)e->runtime_index, effect, reason,
                                          sizeof(reason))) {
             fxgl_log(FXGL_LOG_WARN, "reload of %s failed, the running version stays: %s",
                      e->path, reason);
-            fxgl_effect_destroy(effect);
+            effect_release(effect);
             return false;
         }
         free_view(e); // it points into the old version
-        fxgl_effect_destroy(e->effect);
+        effect_release(e->effect);
         e->effect = effect;
         fxgl_log(FXGL_LOG_INFO, "reloaded %s (compiled in %.1f ms on the worker)", e->path,
                  r->compile_ms);
@@ -685,6 +825,7 @@ ip_effects *ip_effects_load(fxgl_runtime *rt, const fxgl_gl_info *info, int widt
     fx->env = environment(info, width, height);
     desc.env = fx->env;
     desc.target = glsl_target(info);
+    fx->target = desc.target;
     desc.performance_mode = performance_mode;
     fx->compiler = fxgl_effects_create(&desc);
     fx->preset = read_preset(path);
@@ -723,8 +864,13 @@ ip_effects *ip_effects_load(fxgl_runtime *rt, const fxgl_gl_info *info, int widt
                      "paths", names[i], at + 1);
         }
     }
-    fxgl_log(FXGL_LOG_INFO, "compiling %zu effect file(s) on a worker thread%s; frames pass "
-             "through until they are ready", fx->entry_count,
+    size_t reused = 0;
+    for (size_t i = 0; i < fx->entry_count; i++) {
+        reused += fx->entries[i].reused != NULL;
+    }
+    fxgl_log(FXGL_LOG_INFO, "compiling %zu effect file(s) on a worker thread (%zu more "
+             "compiled by another context)%s; frames pass through until they are ready",
+             fx->entry_count - reused, reused,
              live ? ", live reload on (FXGL_RELOAD=0 turns it off)" : "");
     return fx;
 }
@@ -811,12 +957,19 @@ bool ip_effects_frame(ip_effects *fx, fxgl_runtime *rt, int width, int height, d
     // builds GL objects).
     bool changed = false, preset_file = false;
     if (fx->first_polled) {
+        for (size_t i = 0; i < fx->entry_count; i++) {
+            if (fx->entries[i].reused) {
+                fxgl_reload_result r = {.id = fx->entries[i].id, .effect = fx->entries[i].reused};
+                fx->entries[i].reused = NULL; // deliver takes the reference
+                changed |= deliver(fx, rt, &r, true);
+            }
+        }
         fxgl_reload_result r;
         for (int n = 0; n < 4 && fxgl_reloader_poll(fx->reloader, &r); n++) {
             if (r.preset_changed) {
                 preset_file = true;
             } else {
-                changed |= deliver(fx, rt, &r);
+                changed |= deliver(fx, rt, &r, false);
             }
             fxgl_reload_result_finish(&r);
         }

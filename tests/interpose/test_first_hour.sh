@@ -20,7 +20,8 @@
 # preset, a missing preset, a preset name that matches nothing), fxc check finding the
 # installed ReShade.fxh without -I, a per-program configuration
 # ($XDG_CONFIG_HOME/fxgl/<program>.conf) and the default effects key (Home) on the
-# running program, pressed through XTest.
+# running program, pressed through XTest; a second context of the process reusing the
+# first one's compile (counted in the log).
 set -u
 build=${FXGL_TOP_BUILDDIR:-.}
 src=${FXGL_TOP_SRCDIR:-..}
@@ -196,7 +197,7 @@ if ldd "$lib" 2>/dev/null | grep -q libasan; then
     echo "note: sanitizer build: the installed library is not preloaded here"
     exit $fail
 fi
-"$xvfb" -displayfd 3 -noreset -screen 0 320x240x24 -nolisten tcp 3> "$tmp/display" \
+"$xvfb" -displayfd 3 -noreset -screen 0 640x480x24 -nolisten tcp 3> "$tmp/display" \
     > "$tmp/xvfb.log" 2>&1 &
 xvfb_pid=$!
 i=0
@@ -302,5 +303,28 @@ run_env XDG_CONFIG_HOME="$xdg" FXGL_TEST_EXPECT_INVERT=1 \
 rc=$?
 same "fxgl, KeyEffects=I, I pressed: exit status" "0" "$rc"
 
-[ $fail -eq 0 ] && echo "first hour: Windows layout through fxgl, fxgl-render and fxc preset; messages; per-program configuration; Home: ok"
+# 6. A second context of the process compiles nothing the first compiled for the same
+# size and API: two windows of one size, two unshared contexts (one core profile), both
+# inverted; the compile is reused once and counted. Windows of different sizes compile
+# twice (BUFFER_WIDTH/HEIGHT are compiled in).
+cp "$data_src/invert.ini" "$tmp/invert.ini"
+reuse_line="fxgl: info: Invert.fx: reused the compile of another context (1 reuse in this process)"
+run_env FXGL_LOG=info FXGL_TEST_EXPECT_INVERT=1 FXGL_EFFECT_PATHS="$data_src" \
+    sh "$bin/fxgl" --preset "$tmp/invert.ini" "$plain_app" --mode two --size2 96x64 \
+    > "$tmp/run.log" 2>&1
+rc=$?
+same "two contexts of one size: exit status" "0" "$rc"
+[ $rc -eq 0 ] || cat "$tmp/run.log"
+same "two contexts of one size: reuses" "$reuse_line" "$(grep 'reused the compile' "$tmp/run.log")"
+has_line "two contexts of one size: the second compiles nothing" \
+    "fxgl: info: compiling 0 effect file(s) on a worker thread (1 more compiled by another context), live reload on (FXGL_RELOAD=0 turns it off); frames pass through until they are ready" \
+    "$tmp/run.log"
+run_env FXGL_LOG=info FXGL_TEST_EXPECT_INVERT=1 FXGL_EFFECT_PATHS="$data_src" \
+    sh "$bin/fxgl" --preset "$tmp/invert.ini" "$plain_app" --mode two --size2 80x48 \
+    > "$tmp/run.log" 2>&1
+rc=$?
+same "two contexts of two sizes: exit status" "0" "$rc"
+same "two contexts of two sizes: reuses" "" "$(grep 'reused the compile' "$tmp/run.log")"
+
+[ $fail -eq 0 ] && echo "first hour: Windows layout through fxgl, fxgl-render and fxc preset; messages; per-program configuration; Home; a second context reuses the compile: ok"
 exit $fail
