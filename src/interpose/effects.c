@@ -141,6 +141,8 @@ static void session_setup(void) {
     }
     session.ok = true;
     const fxgl_config *c = &session.config;
+    // [LOG] of ReShade.ini / fxgl.ini (FXGL_LOG and FXGL_LOG_FILE are already over it).
+    ip_log_configure((fxgl_log_level)c->log_level, c->log_file);
     if (!fxgl_search_expand(&session.effect_dirs, c->effect_paths, c->effect_path_count) ||
         !fxgl_search_expand(&session.texture_dirs, c->texture_paths, c->texture_path_count)) {
         fxgl_log(FXGL_LOG_ERROR, "out of memory reading the search paths");

@@ -39,6 +39,9 @@ FXGL_INTERNAL const char *ip_version(void);
 
 // Reads FXGL_LOG and FXGL_LOG_FILE (once; later calls do nothing).
 FXGL_INTERNAL void ip_log_init(void);
+// The configuration's [LOG] Level and File (the environment already layered over them),
+// from the moment the configuration is read; file NULL keeps the current output.
+FXGL_INTERNAL void ip_log_configure(fxgl_log_level level, const char *file);
 FXGL_INTERNAL bool ip_log_enabled(fxgl_log_level level);
 FXGL_INTERNAL void fxgl_log(fxgl_log_level level, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

@@ -47,9 +47,19 @@ void ip_log_init(void) {
     pthread_once(&log_once, log_setup);
 }
 
+void ip_log_configure(fxgl_log_level level, const char *file) {
+    ip_log_init();
+    pthread_mutex_lock(&log_lock);
+    __atomic_store_n(&log_level, level, __ATOMIC_RELAXED); // read without the lock
+    if (file && file[0] && !log_file) {
+        log_file = fopen(file, "ae");
+    }
+    pthread_mutex_unlock(&log_lock);
+}
+
 bool ip_log_enabled(fxgl_log_level level) {
     ip_log_init();
-    return level <= log_level;
+    return level <= __atomic_load_n(&log_level, __ATOMIC_RELAXED);
 }
 
 // level < 0: a notice, no level word.
@@ -61,8 +71,8 @@ static void log_write(int level, const char *suffix, const char *fmt, va_list ap
         return;
     }
     vsnprintf(line + n, sizeof(line) - (size_t)n, fmt, ap);
-    FILE *out = log_file ? log_file : stderr;
     pthread_mutex_lock(&log_lock);
+    FILE *out = log_file ? log_file : stderr;
     fprintf(out, "%s%s\n", line, suffix ? suffix : "");
     fflush(out);
     pthread_mutex_unlock(&log_lock);

@@ -499,7 +499,7 @@ static void set_defaults(config_reader *r, fxgl_config *config)
     // reference ships none; its overlay key is Home, which this takes the place of).
     config->key_effects = (fxgl_preset_key){.vk = 0x24};
     config->force_shortcut_modifiers = true;
-    config->log_level = FXGL_CONFIG_LOG_INFO;
+    config->log_level = FXGL_CONFIG_LOG_WARN;
     free(data_home);
     free(cache_home);
     free(config_home);

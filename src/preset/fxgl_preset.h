@@ -373,8 +373,8 @@ typedef struct fxgl_config_env {
 
 typedef enum fxgl_config_log_level {
     FXGL_CONFIG_LOG_ERROR,
-    FXGL_CONFIG_LOG_WARN,
-    FXGL_CONFIG_LOG_INFO,        // default
+    FXGL_CONFIG_LOG_WARN,        // default (the library's: a player sees warnings and one notice)
+    FXGL_CONFIG_LOG_INFO,
     FXGL_CONFIG_LOG_DEBUG,
 } fxgl_config_log_level;
 

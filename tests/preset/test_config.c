@@ -193,7 +193,7 @@ START_TEST(test_defaults_without_files)
     ck_assert_str_eq(config.cache_path, at("home/.cache/fxgl"));
     ck_assert(!config.performance_mode && config.force_shortcut_modifiers);
     ck_assert_uint_eq(config.transition_ms, 1000);
-    ck_assert_int_eq(config.log_level, FXGL_CONFIG_LOG_INFO);
+    ck_assert_int_eq(config.log_level, FXGL_CONFIG_LOG_WARN);
     ck_assert_ptr_null(config.log_file);
     fxgl_config_finish(&config);
     fxgl_config_finish(NULL);
