@@ -147,6 +147,10 @@ rc=$?
 same "fxgl --list-effects (game): exit status" "0" "$rc"
 same "fxgl --list-effects (game)" "$rs/Shaders/TestLUT.fx: TestLUT
 $rs/Shaders/SMAA/TestSMAA.fx: TestSMAA" "$(cat "$tmp/list.out")"
+# --config names the file instead of the program: the same list (the issue's first try).
+run_env sh "$bin/fxgl" --config "$game/ReShade.ini" --list-effects > "$tmp/list.out" 2>&1
+same "fxgl --config ReShade.ini --list-effects" "$rs/Shaders/TestLUT.fx: TestLUT
+$rs/Shaders/SMAA/TestSMAA.fx: TestSMAA" "$(cat "$tmp/list.out")"
 run_env sh "$bin/fxgl" --print-config "$game/ip_glx_app" > "$tmp/config.out" 2>&1
 has_line "--print-config: program's file read" "  read      $game/ReShade.ini" "$tmp/config.out"
 has_line "--print-config: per-program file looked for" \
