@@ -228,6 +228,18 @@ same "fxgl, Windows layout: what fxgl said" \
     "fxgl: configuration $game/ReShade.ini; preset $game/FirstHour.ini (PresetPath in $game/ReShade.ini:4)" \
     "$(fxgl_lines "$tmp/run.log")"
 
+# 1b. A screenshot (Print, pressed through XTest) is named after the preset PresetPath
+# chose, not "nopreset". The program then expects frames without the effect and fails
+# (Print does not turn it off): only the file is checked here.
+mkdir -p "$tmp/shots"
+run_env FXGL_SCREENSHOT_DIR="$tmp/shots" FXGL_TEST_EXPECT_INVERT=1 FXGL_TEST_TOGGLE_KEY=Print \
+    sh "$bin/fxgl" "$app" --mode one --toggle-at 1 > "$tmp/run.log" 2>&1
+shots=$(cd "$tmp/shots" && ls)
+case $shots in
+ip-glx-app_FirstHour_*.png) ;;
+*) echo "FAIL: screenshot name: want ip-glx-app_FirstHour_<time>.png, got '$shots'"; fail=1 ;;
+esac
+
 # 2. Textures written without **: the program sees a black frame, not its frame
 # inverted (exit 1), and fxgl says which textures and where it looked.
 run_env FXGL_CONFIG="$tmp/flat/ReShade.ini" FXGL_TEST_EXPECT_INVERT=1 sh "$bin/fxgl" "$app" \
