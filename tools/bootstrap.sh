@@ -1,7 +1,9 @@
 #!/bin/sh
 # bootstrap.sh - set up a fresh Debian 12 machine and run one job.
 #
-#   tools/bootstrap.sh demo   install, build, run the main job (screenshot + stats in out/)
+#   tools/bootstrap.sh demo   install what the build and the demo need (not the tests'
+#                             programs), build, run the main job (screenshot + stats in
+#                             out/), then say how to put fxgl on PATH
 #   tools/bootstrap.sh test   install, build, pass the tests: a normal build, a
 #                             sanitizer (ASan+UBSan) build, and make distcheck
 #   tools/bootstrap.sh bench  install what bench/*.sh use as well (gnuplot,
@@ -22,14 +24,21 @@ esac
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 
-PACKAGES="autoconf automake libtool pkg-config make gcc binutils git
+# What configure requires (it names the Debian package of anything missing).
+BUILD_PACKAGES="autoconf automake libtool pkg-config make gcc binutils
     libegl-dev libgl-dev libgles-dev libx11-dev libglfw3-dev libinih-dev
-    check libsubunit-dev libstb-dev glslang-dev glslang-tools python3-glad
-    xvfb xauth libegl1-mesa libgl1-mesa-dri libglx-mesa0 mesa-utils
-    libglvnd-core-dev mangohud libxtst-dev libxcb1-dev libsdl2-dev
-    glmark2-x11 glmark2-es2-x11 glmark2-es2-wayland glmark2-wayland weston
-    libwayland-dev libxkbcommon-dev wayland-protocols xkb-data
+    check libsubunit-dev libstb-dev glslang-dev python3-glad
+    libglvnd-core-dev libxtst-dev libxcb1-dev
+    libwayland-dev libxkbcommon-dev wayland-protocols"
+# What the demo runs on: a private X server and Mesa's drivers.
+RUN_PACKAGES="xvfb xauth libegl1-mesa libgl1-mesa-dri libglx-mesa0"
+# What only the tests drive: real programs, a compositor, Wine and MinGW for the
+# Windows program, glslang's validator.
+TEST_PACKAGES="git glslang-tools mesa-utils mangohud libsdl2-dev
+    glmark2-x11 glmark2-es2-x11 glmark2-es2-wayland glmark2-wayland weston xkb-data
     wine64 gcc-mingw-w64-x86-64-win32"
+PACKAGES="$BUILD_PACKAGES $RUN_PACKAGES"
+[ "$job" = demo ] || PACKAGES="$PACKAGES $TEST_PACKAGES"
 [ "$job" != bench ] || PACKAGES="$PACKAGES gnuplot-nox apitrace vkbasalt vulkan-tools
     mesa-vulkan-drivers"
 
@@ -72,7 +81,13 @@ distcheck_failures() {
 case "$job" in
 demo)
     build build --enable-werror
-    exec sh tools/main-job.sh build out
+    sh tools/main-job.sh build out
+    # The demo ran fxgl from the build tree; the command for one's own programs:
+    if command -v fxgl >/dev/null 2>&1; then
+        echo "bootstrap: fxgl is on PATH: $(command -v fxgl) (try: fxgl --preset default glxgears)"
+    else
+        echo "bootstrap: to put fxgl on PATH: sudo make -C build install (then: fxgl glxgears)"
+    fi
     ;;
 bench)
     build build --enable-werror

@@ -36,6 +36,20 @@ static void usage(FILE *f) {
             "          overlay on|off|toggle | dump [FILE] | screenshot [both] | status\n");
 }
 
+// "  -p PID  NAME  SOCKET": the program's name from /proc, so a player can tell them apart.
+static void print_program(long pid, const char *socket_path) {
+    char path[64], name[64] = "?";
+    snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
+    FILE *f = fopen(path, "r");
+    if (f) {
+        if (fgets(name, sizeof(name), f)) {
+            name[strcspn(name, "\n")] = 0;
+        }
+        fclose(f);
+    }
+    fprintf(stderr, "  -p %ld  %s  %s\n", pid, name, socket_path);
+}
+
 // The one live socket in dir; 0 found, 1 none, 2 several (listed).
 static int find_socket(const char *dir, char *path, size_t size) {
     DIR *d = opendir(dir);
@@ -45,6 +59,7 @@ static int find_socket(const char *dir, char *path, size_t size) {
     }
     int found = 0;
     char first[512] = "";
+    long first_pid = 0;
     struct dirent *e;
     while ((e = readdir(d))) {
         long pid;
@@ -57,12 +72,15 @@ static int find_socket(const char *dir, char *path, size_t size) {
         }
         if (found == 0) {
             snprintf(first, sizeof(first), "%s/%s", dir, e->d_name);
+            first_pid = pid;
         } else {
             if (found == 1) {
-                fprintf(stderr, "fxgl-ctl: several programs run fxgl; pick one with -p:\n  %s\n",
-                        first);
+                fprintf(stderr, "fxgl-ctl: several programs run fxgl; pick one with -p:\n");
+                print_program(first_pid, first);
             }
-            fprintf(stderr, "  %s/%s\n", dir, e->d_name);
+            char other[512];
+            snprintf(other, sizeof(other), "%s/%s", dir, e->d_name);
+            print_program(pid, other);
         }
         found++;
     }

@@ -38,6 +38,7 @@
 #include "fx_base.h"
 #include "fx_pp.h"
 #include "fxgl_fx.h"
+#include "fxgl_preset.h"
 
 #define MAX_INCLUDES 64
 #define MAX_DEFINES 256
@@ -56,6 +57,8 @@ typedef struct options {
     bool quiet;
     const char *files[256];      // positional arguments
     size_t file_count;
+    bool default_includes;       // no -I: the configuration's effect search paths
+    char include_storage[MAX_INCLUDES][4200];
 } options;
 
 static void usage(FILE *out) {
@@ -68,8 +71,14 @@ static void usage(FILE *out) {
             "       fxc conform [options] DIR...\n"
             "       fxc stats [options] DIR...\n"
             "       fxc bench [options] [-n N] FILE...\n"
+            "       fxc preset PRESET.ini [--shaders DIR...] [--textures DIR...] "
+            "[--config FILE]\n"
+            "       fxc config [--list-effects] [--config FILE] [PROGRAM]\n"
             "options: -I DIR  -D NAME[=VALUE]  --width N  --height N  --api gl|gles\n"
-            "         --api-version M.N  --app PATH  --performance-mode  -q\n");
+            "         --api-version M.N  --app PATH  --performance-mode  -q\n"
+            "DIR/** is DIR and every folder below it. Without -I, includes are searched\n"
+            "where the library searches effects (the configuration's EffectSearchPaths:\n"
+            "your shaders, then the installed ones; see fxc config).\n");
 }
 
 static bool parse_target(const char *s, fxgl_glsl_target *t) {
@@ -245,6 +254,13 @@ static int cmd_check(const options *o) {
         }
         fxgl_effect_destroy(e);
         fxgl_diags_finish(&diags);
+    }
+    if (status && o->default_includes && !o->quiet) {
+        fprintf(stderr, "fxc: note: no -I: includes were looked for next to the file, then in:");
+        for (size_t i = 0; i < o->include_count; i++) {
+            fprintf(stderr, "%s %s", i ? "," : "", o->includes[i]);
+        }
+        fprintf(stderr, "%s\n", o->include_count ? "" : " (no folders)");
     }
     return status;
 }
@@ -827,6 +843,27 @@ static int cmd_bench(const options *o) {
 }
 
 int fxc_preset_main(int argc, char **argv);
+int fxc_config_main(int argc, char **argv);
+
+// No -I: the folders the library would search for effects (and so for includes), from
+// the configuration, written "dir/**" where recursive. A user's ReShade.fxh comes before
+// the installed one, as in the library.
+static void add_default_includes(options *o) {
+    extern char **environ;
+    fxgl_config config;
+    fxgl_config_env env = {.envp = (const char *const *)environ};
+    if (!fxgl_config_load(&config, &env, NULL)) {
+        return;
+    }
+    for (size_t i = 0; i < config.effect_path_count && o->include_count < MAX_INCLUDES; i++) {
+        char *slot = o->include_storage[o->include_count];
+        snprintf(slot, sizeof(o->include_storage[0]), "%s%s", config.effect_paths[i].path,
+                 config.effect_paths[i].recursive ? "/**" : "");
+        o->includes[o->include_count++] = slot;
+    }
+    o->default_includes = true;
+    fxgl_config_finish(&config);
+}
 
 int main(int argc, char **argv) {
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
@@ -836,12 +873,19 @@ int main(int argc, char **argv) {
     if (strcmp(argv[1], "preset") == 0) {
         return fxc_preset_main(argc - 2, argv + 2); // tools/fxc_preset.c
     }
+    if (strcmp(argv[1], "config") == 0) {
+        return fxc_config_main(argc - 2, argv + 2); // tools/fxc_config.c
+    }
     static options o;
     if (!parse_options(argc - 2, argv + 2, &o)) {
         usage(stderr);
         return 2;
     }
     const char *cmd = argv[1];
+    if (o.include_count == 0 && strcmp(cmd, "conform") != 0 && strcmp(cmd, "stats") != 0 &&
+        strcmp(cmd, "bench") != 0) {
+        add_default_includes(&o);
+    }
     if (strcmp(cmd, "check") == 0) {
         return cmd_check(&o);
     }

@@ -2,16 +2,18 @@
  * fxc_preset.c - `fxc preset`: validates a preset against shader folders and prints what
  * would run, in what order, with what values and definitions.
  *
- *   fxc preset PRESET.ini --shaders DIR [--shaders DIR...] [-D NAME[=VALUE]...]
- *              [--performance-mode] [--skip-disabled]
+ *   fxc preset PRESET.ini [--shaders DIR...] [--textures DIR...] [--config FILE]
+ *              [-D NAME[=VALUE]...] [--performance-mode] [--skip-disabled]
  *
- * The effects are every *.fx file of the folders (a folder with a trailing "**" is searched
- * recursively for includes, like EffectSearchPaths), compiled through src/effects exactly
- * as the runtime compiles them (front end only). Problems - unknown techniques, effect
- * files the preset names that are not there, values that do not fit - are warnings with
- * file and line on stderr. Exit status: 0 valid, 1 warnings, 2 usage or unreadable preset.
+ * The effects are every *.fx file of the folders (a folder with a trailing "**" is itself
+ * and every folder below it, as EffectSearchPaths), compiled through src/effects exactly
+ * as the runtime compiles them (front end only); their `source=` textures are looked up as
+ * the runtime looks them up. Without --shaders (--textures), the folders are the
+ * configuration's (fxgl.ini / ReShade.ini, --config FILE, FXGL_* variables: what the
+ * library would use). Problems - unknown techniques, effect files the preset names that
+ * are not there, values that do not fit, missing textures - are warnings with file and
+ * line on stderr. Exit status: 0 valid, 1 warnings, 2 usage or missing/unreadable preset.
  */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,51 +43,58 @@ static void on_diag(void *user, const fxgl_preset_diag *d)
     warnings++;
 }
 
-static int by_path(const void *a, const void *b)
+// Appends the effect files of the folders (src/preset/search.c: every folder below a
+// `**` path too, the first file of a name only, as the library loads them).
+static bool list_effects(const fxgl_search *dirs, fx_item **items, size_t *count)
 {
-    return strcmp(((const fx_item *)a)->path, ((const fx_item *)b)->path);
+    char **files = NULL;
+    size_t n = fxgl_search_effects(dirs, &files);
+    if (files == NULL) {
+        return false;
+    }
+    *items = calloc(n + 1, sizeof(**items));
+    for (size_t i = 0; i < n; i++) {
+        if (*items != NULL) {
+            (*items)[i].path = files[i];
+        } else {
+            free(files[i]);
+        }
+    }
+    free(files);
+    *count = *items != NULL ? n : 0;
+    return *items != NULL;
 }
 
-// Appends the *.fx files of dir (a trailing "**" component is dropped for listing: only the top
-// level holds effects, sub-folders hold includes, as with the reference's search).
-static bool list_effects(const char *dir, fx_item **items, size_t *count)
+// Every `source=` texture of an effect that runs must be found as the runtime finds it:
+// next to the effect, then in the texture folders; a missing one is a warning naming the
+// folders looked in (the runtime would bind a black texture).
+static void check_textures(const fx_item *it, const fxgl_search *textures)
 {
-    char base[4096];
-    snprintf(base, sizeof(base), "%s", dir);
-    size_t len = strlen(base);
-    if (len >= 3 && strcmp(base + len - 3, "/**") == 0) {
-        base[len - 3] = '\0';
-    }
-    DIR *d = opendir(base);
-    if (d == NULL) {
-        fprintf(stderr, "%s: warning: cannot open the shader folder\n", base);
-        warnings++;
-        return true;
-    }
-    struct dirent *ent;
-    while ((ent = readdir(d)) != NULL) {
-        size_t n = strlen(ent->d_name);
-        if (n < 4 || strcmp(ent->d_name + n - 3, ".fx") != 0) {
+    for (size_t t = 0; t < it->fx->texture_count; t++) {
+        const char *source = it->fx->textures[t].source;
+        if (source == NULL || source[0] == '\0') {
             continue;
         }
-        fx_item *grown = realloc(*items, (*count + 1) * sizeof(*grown));
-        if (grown == NULL) {
-            closedir(d);
-            return false;
+        char own[4096];
+        const char *slash = strrchr(it->path, '/');
+        snprintf(own, sizeof(own), "%.*s", slash != NULL ? (int)(slash - it->path) : 1,
+                 slash != NULL ? it->path : ".");
+        fxgl_search here = {.dirs = (char *[]){own, NULL}, .count = 1};
+        char *found = fxgl_search_find(&here, source);
+        if (found == NULL) {
+            found = fxgl_search_find(textures, source);
         }
-        *items = grown;
-        fx_item *it = &grown[(*count)++];
-        memset(it, 0, sizeof(*it));
-        size_t plen = strlen(base) + 1 + n + 1;
-        it->path = malloc(plen);
-        if (it->path == NULL) {
-            closedir(d);
-            return false;
+        if (found != NULL) {
+            free(found);
+            continue;
         }
-        snprintf(it->path, plen, "%s/%s", base, ent->d_name);
+        char dirs[2048];
+        fxgl_search_describe(textures, dirs, sizeof(dirs));
+        fprintf(stderr, "%s: warning: texture '%s': source '%s' not found in: %s%s%s\n",
+                it->path, it->fx->textures[t].name, source, own, textures->count ? ", " : "",
+                textures->count ? dirs : "");
+        warnings++;
     }
-    closedir(d);
-    return true;
 }
 
 static fxgl_preset_base_type base_of(fxgl_scalar s)
@@ -173,11 +182,64 @@ static void print_value(const fxgl_preset_uniform *u)
     }
 }
 
+extern char **environ;
+
+// The folders: the options', else the configuration's (what the library would search).
+static bool search_paths(const char *config_file, const char *const *shaders, size_t nshaders,
+                         const char *const *textures, size_t ntextures, fxgl_search *effect_dirs,
+                         fxgl_search *texture_dirs)
+{
+    fxgl_config config = {0};
+    bool need_config = nshaders == 0 || ntextures == 0;
+    bool ok = true;
+    if (need_config) {
+        size_t n = 0;
+        while (environ[n] != NULL) {
+            n++;
+        }
+        const char **envp = calloc(n + 2, sizeof(*envp));
+        char *config_var = NULL;
+        ok = envp != NULL;
+        size_t used = 0;
+        for (size_t i = 0; ok && i < n; i++) {
+            if (config_file == NULL || strncmp(environ[i], "FXGL_CONFIG=", 12) != 0) {
+                envp[used++] = environ[i];
+            }
+        }
+        if (ok && config_file != NULL) {
+            config_var = malloc(strlen(config_file) + sizeof("FXGL_CONFIG="));
+            ok = config_var != NULL;
+            if (ok) {
+                sprintf(config_var, "FXGL_CONFIG=%s", config_file);
+                envp[used++] = config_var;
+            }
+        }
+        fxgl_config_env env = {.envp = envp, .program_dir = NULL};
+        ok = ok && fxgl_config_load(&config, &env, &(fxgl_preset_sink){.fn = on_diag});
+        free(envp);
+        free(config_var);
+    }
+    ok = ok &&
+         (nshaders > 0 ? fxgl_search_expand_raw(effect_dirs, shaders, nshaders)
+                       : fxgl_search_expand(effect_dirs, config.effect_paths,
+                                            config.effect_path_count)) &&
+         (ntextures > 0 ? fxgl_search_expand_raw(texture_dirs, textures, ntextures)
+                        : fxgl_search_expand(texture_dirs, config.texture_paths,
+                                             config.texture_path_count));
+    fxgl_config_finish(&config);
+    if (!ok) {
+        fprintf(stderr, "fxc: out of memory\n");
+    }
+    return ok;
+}
+
 static void usage(void)
 {
-    fprintf(stderr, "usage: fxc preset PRESET.ini --shaders DIR [--shaders DIR...]\n"
-                    "                  [-D NAME[=VALUE]...] [--performance-mode] "
-                    "[--skip-disabled]\n");
+    fprintf(stderr, "usage: fxc preset PRESET.ini [--shaders DIR...] [--textures DIR...]\n"
+                    "                  [--config FILE] [-D NAME[=VALUE]...] "
+                    "[--performance-mode] [--skip-disabled]\n"
+                    "  DIR/** is DIR and every folder below it; without --shaders or "
+                    "--textures,\n  the configuration's search paths (as the library)\n");
 }
 
 int fxc_preset_main(int argc, char **argv)
@@ -185,6 +247,9 @@ int fxc_preset_main(int argc, char **argv)
     const char *preset_path = NULL;
     const char *dirs[64];
     size_t dir_count = 0;
+    const char *texture_args[64];
+    size_t texture_arg_count = 0;
+    const char *config_file = NULL;
     fxgl_preset_define defs[64];
     size_t def_count = 0;
     bool performance = false, skip = false;
@@ -193,6 +258,10 @@ int fxc_preset_main(int argc, char **argv)
         const char *next = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "--shaders") == 0 && next != NULL && dir_count < 64) {
             dirs[dir_count++] = argv[++i];
+        } else if (strcmp(a, "--textures") == 0 && next != NULL && texture_arg_count < 64) {
+            texture_args[texture_arg_count++] = argv[++i];
+        } else if (strcmp(a, "--config") == 0 && next != NULL) {
+            config_file = argv[++i];
         } else if (strcmp(a, "-D") == 0 && next != NULL && def_count < 64) {
             char *d = argv[++i];
             char *eq = strchr(d, '=');
@@ -211,17 +280,31 @@ int fxc_preset_main(int argc, char **argv)
             return 2;
         }
     }
-    if (preset_path == NULL || dir_count == 0) {
+    if (preset_path == NULL) {
         usage();
         return 2;
     }
     fxgl_preset_sink sink = {.fn = on_diag};
+    fxgl_search effect_dirs, texture_dirs;
+    if (!search_paths(config_file, dirs, dir_count, texture_args, texture_arg_count,
+                      &effect_dirs, &texture_dirs)) {
+        return 2;
+    }
     fxgl_preset *preset = fxgl_preset_create(&(fxgl_preset_desc){.path = preset_path,
                                                                  .sink = sink});
+    if (preset != NULL && fxgl_preset_status(preset) != FXGL_INI_OK) {
+        if (fxgl_preset_status(preset) == FXGL_INI_MISSING) {
+            fprintf(stderr, "%s: error: the preset does not exist\n", preset_path);
+        }
+        fxgl_preset_destroy(preset);
+        fxgl_search_finish(&effect_dirs);
+        fxgl_search_finish(&texture_dirs);
+        return 2;
+    }
     fxgl_effects *effects = fxgl_effects_create(&(fxgl_effects_desc){
         .target = FXGL_GLSL_NONE,
-        .include_paths = dirs,
-        .include_path_count = dir_count,
+        .include_paths = (const char *const *)effect_dirs.dirs,
+        .include_path_count = effect_dirs.count,
         .defines = defs,
         .define_count = def_count,
         .performance_mode = performance,
@@ -234,14 +317,15 @@ int fxc_preset_main(int argc, char **argv)
     }
     fx_item *items = NULL;
     size_t count = 0;
-    for (size_t i = 0; i < dir_count; i++) {
-        if (!list_effects(dirs[i], &items, &count)) {
-            fprintf(stderr, "fxc: out of memory\n");
-            return 2;
-        }
+    if (!list_effects(&effect_dirs, &items, &count)) {
+        fprintf(stderr, "fxc: out of memory\n");
+        return 2;
     }
-    if (count > 1) {
-        qsort(items, count, sizeof(*items), by_path);
+    if (count == 0) {
+        char where[2048];
+        fxgl_search_describe(&effect_dirs, where, sizeof(where));
+        fprintf(stderr, "fxc preset: warning: no .fx files in: %s\n", where);
+        warnings++;
     }
     // Compile (front end only) every effect the runtime would compile.
     fxgl_preset_effect *pe = calloc(count + 1, sizeof(*pe));
@@ -305,6 +389,15 @@ int fxc_preset_main(int argc, char **argv)
     if (running == 0) {
         printf("  (nothing)\n");
     }
+    for (size_t k = 0; k < loaded; k++) {
+        bool any = false;
+        for (size_t t = 0; t < pe[k].technique_count; t++) {
+            any |= pe[k].techniques[t].enabled;
+        }
+        if (any) {
+            check_textures(&items[map[k]], &texture_dirs);
+        }
+    }
     // Values and definitions of the effects with something running.
     for (size_t k = 0; k < loaded; k++) {
         bool any = false;
@@ -347,6 +440,8 @@ int fxc_preset_main(int argc, char **argv)
     free(order);
     fxgl_effects_destroy(effects);
     fxgl_preset_destroy(preset);
+    fxgl_search_finish(&effect_dirs);
+    fxgl_search_finish(&texture_dirs);
     if (warnings > 0) {
         fprintf(stderr, "fxc preset: %u warning%s\n", warnings, warnings == 1 ? "" : "s");
     }

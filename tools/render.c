@@ -14,12 +14,16 @@
  *     --preset PRESET.ini             techniques, order, values, definitions
  *     --performance-mode              the preset's values as constants (src/effects)
  *     --skip-disabled                 SkipLoadingDisabledEffects
- *     -I DIR                          include and effect search path (repeatable)
+ *     -I DIR                          include and effect search path (repeatable;
+ *                                     "DIR" followed by slash-star-star is DIR and
+ *                                     every folder below it)
  *     -D NAME[=VALUE]                 preprocessor definition (repeatable)
- *     --textures DIR                  `source=` search path (repeatable)
+ *     --textures DIR                  `source=` search path (repeatable; likewise)
  *
  * With a preset and no effect on the command line, the effects are the
  * files its Techniques/TechniqueSorting entries name, looked up in -I dirs.
+ * Exit status: 0 when every effect loaded and some technique ran; 1 when an
+ * effect failed, a texture or an effect file was missing or nothing ran; 2 usage.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -193,16 +197,15 @@ static const char *file_part(const char *path) {
     return s ? s + 1 : path;
 }
 
-static bool find_effect(const options *o, const char *file, char *out, size_t size) {
-    for (size_t i = 0; i < o->include_count; i++) {
-        snprintf(out, size, "%s/%s", o->includes[i], file);
-        FILE *f = fopen(out, "r");
-        if (f) {
-            fclose(f);
-            return true;
-        }
-    }
-    return false;
+// The effect and texture folders: -I and --textures as the library reads EffectSearchPaths
+// and TextureSearchPaths (a trailing `**` is the folder and every folder below it).
+static fxgl_search effect_dirs, texture_dirs;
+
+static bool find_effect(const char *file, char *out, size_t size) {
+    char *found = fxgl_search_find(&effect_dirs, file);
+    bool ok = found && snprintf(out, size, "%s", found) < (int)size;
+    free(found);
+    return ok;
 }
 
 static fxgl_glsl_target target_for(const fxgl_gl_info *info) {
@@ -250,7 +253,8 @@ static const char *short_name(const char *name) {
     return s ? s + 1 : name;
 }
 
-static void apply_preset(fxgl_runtime *rt, const fxgl_preset *preset, loaded *fx, size_t n) {
+// false when the preset names techniques no effect has.
+static bool apply_preset(fxgl_runtime *rt, const fxgl_preset *preset, loaded *fx, size_t n) {
     fxgl_preset_effect effects[MAX_ITEMS];
     size_t map[MAX_ITEMS];
     size_t count = 0;
@@ -297,7 +301,8 @@ static void apply_preset(fxgl_runtime *rt, const fxgl_preset *preset, loaded *fx
             pt->timeout_ms = (uint32_t)ft->timeout_ms;
         }
     }
-    if (!fxgl_preset_apply(preset, effects, count)) {
+    bool complete = fxgl_preset_apply(preset, effects, count);
+    if (!complete) {
         fprintf(stderr, "fxgl-render: the preset names techniques no effect has\n");
     }
     for (size_t k = 0; k < count; k++) {
@@ -344,6 +349,7 @@ static void apply_preset(fxgl_runtime *rt, const fxgl_preset *preset, loaded *fx
         free(effects[k].uniforms);
         free(effects[k].techniques);
     }
+    return complete;
 }
 
 static void on_preset_diag(void *user, const fxgl_preset_diag *d) {
@@ -374,6 +380,12 @@ int main(int argc, char **argv) {
         usage();
         return 2;
     }
+    if (!fxgl_search_expand_raw(&effect_dirs, o.includes, o.include_count) ||
+        !fxgl_search_expand_raw(&texture_dirs, o.textures, o.texture_count)) {
+        fprintf(stderr, "fxgl-render: out of memory\n");
+        return 1;
+    }
+    size_t missing_files = 0;
     fxgl_preset *preset = NULL;
     if (o.preset) {
         preset = fxgl_preset_create(&(fxgl_preset_desc){
@@ -405,11 +417,14 @@ int main(int argc, char **argv) {
                 for (size_t k = 0; k < n; k++) {
                     seen |= strcmp(fx[k].file, at + 1) == 0;
                 }
-                if (!seen && find_effect(&o, at + 1, fx[n].path, sizeof(fx[n].path))) {
+                if (!seen && find_effect(at + 1, fx[n].path, sizeof(fx[n].path))) {
                     fx[n].file = file_part(fx[n].path);
                     n++;
                 } else if (!seen) {
-                    fprintf(stderr, "fxgl-render: %s not found in the -I directories\n", at + 1);
+                    char dirs[1024];
+                    fxgl_search_describe(&effect_dirs, dirs, sizeof(dirs));
+                    fprintf(stderr, "fxgl-render: %s not found in: %s\n", at + 1, dirs);
+                    missing_files++;
                 }
             }
         }
@@ -452,8 +467,8 @@ int main(int argc, char **argv) {
     fxgl_effects *effects = fxgl_effects_create(&(fxgl_effects_desc){
         .env = env,
         .target = target_for(info),
-        .include_paths = o.includes,
-        .include_path_count = o.include_count,
+        .include_paths = (const char *const *)effect_dirs.dirs,
+        .include_path_count = effect_dirs.count,
         .defines = cl,
         .define_count = o.define_count,
         .performance_mode = o.performance,
@@ -499,8 +514,8 @@ int main(int argc, char **argv) {
 
     fxgl_runtime_desc rd = {
         .log = on_log,
-        .texture_search_paths = o.textures,
-        .texture_search_path_count = o.texture_count,
+        .texture_search_paths = (const char *const *)texture_dirs.dirs,
+        .texture_search_path_count = texture_dirs.count,
     };
     fxgl_runtime *rt = fxgl_runtime_create(gl, info, &rd);
     if (!rt) {
@@ -512,8 +527,8 @@ int main(int argc, char **argv) {
             fx[i].runtime_index = fxgl_runtime_add_effect(rt, fx[i].fx, fx[i].file);
         }
     }
-    if (preset) {
-        apply_preset(rt, preset, fx, n);
+    if (preset && !apply_preset(rt, preset, fx, n)) {
+        missing_files++;
     }
     // issue 10: frames run through the inspection layer (dump, visualise, overlay).
     fxgl_inspect *in = fxgl_inspect_create(rt, &(fxgl_inspect_desc){
@@ -595,16 +610,24 @@ int main(int argc, char **argv) {
         fprintf(stderr, "fxgl-render: cannot write '%s'\n", o.output);
     }
 
-    size_t failed = 0, ran = 0;
+    size_t failed = 0, ran = 0, incomplete = 0;
     for (size_t i = 0; i < n; i++) {
-        failed += !fx[i].fx || fxgl_runtime_effect_status(rt, (size_t)fx[i].runtime_index,
-                                                          NULL) != FXGL_STATUS_READY;
+        // Not compiled because the preset enables nothing in it is what was asked.
+        bool skipped = !fx[i].fx && fx[i].error[0] && strncmp(fx[i].error, "not compiled:", 13) == 0;
+        failed += !skipped && (!fx[i].fx || fxgl_runtime_effect_status(
+                                               rt, (size_t)fx[i].runtime_index, NULL) !=
+                                               FXGL_STATUS_READY);
     }
     size_t tcount = fxgl_runtime_technique_count(rt);
     for (size_t i = 0; i < tcount; i++) {
         fxgl_technique_info ti;
         fxgl_runtime_technique(rt, i, &ti);
         ran += ti.frames_run > 0;
+        if (ti.warning && ti.warning[0] && ti.enabled) {
+            fprintf(stderr, "fxgl-render: technique %s@%s loaded, but %s\n", ti.name, ti.file,
+                    ti.warning);
+            incomplete++;
+        }
     }
     if (o.report) {
         FILE *f = fopen(o.report, "w");
@@ -704,5 +727,15 @@ int main(int argc, char **argv) {
     }
     fxgl_preset_destroy(preset);
     fxgl_image_free(&input);
-    return ok && err == GL_NO_ERROR ? 0 : 1;
+    fxgl_search_finish(&effect_dirs);
+    fxgl_search_finish(&texture_dirs);
+    // Asked for effects and got less: say so in the status too (scripts and CI read it).
+    if (ok && ran == 0) {
+        fprintf(stderr, "fxgl-render: no technique ran%s\n",
+                n == 0 ? " (no effect given, or none of the preset's found)" : "");
+    }
+    return ok && err == GL_NO_ERROR && failed == 0 && missing_files == 0 && incomplete == 0 &&
+                   ran > 0
+               ? 0
+               : 1;
 }

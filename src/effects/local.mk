@@ -14,7 +14,7 @@ libfxgl_effects_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/effects
 libfxgl_effects_la_LIBADD = -lpthread
 
 # `fxc preset` (tools/fxc_preset.c) compiles through this module.
-fxc_SOURCES += tools/fxc_preset.c
+fxc_SOURCES += tools/fxc_preset.c tools/fxc_config.c
 fxc_LDADD += libfxgl_effects.la libfxgl_preset.la libfxgl_fx.la
 
 EFFECTS_TEST_CPPFLAGS = $(TEST_CPPFLAGS) -I$(top_srcdir)/src/effects $(EGL_CFLAGS) \

@@ -185,6 +185,7 @@ typedef struct fxgl_technique_info {
     fxgl_status status;          // FAILED: effect failed, or the technique needs what the
                                  // context lacks (compute)
     const char *reason;          // "" when fine
+    const char *warning;         // "" or what loaded but is wrong: "texture 'T' (t.png) missing"
     uint64_t frames_run;         // frames it ran in
     double cpu_ms;               // 60-frame average CPU time of the technique
     double gpu_ms;               // 60-frame average GPU time, 0 without timer queries

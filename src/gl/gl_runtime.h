@@ -197,6 +197,7 @@ typedef struct gl_effect {
     size_t index;
     fxgl_status status;
     char reason[512];
+    char warning[256];           // "" or what loaded but is wrong (a missing texture)
     bool loaded;                 // GL objects exist
     // textures: per fx texture, either a gl_tex or a semantic slot
     gl_tex **textures;           // owned array; NULL entries are semantic

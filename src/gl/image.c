@@ -9,10 +9,13 @@
  * not clash with it.
  */
 #include <ctype.h>
+#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmissing-prototypes"
@@ -38,33 +41,73 @@
 #include "gl_runtime.h"
 
 static bool file_exists(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (f) {
-        fclose(f);
-    }
-    return f != NULL;
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-// Finds source: absolute, next to the effect, then each search path.
+// source in dir: exactly, else a file whose name matches ignoring case (effects written
+// on Windows spell their textures freely); the same rule as src/preset/search.c.
+static bool in_dir(const char *dir, const char *source, char *out, size_t size) {
+    if (snprintf(out, size, "%s/%s", dir, source) < (int)size && file_exists(out)) {
+        return true;
+    }
+    if (strchr(source, '/')) {
+        return false;
+    }
+    DIR *d = opendir(dir);
+    struct dirent *ent;
+    bool found = false;
+    while (d && !found && (ent = readdir(d))) {
+        found = strcasecmp(ent->d_name, source) == 0 &&
+                snprintf(out, size, "%s/%s", dir, ent->d_name) < (int)size && file_exists(out);
+    }
+    if (d) {
+        closedir(d);
+    }
+    return found;
+}
+
+// Finds source: absolute, next to the effect, then each search folder (the
+// caller expanded `dir/**` into the folders below it). When it is nowhere,
+// out names the folders looked in, for the message.
 static bool resolve(fxgl_runtime *rt, const char *effect_path, const char *source, char *out,
                     size_t size) {
-    if (source[0] == '/') {
-        snprintf(out, size, "%s", source);
+    char name[512];
+    snprintf(name, sizeof(name), "%s", source);
+    for (char *c = name; *c; c++) {
+        *c = *c == '\\' ? '/' : *c;
+    }
+    if (name[0] == '/') {
+        snprintf(out, size, "%s", name);
         return file_exists(out);
     }
-    if (effect_path) {
-        const char *slash = strrchr(effect_path, '/');
-        int dir = slash ? (int)(slash - effect_path) : 1;
-        snprintf(out, size, "%.*s/%s", dir, slash ? effect_path : ".", source);
-        if (file_exists(out)) {
+    char own[1024];
+    const char *slash = effect_path ? strrchr(effect_path, '/') : NULL;
+    snprintf(own, sizeof(own), "%.*s", slash ? (int)(slash - effect_path) : 1,
+             slash ? effect_path : ".");
+    if (effect_path && in_dir(own, name, out, size)) {
+        return true;
+    }
+    for (size_t i = 0; i < rt->desc.texture_search_path_count; i++) {
+        if (in_dir(rt->desc.texture_search_paths[i], name, out, size)) {
             return true;
         }
     }
-    for (size_t i = 0; i < rt->desc.texture_search_path_count; i++) {
-        snprintf(out, size, "%s/%s", rt->desc.texture_search_paths[i], source);
-        if (file_exists(out)) {
-            return true;
+    size_t used = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i <= rt->desc.texture_search_path_count; i++) {
+        const char *dir = i == 0 ? (effect_path ? own : NULL) : rt->desc.texture_search_paths[i - 1];
+        if (!dir) {
+            continue;
         }
+        int n = snprintf(out + used, size - used, "%s%s", used ? ", " : "", dir);
+        if (n < 0 || (size_t)n >= size - used) {
+            out[used] = '\0';
+            snprintf(out + used, size - used, "%s... (%zu more)", used ? ", " : "",
+                     rt->desc.texture_search_path_count + 1 - i);
+            break;
+        }
+        used += (size_t)n;
     }
     return false;
 }
@@ -162,7 +205,8 @@ bool gl_image_load(fxgl_runtime *rt, const char *effect_path, const fxgl_texture
     char path[1024];
     *out = NULL;
     if (!resolve(rt, effect_path, t->source, path, sizeof(path))) {
-        snprintf(reason, reason_size, "source '%s' not found", t->source);
+        snprintf(reason, reason_size, "source '%s' not found in: %s", t->source,
+                 path[0] ? path : "(no folders)");
         return false;
     }
     int w = t->width, h = t->dim == FXGL_TEXTURE_1D ? 1 : t->height;

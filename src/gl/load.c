@@ -308,10 +308,14 @@ static gl_tex *tex_create(fxgl_runtime *rt, gl_effect *e, const fxgl_texture *ft
     }
     void *data = NULL;
     if (ft->source) {
-        char why[256];
+        char why[1400];
         if (!gl_image_load(rt, e->fx->path, ft, f, &data, why, sizeof(why))) {
-            // The reference's behaviour: the texture stays zero, the effect runs.
+            // The reference's behaviour: the texture stays zero, the effect runs; the
+            // technique's "loaded" line says so too (fxgl_technique_info.warning).
             gl_log(rt, FXGL_GL_LOG_ERROR, "%s: texture '%s': %s", e->file, ft->name, why);
+            size_t used = strlen(e->warning);
+            snprintf(e->warning + used, sizeof(e->warning) - used, "%stexture '%s' (%s) missing",
+                     used ? ", " : "", ft->name, ft->source);
         }
     }
     tex_fill(rt, t, data);

@@ -444,6 +444,7 @@ bool fxgl_runtime_technique(fxgl_runtime *rt, size_t i, fxgl_technique_info *inf
         .enabled = t->enabled,
         .status = t->status,
         .reason = t->reason,
+        .warning = t->effect->warning,
         .frames_run = t->frames_run,
         .cpu_ms = gl_avg_value(&t->cpu),
         .gpu_ms = gl_avg_value(&t->gpu),

@@ -287,10 +287,10 @@ static const struct {
     const char *command;
     int vk;                      // default binding, 0: none
 } key_actions[IP_CTL_ACTIONS] = {
-    {"toggle", "toggle", 0},                 // unbound: a preset's KeyEffects does it
+    {"toggle", "toggle", 0},                 // unbound: KeyEffects (default Home) does it
     {"reload", "reload", 0},
-    {"next", "preset next", 0x22},           // PageDown
-    {"prev", "preset prev", 0x21},           // PageUp
+    {"next", "preset next", 0},              // unbound: games use PageUp/PageDown
+    {"prev", "preset prev", 0},
     {"performance", "performance", 0},
     {"overlay", "overlay toggle", 0x79},     // F10 (F11 is fullscreen in many programs)
     {"dump", "dump", 0x78},                  // F9
@@ -519,7 +519,13 @@ ip_inspect *ip_inspect_create(fxgl_runtime *fx) {
         free(i);
         return NULL;
     }
-    if (cfg->preset[0]) {
+    // The preset the session uses (FXGL_PRESET, PresetPath, the installed default, a
+    // switch since), not only FXGL_PRESET: screenshots and dumps are named after it.
+    char preset[4096];
+    ip_effects_preset_path(preset, sizeof(preset));
+    if (preset[0]) {
+        fxgl_inspect_set_preset(i->in, preset);
+    } else if (cfg->preset[0]) {
         fxgl_inspect_set_preset(i->in, cfg->preset);
     }
     pthread_mutex_lock(&control_lock);
@@ -577,8 +583,40 @@ void ip_inspect_abandon(ip_inspect *i) {
     free(i);
 }
 
+// `dump` without a file: into the log at the default level (a dump asked for is always
+// shown; at info it would be invisible unless FXGL_LOG says so), and the reply says where.
+static bool dump_to_log(ip_inspect *i, const char *line, char *reply, size_t size) {
+    const char *p = line + strspn(line, " \t");
+    if (strncmp(p, "dump", 4) != 0 || p[4 + strspn(p + 4, " \t\r\n")] != '\0') {
+        return false;
+    }
+    size_t need = fxgl_inspect_dump(i->in, NULL, 0) + 1;
+    char *text = malloc(need);
+    if (!text) {
+        snprintf(reply, size, "error: out of memory");
+        return true;
+    }
+    fxgl_inspect_dump(i->in, text, need);
+    for (char *s = text, *e; *s; s = e) {
+        e = s + strcspn(s, "\n");
+        bool nl = *e == '\n';
+        *e = 0;
+        fxgl_log_notice("dump: %s", s);
+        e += nl;
+    }
+    free(text);
+    const char *file = getenv("FXGL_LOG_FILE");
+    snprintf(reply, size, "dump written to the program's log (%s)",
+             file && *file ? file : "its standard error");
+    return true;
+}
+
 static void run_command(void *user, const char *line, char *reply, size_t size) {
     ip_inspect *i = user;
+    if (dump_to_log(i, line, reply, size)) {
+        fxgl_log(FXGL_LOG_INFO, "control: %s: %s", line, reply);
+        return;
+    }
     fxgl_command_result r = fxgl_inspect_command(i->in, line, reply, size);
     switch (r) {
     case FXGL_COMMAND_DONE:
@@ -609,8 +647,24 @@ static void run_command(void *user, const char *line, char *reply, size_t size) 
              line, reply);
 }
 
+// KeyEffects presses not yet applied (guarded by control_lock): the key flips the same
+// on/off state as `fxgl ctl toggle` (the inspection layer's), so `fxgl ctl status` and the
+// overlay show what the key did.
+static unsigned pending_toggles;
+
+void ip_control_toggle_effects(void) {
+    pthread_mutex_lock(&control_lock);
+    pending_toggles++;
+    pthread_mutex_unlock(&control_lock);
+}
+
 // Under control_lock: the socket, the keys, SIGUSR1.
 static void poll_all(ip_inspect *i, const fxgl_input *input) {
+    for (; pending_toggles > 0; pending_toggles--) {
+        char reply[512];
+        fxgl_inspect_command(i->in, "toggle", reply, sizeof(reply));
+        fxgl_log(FXGL_LOG_INFO, "%s (KeyEffects)", reply);
+    }
     ip_control_poll(control, run_command, i);
     const char *cmds[IP_CTL_ACTIONS];
     size_t n = ip_control_keys(&keymap, input, cmds, IP_CTL_ACTIONS);

@@ -30,8 +30,8 @@
 #include "fxgl_interpose.h"
 #include "fxgl_preset.h"
 
-#define IP_MAX_EFFECT_FILES 512      // .fx files considered per process
-#define IP_MAX_DEPTH 8               // recursion into `dir/**` search paths
+#define IP_MAX_PRESET_FILES 512      // presets considered beside the current one
+#define IP_SHARED_MAX 64             // compiled effects kept for other contexts
 
 extern char **environ;
 
@@ -46,10 +46,8 @@ static struct session {
     fxgl_effects_desc effects_desc; // what each runtime's compile object is made from
     char **files;                // full paths of the .fx files found, first one per name wins
     size_t file_count;
-    char **include_paths;        // the effect search paths, "dir/**" when recursive
-    size_t include_count;
-    char **texture_paths;
-    size_t texture_count;
+    fxgl_search effect_dirs;     // EffectSearchPaths, `**` expanded (src/preset/search.c)
+    fxgl_search texture_dirs;    // TextureSearchPaths, likewise
     char program[PATH_MAX];      // the executable, for __APPLICATION__
 
     pthread_mutex_t lock;        // guards the requests, never held during I/O or a compile
@@ -58,6 +56,9 @@ static struct session {
     unsigned reload_gen;         // bumped by every reload request
     unsigned perf_gen;           // bumped by every performance-mode change
     bool performance_mode;       // the mode now asked for
+    struct ip_shared *shared;    // first compiles, for the other contexts (IP_SHARED_MAX)
+    size_t shared_count;
+    unsigned shared_reuses;      // first compiles a context took from another
 } session = {.lock = PTHREAD_MUTEX_INITIALIZER};
 static pthread_once_t session_once = PTHREAD_ONCE_INIT;
 
@@ -69,6 +70,7 @@ typedef struct ip_entry {
     fxgl_effect *effect;         // owned; the version the runtime runs (NULL: none yet)
     int runtime_index;           // -1 until the runtime has it
     bool pending;                // the first compile is not back yet
+    fxgl_effect *reused;         // another context's first compile, to deliver (a reference)
     bool described;              // preset view below is valid
     fxgl_preset_effect view;     // the preset's view of effect (arrays owned)
     fxgl_preset_transition *transitions; // per view uniform, while a preset switch blends
@@ -81,11 +83,11 @@ struct ip_effects {
     ip_entry *entries;           // one per wanted file, session.file_count at most
     size_t entry_count;
     fxgl_environment env;        // what compiler compiles for now
+    fxgl_glsl_target target;     // and for which GLSL
     bool ready;                  // every first compile is back: frames run effects
     bool first_polled;           // results are taken from the second frame on
     bool transitioning;          // some entry's transitions are running
     unsigned preset_gen, reload_gen, perf_gen; // the session's, as last acted on
-    bool all_off;                // KeyEffects toggled everything off
     ip_warm *warm;               // the worker's private context for prewarms (NULL: none)
 };
 
@@ -101,71 +103,21 @@ static const char *base_name(const char *path) {
     return slash ? slash + 1 : path;
 }
 
-static bool has_file(const char *name) {
-    for (size_t i = 0; i < session.file_count; i++) {
-        if (strcmp(base_name(session.files[i]), name) == 0) {
-            return true;
-        }
+// One line at the default level: which files configured this process and which preset
+// it runs, so a player knows what fxgl did without raising the log level.
+static void log_choice(const fxgl_config *c) {
+    char files[2048] = "none";
+    size_t used = 0;
+    for (size_t i = 0; i < c->file_count && used < sizeof(files); i++) {
+        int n = snprintf(files + used, sizeof(files) - used, "%s%s", i ? ", " : "", c->files[i]);
+        used += n > 0 ? (size_t)n : 0;
     }
-    return false;
-}
-
-static void add_file(const char *path) {
-    const char *dot = strrchr(path, '.');
-    if (!dot || strcmp(dot, ".fx") != 0 || session.file_count >= IP_MAX_EFFECT_FILES ||
-        has_file(base_name(path))) {
-        return;
+    if (c->preset_path && c->preset_path[0]) {
+        fxgl_log_notice("configuration %s; preset %s (%s)", files, c->preset_path,
+                        c->preset_origin ? c->preset_origin : "configured");
+    } else {
+        fxgl_log_notice("configuration %s; no preset: frames pass through", files);
     }
-    char *copy = strdup(path);
-    char **grown = copy ? realloc(session.files, (session.file_count + 1) * sizeof(char *))
-                        : NULL;
-    if (!grown) {
-        free(copy);
-        return;
-    }
-    session.files = grown;
-    session.files[session.file_count++] = copy;
-}
-
-static void scan_dir(const char *dir, bool recursive, int depth) {
-    DIR *d = opendir(dir);
-    if (!d) {
-        return;
-    }
-    struct dirent *ent;
-    while ((ent = readdir(d))) {
-        if (ent->d_name[0] == '.') {
-            continue;
-        }
-        char path[PATH_MAX];
-        if (snprintf(path, sizeof(path), "%s/%s", dir, ent->d_name) >= (int)sizeof(path)) {
-            continue;
-        }
-        struct stat st;
-        if (stat(path, &st) != 0) {
-            continue;
-        }
-        if (S_ISDIR(st.st_mode)) {
-            if (recursive && depth < IP_MAX_DEPTH) {
-                scan_dir(path, true, depth + 1);
-            }
-        } else if (S_ISREG(st.st_mode)) {
-            add_file(path);
-        }
-    }
-    closedir(d);
-}
-
-static char **path_list(const fxgl_config_path *paths, size_t count) {
-    char **out = calloc(count + 1, sizeof(char *));
-    for (size_t i = 0; out && i < count; i++) {
-        size_t len = strlen(paths[i].path) + 4;
-        out[i] = malloc(len);
-        if (out[i]) {
-            snprintf(out[i], len, "%s%s", paths[i].path, paths[i].recursive ? "/**" : "");
-        }
-    }
-    return out;
 }
 
 static void session_setup(void) {
@@ -178,20 +130,26 @@ static void session_setup(void) {
         *slash = '\0';
     }
     fxgl_preset_sink sink = {preset_diag, NULL};
-    fxgl_config_env env = {(const char *const *)environ, slash ? dir : NULL};
+    // The name the program was started by (glxgears, not the glxgears.x86_64-linux-gnu
+    // that /proc/self/exe resolves to): the one a player writes <name>.conf for.
+    const char *name = program_invocation_short_name;
+    fxgl_config_env env = {(const char *const *)environ, slash ? dir : NULL,
+                           name && name[0] ? name : NULL};
     if (!fxgl_config_load(&session.config, &env, &sink)) {
         fxgl_log(FXGL_LOG_ERROR, "out of memory reading the configuration");
         return;
     }
     session.ok = true;
     const fxgl_config *c = &session.config;
-    for (size_t i = 0; i < c->effect_path_count; i++) {
-        scan_dir(c->effect_paths[i].path, c->effect_paths[i].recursive, 0);
+    // [LOG] of ReShade.ini / fxgl.ini (FXGL_LOG and FXGL_LOG_FILE are already over it).
+    ip_log_configure((fxgl_log_level)c->log_level, c->log_file);
+    if (!fxgl_search_expand(&session.effect_dirs, c->effect_paths, c->effect_path_count) ||
+        !fxgl_search_expand(&session.texture_dirs, c->texture_paths, c->texture_path_count)) {
+        fxgl_log(FXGL_LOG_ERROR, "out of memory reading the search paths");
+        session.ok = false;
+        return;
     }
-    session.include_paths = path_list(c->effect_paths, c->effect_path_count);
-    session.include_count = session.include_paths ? c->effect_path_count : 0;
-    session.texture_paths = path_list(c->texture_paths, c->texture_path_count);
-    session.texture_count = session.texture_paths ? c->texture_path_count : 0;
+    session.file_count = fxgl_search_effects(&session.effect_dirs, &session.files);
     if (c->preset_path && c->preset_path[0]) {
         fxgl_preset_desc desc = {.path = c->preset_path, .sink = sink};
         session.preset = fxgl_preset_create(&desc);
@@ -200,8 +158,8 @@ static void session_setup(void) {
     // does it for every consumer; the search paths are the session's ("dir/**"). Each
     // runtime makes its own compile object from this (its target and buffer size).
     session.effects_desc = (fxgl_effects_desc){
-        .include_paths = (const char *const *)session.include_paths,
-        .include_path_count = session.include_count,
+        .include_paths = (const char *const *)session.effect_dirs.dirs,
+        .include_path_count = session.effect_dirs.count,
         .defines = c->defines.items,
         .define_count = c->defines.count,
         .performance_mode = c->performance_mode,
@@ -218,6 +176,7 @@ static void session_setup(void) {
         fxgl_log(FXGL_LOG_INFO, "performance mode: preset values are compiled in as "
                  "constants; variables are read-only and the preset is not saved");
     }
+    log_choice(c);
     fxgl_log(FXGL_LOG_DEBUG, "configuration: %zu file(s), preset '%s', %zu effect file(s) in "
              "%zu search path(s)", c->file_count, c->preset_path ? c->preset_path : "",
              session.file_count, c->effect_path_count);
@@ -336,6 +295,133 @@ static void push_uniforms(fxgl_runtime *rt, int index, const fxgl_effect *e,
     }
 }
 
+// --- compiled effects shared by the runtimes of the process ---
+//
+// A second context of the process (two windows, or glmark2's context per scene) compiles
+// nothing the first already compiled for the same file, target, size and API, preset,
+// reload and performance-mode state: the module and its GLSL (read-only to every user) are
+// shared and counted. The table keeps a reference of its own, so a later context finds
+// them after the first one is gone; a reload or preset switch changes the generations,
+// and entries no runtime uses are dropped when the table is full. An effect whose files
+// changed since it was compiled is not reused.
+
+typedef struct ip_shared {
+    int id;                      // session.files index
+    fxgl_environment env;        // application not compared (one process, one program)
+    fxgl_glsl_target target;
+    unsigned preset_gen, reload_gen, perf_gen;
+    struct timespec compiled;    // when it was registered (after its files were read)
+    fxgl_effect *effect;
+    int refs;                    // users, the table's own reference included
+} ip_shared;
+
+static bool same_env(const fxgl_environment *a, const fxgl_environment *b) {
+    return a->width == b->width && a->height == b->height && a->api == b->api &&
+           a->api_major == b->api_major && a->api_minor == b->api_minor &&
+           a->performance_mode == b->performance_mode;
+}
+
+static bool same_key(const ip_shared *s, const ip_effects *fx, int id) {
+    return s->id == id && same_env(&s->env, &fx->env) && s->target == fx->target &&
+           s->preset_gen == fx->preset_gen && s->reload_gen == fx->reload_gen &&
+           s->perf_gen == fx->perf_gen;
+}
+
+// Drops one reference to an effect an entry held; the last one destroys it.
+static void effect_release(fxgl_effect *effect) {
+    if (!effect) {
+        return;
+    }
+    bool listed = false, last = false;
+    pthread_mutex_lock(&session.lock);
+    for (size_t i = 0; i < session.shared_count; i++) {
+        if (session.shared[i].effect == effect) {
+            listed = true;
+            last = --session.shared[i].refs == 0;
+            if (last) {
+                session.shared[i] = session.shared[--session.shared_count];
+            }
+            break;
+        }
+    }
+    pthread_mutex_unlock(&session.lock);
+    if (!listed || last) {
+        fxgl_effect_destroy(effect);
+    }
+}
+
+// Lists a first compile for the other contexts (the entry keeps its own reference).
+static void share_first_compile(const ip_effects *fx, int id, fxgl_effect *effect) {
+    fxgl_effect *dropped = NULL;
+    pthread_mutex_lock(&session.lock);
+    bool current = fx->preset_gen == session.preset_gen && fx->reload_gen == session.reload_gen &&
+                   fx->perf_gen == session.perf_gen;
+    if (!session.shared) {
+        session.shared = calloc(IP_SHARED_MAX, sizeof(*session.shared));
+    }
+    for (size_t i = 0; current && session.shared && i < session.shared_count; i++) {
+        current = !same_key(&session.shared[i], fx, id); // one of a key is enough
+    }
+    if (current && session.shared && session.shared_count == IP_SHARED_MAX) {
+        // Full: drop one that only the table holds.
+        for (size_t i = 0; i < session.shared_count; i++) {
+            if (session.shared[i].refs == 1) {
+                dropped = session.shared[i].effect;
+                session.shared[i] = session.shared[--session.shared_count];
+                break;
+            }
+        }
+    }
+    if (current && session.shared && session.shared_count < IP_SHARED_MAX) {
+        ip_shared *sh = &session.shared[session.shared_count++];
+        *sh = (ip_shared){.id = id, .env = fx->env, .target = fx->target,
+                          .preset_gen = fx->preset_gen, .reload_gen = fx->reload_gen,
+                          .perf_gen = fx->perf_gen, .effect = effect, .refs = 2};
+        clock_gettime(CLOCK_REALTIME, &sh->compiled);
+    }
+    pthread_mutex_unlock(&session.lock);
+    if (dropped) {
+        fxgl_effect_destroy(dropped);
+    }
+}
+
+static bool newer_than(const struct stat *st, const struct timespec *t) {
+    return st->st_mtim.tv_sec > t->tv_sec ||
+           (st->st_mtim.tv_sec == t->tv_sec && st->st_mtim.tv_nsec >= t->tv_nsec);
+}
+
+// Another context's first compile of file id for this context's key, with a reference
+// taken; NULL when there is none or its files changed since.
+static fxgl_effect *take_shared(const ip_effects *fx, int id) {
+    fxgl_effect *effect = NULL;
+    struct timespec compiled = {0};
+    pthread_mutex_lock(&session.lock);
+    for (size_t i = 0; i < session.shared_count && !effect; i++) {
+        if (same_key(&session.shared[i], fx, id)) {
+            effect = session.shared[i].effect;
+            compiled = session.shared[i].compiled;
+            session.shared[i].refs++;
+        }
+    }
+    pthread_mutex_unlock(&session.lock);
+    // Out of the lock: stat is I/O.
+    for (size_t i = 0; effect && i < effect->included_count; i++) {
+        struct stat st;
+        if (stat(effect->included_files[i], &st) != 0 || newer_than(&st, &compiled)) {
+            effect_release(effect);
+            effect = NULL;
+        }
+    }
+    if (effect) {
+        pthread_mutex_lock(&session.lock);
+        unsigned n = ++session.shared_reuses;
+        pthread_mutex_unlock(&session.lock);
+        fxgl_log(FXGL_LOG_INFO, "%s: reused the compile of another context (%u reuse%s in "
+                 "this process)", base_name(effect->path), n, n == 1 ? "" : "s");
+    }
+    return effect;
+}
+
 // --- one runtime's effects ---
 
 static void free_view(ip_entry *e) {
@@ -356,7 +442,8 @@ void ip_effects_destroy(ip_effects *fx) {
     ip_warm_destroy(fx->warm);
     for (size_t i = 0; i < fx->entry_count; i++) {
         free_view(&fx->entries[i]);
-        fxgl_effect_destroy(fx->entries[i].effect);
+        effect_release(fx->entries[i].effect);
+        effect_release(fx->entries[i].reused);
     }
     free(fx->entries);
     fxgl_preset_destroy(fx->preset);
@@ -364,10 +451,17 @@ void ip_effects_destroy(ip_effects *fx) {
     free(fx);
 }
 
+void ip_effects_preset_path(char *out, size_t size) {
+    pthread_once(&session_once, session_setup);
+    pthread_mutex_lock(&session.lock);
+    snprintf(out, size, "%s", session.preset_path);
+    pthread_mutex_unlock(&session.lock);
+}
+
 const char *const *ip_effects_texture_paths(size_t *count) {
     pthread_once(&session_once, session_setup);
-    *count = session.texture_count;
-    return (const char *const *)session.texture_paths;
+    *count = session.texture_dirs.count;
+    return (const char *const *)session.texture_dirs.dirs;
 }
 
 bool ip_effects_wanted(void) {
@@ -436,7 +530,7 @@ static bool neighbour_preset(const char *current, int step, char *next, size_t s
     char **names = NULL;
     size_t count = 0;
     struct dirent *ent;
-    while ((ent = readdir(d)) && count < IP_MAX_EFFECT_FILES) {
+    while ((ent = readdir(d)) && count < IP_MAX_PRESET_FILES) {
         char path[PATH_MAX];
         if (ent->d_name[0] == '.' ||
             snprintf(path, sizeof(path), "%s/%s", dir, ent->d_name) >= (int)sizeof(path)) {
@@ -530,8 +624,10 @@ static void add_wanted(ip_effects *fx) {
         }
         ip_entry *e = &fx->entries[fx->entry_count];
         *e = (ip_entry){.id = (int)i, .path = session.files[i], .runtime_index = -1};
+        e->reused = take_shared(fx, e->id);
         if (!fxgl_reloader_watch(fx->reloader, e->id, e->path, NULL) ||
-            !fxgl_reloader_request(fx->reloader, e->id)) {
+            (!e->reused && !fxgl_reloader_request(fx->reloader, e->id))) {
+            effect_release(e->reused);
             fxgl_log(FXGL_LOG_WARN, "effect %s skipped: out of memory", e->path);
             continue;
         }
@@ -652,7 +748,8 @@ static void first_error(const char *errors, char *out, size_t size) {
 
 // One finished compile: the first version joins the runtime, a later one
 // replaces the running version whole; a failure keeps what runs.
-static bool deliver(ip_effects *fx, fxgl_runtime *rt, fxgl_reload_result *r) {
+// shared: r->effect is another context's compile (a reference), not this worker's.
+static bool deliver(ip_effects *fx, fxgl_runtime *rt, fxgl_reload_result *r, bool shared) {
     ip_entry *e = NULL;
     for (size_t i = 0; i < fx->entry_count; i++) {
         e = fx->entries[i].id == r->id ? &fx->entries[i] : e;
@@ -679,22 +776,25 @@ static bool deliver(ip_effects *fx, fxgl_runtime *rt, fxgl_reload_result *r) {
     if (e->runtime_index < 0) {
         int index = fxgl_runtime_add_effect(rt, effect, base_name(e->path));
         if (index < 0) {
-            fxgl_effect_destroy(effect);
+            effect_release(effect);
             return first;
         }
         e->runtime_index = index;
         e->effect = effect;
+        if (first && !shared) {
+            share_first_compile(fx, e->id, effect);
+        }
     } else {
         char reason[256] = "";
         if (!fxgl_runtime_replace_effect(rt, (size_t)e->runtime_index, effect, reason,
                                          sizeof(reason))) {
             fxgl_log(FXGL_LOG_WARN, "reload of %s failed, the running version stays: %s",
                      e->path, reason);
-            fxgl_effect_destroy(effect);
+            effect_release(effect);
             return false;
         }
         free_view(e); // it points into the old version
-        fxgl_effect_destroy(e->effect);
+        effect_release(e->effect);
         e->effect = effect;
         fxgl_log(FXGL_LOG_INFO, "reloaded %s (compiled in %.1f ms on the worker)", e->path,
                  r->compile_ms);
@@ -727,6 +827,7 @@ ip_effects *ip_effects_load(fxgl_runtime *rt, const fxgl_gl_info *info, int widt
     fx->env = environment(info, width, height);
     desc.env = fx->env;
     desc.target = glsl_target(info);
+    fx->target = desc.target;
     desc.performance_mode = performance_mode;
     fx->compiler = fxgl_effects_create(&desc);
     fx->preset = read_preset(path);
@@ -737,8 +838,8 @@ ip_effects *ip_effects_load(fxgl_runtime *rt, const fxgl_gl_info *info, int widt
         fx->warm = ip_warm_create(info, width, height);
         fxgl_reloader_desc rd = {
             .effects = fx->compiler,
-            .texture_paths = (const char *const *)session.texture_paths,
-            .texture_path_count = session.texture_count,
+            .texture_paths = (const char *const *)session.texture_dirs.dirs,
+            .texture_path_count = session.texture_dirs.count,
             .no_watch = !live,
             .prewarm = fx->warm ? ip_warm_effect : NULL,
             .prewarm_user = fx->warm,
@@ -765,8 +866,13 @@ ip_effects *ip_effects_load(fxgl_runtime *rt, const fxgl_gl_info *info, int widt
                      "paths", names[i], at + 1);
         }
     }
-    fxgl_log(FXGL_LOG_INFO, "compiling %zu effect file(s) on a worker thread%s; frames pass "
-             "through until they are ready", fx->entry_count,
+    size_t reused = 0;
+    for (size_t i = 0; i < fx->entry_count; i++) {
+        reused += fx->entries[i].reused != NULL;
+    }
+    fxgl_log(FXGL_LOG_INFO, "compiling %zu effect file(s) on a worker thread (%zu more "
+             "compiled by another context)%s; frames pass through until they are ready",
+             fx->entry_count - reused, reused,
              live ? ", live reload on (FXGL_RELOAD=0 turns it off)" : "");
     return fx;
 }
@@ -853,12 +959,19 @@ bool ip_effects_frame(ip_effects *fx, fxgl_runtime *rt, int width, int height, d
     // builds GL objects).
     bool changed = false, preset_file = false;
     if (fx->first_polled) {
+        for (size_t i = 0; i < fx->entry_count; i++) {
+            if (fx->entries[i].reused) {
+                fxgl_reload_result r = {.id = fx->entries[i].id, .effect = fx->entries[i].reused};
+                fx->entries[i].reused = NULL; // deliver takes the reference
+                changed |= deliver(fx, rt, &r, true);
+            }
+        }
         fxgl_reload_result r;
         for (int n = 0; n < 4 && fxgl_reloader_poll(fx->reloader, &r); n++) {
             if (r.preset_changed) {
                 preset_file = true;
             } else {
-                changed |= deliver(fx, rt, &r);
+                changed |= deliver(fx, rt, &r, false);
             }
             fxgl_reload_result_finish(&r);
         }
@@ -908,12 +1021,11 @@ static bool key_fired(const fxgl_preset_key *k, const fxgl_input *in) {
 
 bool ip_effects_input(ip_effects *fx, fxgl_runtime *rt, const fxgl_input *in) {
     if (!in->has_focus) {
-        return !fx->all_off;
+        return true;
     }
     const fxgl_config *c = &session.config;
     if (session.ok && key_fired(&c->key_effects, in)) {
-        fx->all_off = !fx->all_off;
-        fxgl_log(FXGL_LOG_INFO, "effects %s (KeyEffects)", fx->all_off ? "off" : "on");
+        ip_control_toggle_effects();
     }
     if (session.ok && key_fired(&c->key_reload, in)) {
         ip_effects_request_reload();
@@ -941,5 +1053,5 @@ bool ip_effects_input(ip_effects *fx, fxgl_runtime *rt, const fxgl_input *in) {
             }
         }
     }
-    return !fx->all_off;
+    return true;
 }

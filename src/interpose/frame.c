@@ -252,6 +252,9 @@ static void log_statuses(fxgl_runtime *fx) {
         }
         if (t.status == FXGL_STATUS_FAILED) {
             fxgl_log(FXGL_LOG_WARN, "technique %s@%s skipped: %s", t.name, t.file, t.reason);
+        } else if (t.warning && t.warning[0]) {
+            fxgl_log(FXGL_LOG_WARN, "technique %s@%s loaded, %s, but %s", t.name, t.file,
+                     t.enabled ? "on" : "off", t.warning);
         } else {
             fxgl_log(FXGL_LOG_INFO, "technique %s@%s loaded, %s", t.name, t.file,
                      t.enabled ? "on" : "off");

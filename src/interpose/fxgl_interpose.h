@@ -39,9 +39,15 @@ FXGL_INTERNAL const char *ip_version(void);
 
 // Reads FXGL_LOG and FXGL_LOG_FILE (once; later calls do nothing).
 FXGL_INTERNAL void ip_log_init(void);
+// The configuration's [LOG] Level and File (the environment already layered over them),
+// from the moment the configuration is read; file NULL keeps the current output.
+FXGL_INTERNAL void ip_log_configure(fxgl_log_level level, const char *file);
 FXGL_INTERNAL bool ip_log_enabled(fxgl_log_level level);
 FXGL_INTERNAL void fxgl_log(fxgl_log_level level, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+// What a player should see once per process (which configuration and preset): shown at
+// the default level (warn) and above, as "fxgl: ..." without a level word.
+FXGL_INTERNAL void fxgl_log_notice(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 // Like fxgl_log with ": strerror(errno)" appended.
 FXGL_INTERNAL void fxgl_log_errno(fxgl_log_level level, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -265,6 +271,8 @@ FXGL_INTERNAL bool ip_effects_switch_preset(int step);
 // (__RESHADE_PERFORMANCE_MODE__=1) or back with uniforms.
 FXGL_INTERNAL void ip_effects_set_performance_mode(bool on);
 FXGL_INTERNAL bool ip_effects_performance_mode(void);
+// The preset in use now, whatever chose it ("" none): for screenshot names and dumps.
+FXGL_INTERNAL void ip_effects_preset_path(char *out, size_t size);
 // [GENERAL] TextureSearchPaths as given to the runtime.
 FXGL_INTERNAL const char *const *ip_effects_texture_paths(size_t *count);
 
@@ -420,6 +428,8 @@ FXGL_INTERNAL void ip_inspect_note_failed(const char *file, const char *diagnost
 // control still answers. Accepts NULL.
 FXGL_INTERNAL void ip_inspect_idle(ip_inspect *in, const struct fxgl_input *input);
 // SIGUSR1 asks for a dump, where the program left SIGUSR1 at its default.
+// KeyEffects: flips the one effects on/off state (`fxgl ctl toggle`'s) at the next frame.
+FXGL_INTERNAL void ip_control_toggle_effects(void);
 FXGL_INTERNAL bool ip_control_signal_install(void);
 // True once per SIGUSR1 received (the frame hook then dumps).
 FXGL_INTERNAL bool ip_control_signal_take(void);

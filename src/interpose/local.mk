@@ -237,6 +237,16 @@ tests/interpose/test_install.log: $(ip_host_programs)
 TESTS += tests/interpose/test_gone_window.sh
 EXTRA_DIST += tests/interpose/test_gone_window.sh
 tests/interpose/test_gone_window.log: $(ip_host_programs) libfxgl.la
+# The same install, a Windows-style game folder, the messages, per-program configuration
+# and the default effects key (docs/interpose.md).
+TESTS += tests/interpose/test_first_hour.sh
+EXTRA_DIST += tests/interpose/test_first_hour.sh \
+	tests/interpose/data/first_hour/Shaders/TestLUT.fx \
+	tests/interpose/data/first_hour/Shaders/SMAA/TestSMAA.fx \
+	tests/interpose/data/first_hour/Textures/luts/test_lut.png \
+	tests/interpose/data/first_hour/Textures/smaa/TestArea.png \
+	tests/interpose/data/first_hour/Textures/smaa/TestSearch.png
+tests/interpose/test_first_hour.log: $(ip_host_programs) fxgl-render$(EXEEXT) fxc$(EXEEXT)
 
 # --- the 32-bit library: make lib32 ---
 #

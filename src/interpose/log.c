@@ -47,23 +47,45 @@ void ip_log_init(void) {
     pthread_once(&log_once, log_setup);
 }
 
-bool ip_log_enabled(fxgl_log_level level) {
+void ip_log_configure(fxgl_log_level level, const char *file) {
     ip_log_init();
-    return level <= log_level;
+    pthread_mutex_lock(&log_lock);
+    __atomic_store_n(&log_level, level, __ATOMIC_RELAXED); // read without the lock
+    if (file && file[0] && !log_file) {
+        log_file = fopen(file, "ae");
+    }
+    pthread_mutex_unlock(&log_lock);
 }
 
-static void log_write(fxgl_log_level level, const char *suffix, const char *fmt, va_list ap) {
+bool ip_log_enabled(fxgl_log_level level) {
+    ip_log_init();
+    return level <= __atomic_load_n(&log_level, __ATOMIC_RELAXED);
+}
+
+// level < 0: a notice, no level word.
+static void log_write(int level, const char *suffix, const char *fmt, va_list ap) {
     char line[2048];
-    int n = snprintf(line, sizeof(line), "fxgl: %s: ", level_names[level]);
+    int n = level < 0 ? snprintf(line, sizeof(line), "fxgl: ")
+                      : snprintf(line, sizeof(line), "fxgl: %s: ", level_names[level]);
     if (n < 0) {
         return;
     }
     vsnprintf(line + n, sizeof(line) - (size_t)n, fmt, ap);
-    FILE *out = log_file ? log_file : stderr;
     pthread_mutex_lock(&log_lock);
+    FILE *out = log_file ? log_file : stderr;
     fprintf(out, "%s%s\n", line, suffix ? suffix : "");
     fflush(out);
     pthread_mutex_unlock(&log_lock);
+}
+
+void fxgl_log_notice(const char *fmt, ...) {
+    if (!ip_log_enabled(FXGL_LOG_WARN)) {
+        return;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    log_write(-1, NULL, fmt, ap);
+    va_end(ap);
 }
 
 void fxgl_log(fxgl_log_level level, const char *fmt, ...) {

@@ -96,11 +96,24 @@ size_t fxgl_config_candidates(const fxgl_config_env *env, char **out, size_t max
     if (explicit_path != NULL) {
         ADD(preset_strdup(explicit_path));
     }
+    char *config_home = xdg_home(env, "XDG_CONFIG_HOME", ".config");
+    const char *name = env != NULL ? env->program_name : NULL;
+    if (config_home != NULL && name != NULL && name[0] != '\0' && strchr(name, '/') == NULL &&
+        name[0] != '.') {
+        // One file per program, by executable name, as MangoHud's <name>.conf: writable
+        // even when the program's own folder (/usr/games) is not.
+        size_t len = strlen(name);
+        char *file = malloc(len + sizeof("fxgl/.conf"));
+        if (file != NULL) {
+            snprintf(file, len + sizeof("fxgl/.conf"), "fxgl/%s.conf", name);
+            ADD(join(config_home, file));
+            free(file);
+        }
+    }
     if (env != NULL && env->program_dir != NULL && env->program_dir[0] != '\0') {
         ADD(join(env->program_dir, "fxgl.ini"));
         ADD(join(env->program_dir, "ReShade.ini"));
     }
-    char *config_home = xdg_home(env, "XDG_CONFIG_HOME", ".config");
     if (config_home != NULL) {
         ADD(join(config_home, "fxgl/fxgl.ini"));
         free(config_home);
@@ -140,6 +153,7 @@ typedef struct config_reader {
     const fxgl_config_env *env;
     const fxgl_preset_sink *sink;
     bool preset_chosen;          // a file key or FXGL_PRESET named the preset
+    const char *preset_name;     // FXGL_PRESET's value when it was a name ("default")
     bool oom;
 } config_reader;
 
@@ -206,6 +220,11 @@ static bool make_path(const fxgl_config_env *env, const char *raw, const char *b
     }
     free(text);
     return out->path != NULL;
+}
+
+bool fxgl_config_path_parse(const char *raw, const char *base, fxgl_config_path *out)
+{
+    return make_path(NULL, raw, base, out);
 }
 
 static void free_paths(fxgl_config_path *paths, size_t count)
@@ -476,11 +495,23 @@ static void set_defaults(config_reader *r, fxgl_config *config)
     }
     config->transition_ms = 1000;
     config->key_screenshot = (fxgl_preset_key){.vk = 0x2C}; // VK_SNAPSHOT, as the reference
+    // Effects on/off on Home, as vkBasalt's toggleKey: a key games rarely bind (the
+    // reference ships none; its overlay key is Home, which this takes the place of).
+    config->key_effects = (fxgl_preset_key){.vk = 0x24};
     config->force_shortcut_modifiers = true;
-    config->log_level = FXGL_CONFIG_LOG_INFO;
+    config->log_level = FXGL_CONFIG_LOG_WARN;
     free(data_home);
     free(cache_home);
     free(config_home);
+}
+
+// "PresetPath in FILE:LINE", for the line that says which preset is used.
+static void set_origin(config_reader *r, fxgl_config *config, size_t layer, const char *key)
+{
+    char buf[4200];
+    snprintf(buf, sizeof(buf), "%s in %s:%u", key, r->layers[layer].path,
+             fxgl_ini_line(r->layers[layer].ini, "GENERAL", key));
+    r->oom |= !replace_string(&config->preset_origin, buf);
 }
 
 static void read_general(config_reader *r, fxgl_config *config)
@@ -506,6 +537,7 @@ static void read_general(config_reader *r, fxgl_config *config)
             free(config->preset_path);
             config->preset_path = path.path;
             r->preset_chosen = true;
+            set_origin(r, config, layer, preset_keys[k]);
             break;
         }
         warn_at(r, layer, "GENERAL", preset_keys[k], "'%s' is not a preset: not used",
@@ -667,9 +699,35 @@ static void installed_default_preset(config_reader *r, fxgl_config *config)
     } else if (access(path, F_OK) == 0) {
         free(config->preset_path);
         config->preset_path = path;
+        r->oom |= !replace_string(&config->preset_origin, "the installed default");
     } else {
         free(path);
     }
+}
+
+// A preset someone named that is not there runs nothing: say so, with the path (the
+// reference would create it on the first save, which is no help to a player).
+static void check_preset(config_reader *r, const fxgl_config *config)
+{
+    if (!r->preset_chosen || config->preset_path == NULL ||
+        access(config->preset_path, F_OK) == 0) {
+        return;
+    }
+    if (r->preset_name != NULL) {
+        char *data_home = xdg_home(r->env, "XDG_DATA_HOME", ".local/share");
+        char user[4200];
+        snprintf(user, sizeof(user), "%s/fxgl/presets", data_home != NULL ? data_home : "~");
+        free(data_home);
+        char installed[4200];
+        snprintf(installed, sizeof(installed), "%s/presets", data_dir(r->env));
+        preset_diagf(r->sink, FXGL_PRESET_WARNING, "FXGL_PRESET", 0,
+                     "no preset named '%s' (looked for %s.ini in %s and %s): no effects run",
+                     r->preset_name, r->preset_name, user, installed);
+        return;
+    }
+    preset_diagf(r->sink, FXGL_PRESET_WARNING, config->preset_path, 0,
+                 "the preset does not exist (named by %s): no effects run",
+                 config->preset_origin != NULL ? config->preset_origin : "the configuration");
 }
 
 static void read_environment(config_reader *r, fxgl_config *config)
@@ -683,9 +741,13 @@ static void read_environment(config_reader *r, fxgl_config *config)
             config->preset_path = path;
         }
         r->preset_chosen = true;
+        r->preset_name = value;
     } else if (value != NULL) {
         r->oom |= !replace_path(&config->preset_path, r->env, value, NULL);
         r->preset_chosen = true;
+    }
+    if (value != NULL) {
+        r->oom |= !replace_string(&config->preset_origin, "FXGL_PRESET (fxgl --preset)");
     }
     env_paths(r, "FXGL_EFFECT_PATHS", &config->effect_paths, &config->effect_path_count);
     env_paths(r, "FXGL_TEXTURE_PATHS", &config->texture_paths, &config->texture_path_count);
@@ -729,6 +791,10 @@ bool fxgl_config_load(fxgl_config *config, const fxgl_config_env *env,
     read_input_and_log(&r, config);
     read_environment(&r, config);
     installed_default_preset(&r, config);
+    if (config->preset_origin == NULL && config->preset_path != NULL) {
+        r.oom |= !replace_string(&config->preset_origin, "the default place");
+    }
+    check_preset(&r, config);
     for (size_t i = 0; i < r.count; i++) {
         fxgl_ini_destroy(r.layers[i].ini);
         free(r.layers[i].path);
@@ -750,6 +816,7 @@ void fxgl_config_finish(fxgl_config *config)
     free_paths(config->effect_paths, config->effect_path_count);
     free_paths(config->texture_paths, config->texture_path_count);
     free(config->preset_path);
+    free(config->preset_origin);
     free(config->cache_path);
     fxgl_preset_define_list_finish(&config->defines);
     for (size_t i = 0; config->technique_sorting != NULL &&

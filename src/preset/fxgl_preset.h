@@ -281,6 +281,9 @@ typedef struct fxgl_preset_desc {
 // that refuses to be saved over it.
 fxgl_preset *fxgl_preset_create(const fxgl_preset_desc *desc);
 void fxgl_preset_destroy(fxgl_preset *preset);
+// How reading its file went: MISSING (a new, empty preset; nothing said), FAILED (said
+// to the sink), OK (also when made from text).
+fxgl_ini_status fxgl_preset_status(const fxgl_preset *preset);
 
 // True when path ends in .ini or .txt and the file either does not exist (a new preset)
 // or has a global `Techniques` key.
@@ -355,21 +358,23 @@ bool fxgl_preset_save(fxgl_preset *preset, const char *path);
 // fxgl.ini uses ReShade.ini's sections and keys where they exist. Files are looked up in
 // this order, and a key is taken from the first file that has it:
 //   1. $FXGL_CONFIG
-//   2. <program dir>/fxgl.ini, then <program dir>/ReShade.ini
-//   3. $XDG_CONFIG_HOME/fxgl/fxgl.ini (default ~/.config/fxgl/fxgl.ini)
-//   4. <each of $XDG_CONFIG_DIRS>/fxgl/fxgl.ini (default /etc/xdg), then /etc/fxgl/fxgl.ini
+//   2. $XDG_CONFIG_HOME/fxgl/<program name>.conf (the executable's file name; same format)
+//   3. <program dir>/fxgl.ini, then <program dir>/ReShade.ini
+//   4. $XDG_CONFIG_HOME/fxgl/fxgl.ini (default ~/.config/fxgl/fxgl.ini)
+//   5. <each of $XDG_CONFIG_DIRS>/fxgl/fxgl.ini (default /etc/xdg), then /etc/fxgl/fxgl.ini
 // Relative paths in a file are relative to that file's directory; `\` reads as `/`.
 // Environment variables then override (see fxgl_config_load for the list).
 
 typedef struct fxgl_config_env {
     const char *const *envp;     // "NAME=value" strings, NULL-terminated (like environ)
     const char *program_dir;     // directory of the executable, NULL if unknown
+    const char *program_name;    // the executable's file name ("glxgears"), NULL if unknown
 } fxgl_config_env;
 
 typedef enum fxgl_config_log_level {
     FXGL_CONFIG_LOG_ERROR,
-    FXGL_CONFIG_LOG_WARN,
-    FXGL_CONFIG_LOG_INFO,        // default
+    FXGL_CONFIG_LOG_WARN,        // default (the library's: a player sees warnings and one notice)
+    FXGL_CONFIG_LOG_INFO,
     FXGL_CONFIG_LOG_DEBUG,
 } fxgl_config_log_level;
 
@@ -387,6 +392,9 @@ typedef struct fxgl_config {
     fxgl_config_path *texture_paths; // owned; [GENERAL] TextureSearchPaths
     size_t texture_path_count;
     char *preset_path;           // owned; [GENERAL] PresetPath (StartupPresetPath wins)
+    char *preset_origin;         // owned; what chose it: "PresetPath in FILE:LINE",
+                                 // "FXGL_PRESET (fxgl --preset)", "the installed default",
+                                 // "the default place"; NULL when no preset
     char *cache_path;            // owned; [GENERAL] IntermediateCachePath
     bool performance_mode;       // [GENERAL] PerformanceMode
     bool skip_disabled_effects;  // [GENERAL] SkipLoadingDisabledEffects
@@ -394,7 +402,7 @@ typedef struct fxgl_config {
     fxgl_preset_define_list defines; // [GENERAL] PreprocessorDefinitions
     char **technique_sorting;    // owned; [GENERAL] TechniqueSorting (fallback order)
     size_t technique_sorting_count;
-    fxgl_preset_key key_effects; // [INPUT] KeyEffects: toggle all effects
+    fxgl_preset_key key_effects; // [INPUT] KeyEffects: effects on/off, default Home (0x24)
     fxgl_preset_key key_reload;  // [INPUT] KeyReload
     fxgl_preset_key key_next_preset; // [INPUT] KeyNextPreset
     fxgl_preset_key key_previous_preset; // [INPUT] KeyPreviousPreset
@@ -430,6 +438,39 @@ void fxgl_config_finish(fxgl_config *config);
 // The candidate files in lookup order (existing or not), for diagnostics and tests.
 // Returns how many were written to out (malloc'd strings, freed by the caller).
 size_t fxgl_config_candidates(const fxgl_config_env *env, char **out, size_t max);
+
+// One search path as written on a command line or in a file: `\` reads as `/`, a trailing
+// `**` sets recursive, relative paths are relative to base (the working directory when
+// NULL). out->path is malloc'd. false only when out of memory.
+bool fxgl_config_path_parse(const char *raw, const char *base, fxgl_config_path *out);
+
+// --- search paths (search.c) ---
+//
+// EffectSearchPaths and TextureSearchPaths as ReShade reads them, for every consumer (the
+// preloaded library, fxc, fxgl-render, fxgl --list-effects): a path with a trailing `**` is
+// its folder and every folder below it (each level sorted by name, depth first, hidden
+// folders skipped, at most 16 levels and 4096 folders); without it, the folder alone.
+// Lookups take the first folder of the expanded list that has the name.
+
+typedef struct fxgl_search {
+    char **dirs;                 // owned, NULL-terminated; in search order, each once
+    size_t count;
+} fxgl_search;
+
+// Expands paths (fxgl_config's effect_paths or texture_paths). false = out of memory.
+bool fxgl_search_expand(fxgl_search *out, const fxgl_config_path *paths, size_t count);
+// The same from strings as a tool's options give them ("DIR", "DIR/**", "DIR\**").
+bool fxgl_search_expand_raw(fxgl_search *out, const char *const *raw, size_t count);
+void fxgl_search_finish(fxgl_search *s);
+// The first file called name (which may have folders: "Textures/lut.png"; `\` reads as
+// `/`) in the folders, exactly, else ignoring case; an absolute name only itself.
+// malloc'd path, or NULL when no folder has it.
+char *fxgl_search_find(const fxgl_search *s, const char *name);
+// Every *.fx file of the folders, the first of each file name only (the one loaded), each
+// folder's files sorted by name. *out is malloc'd and NULL-terminated (free each, then it).
+size_t fxgl_search_effects(const fxgl_search *s, char ***out);
+// "dir1, dir2, ..." for a message, cut at a whole entry with "... (N more)".
+void fxgl_search_describe(const fxgl_search *s, char *buf, size_t size);
 
 #ifdef __cplusplus
 }

@@ -27,6 +27,7 @@ struct fxgl_preset {
     char *path;                  // owned; file it was read from, NULL when made from text
     fxgl_preset_sink sink;       // where diagnostics go
     char *lock_reason;           // owned; non-NULL: saving is refused with this reason
+    fxgl_ini_status status;      // how reading path went (OK when made from text)
 };
 
 static const char *diag_name(const fxgl_preset *preset)
@@ -56,12 +57,17 @@ fxgl_preset *fxgl_preset_create(const fxgl_preset_desc *desc)
             goto fail;
         }
         // FXGL_INI_FAILED leaves an empty document that refuses to save: still usable.
-        fxgl_ini_load(preset->ini, desc->path, &preset->sink);
+        preset->status = fxgl_ini_load(preset->ini, desc->path, &preset->sink);
     }
     return preset;
 fail:
     fxgl_preset_destroy(preset);
     return NULL;
+}
+
+fxgl_ini_status fxgl_preset_status(const fxgl_preset *preset)
+{
+    return preset->status;
 }
 
 void fxgl_preset_destroy(fxgl_preset *preset)

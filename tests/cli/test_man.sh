@@ -19,4 +19,23 @@ if [ -n "$missing" ]; then
     echo "FAIL: read by the sources but not in docs/man/fxgl.1:$missing"
     exit 1
 fi
-echo "man: all $(echo "$names" | wc -l) FXGL_* variables the sources read are documented"
+# Every installed command (bin_PROGRAMS, bin_SCRIPTS of the makefiles) has its page in
+# man_MANS, and every page there exists.
+mks=$(ls "$top"/Makefile.am "$top"/*/local.mk "$top"/*/*/local.mk 2>/dev/null)
+# shellcheck disable=SC2086 # one name a word
+commands=$(cat $mks | sed -n 's/^bin_PROGRAMS *+*= *//p; s/^bin_SCRIPTS *+*= *//p' |
+    tr ' ' '\n' | sed 's|.*/||; s|\$(EXEEXT)||' | grep . | sort -u)
+# shellcheck disable=SC2086
+pages=$(cat $mks | sed -n '/^man_MANS/,/[^\\]$/p' | tr ' \t\\' '\n\n\n' | grep '\.1$')
+for c in $commands; do
+    echo "$pages" | grep -qx "docs/man/$c.1" || missing="$missing $c"
+done
+for p in $pages; do
+    [ -f "$top/$p" ] || { echo "FAIL: man_MANS names $p, which does not exist"; exit 1; }
+done
+if [ -n "$missing" ]; then
+    echo "FAIL: installed commands without a manual page in man_MANS:$missing"
+    exit 1
+fi
+echo "man: all $(echo "$names" | wc -l) FXGL_* variables the sources read are documented;" \
+    "pages for $(echo "$commands" | tr '\n' ' ')"

@@ -311,6 +311,7 @@ static inline bool ip_app_file_has(const char *path, const char *needle) {
 // --toggle-at N: the window takes the focus; ip_app_toggle_key holds I
 // (XTest) around frame N's swap, which the test preset binds to Invert.fx
 // (KeyInvert@Invert.fx=73): frames from N on are expected without it.
+// With FXGL_TEST_TOGGLE_KEY=Home it holds Home instead (fxgl's effects key).
 // False when the server has no XTEST.
 static inline bool ip_app_toggle_setup(Display *dpy, Window win, int toggle_at) {
     if (toggle_at < 0) {
@@ -326,8 +327,13 @@ static inline bool ip_app_toggle_setup(Display *dpy, Window win, int toggle_at) 
     return true;
 }
 
+// The key is I, or the keysym FXGL_TEST_TOGGLE_KEY names ("Home": fxgl's default
+// effects key).
 static inline void ip_app_toggle_key(Display *dpy, bool down) {
-    XTestFakeKeyEvent(dpy, XKeysymToKeycode(dpy, XK_i), down, CurrentTime);
+    const char *name = getenv("FXGL_TEST_TOGGLE_KEY");
+    KeySym sym = name && name[0] ? XStringToKeysym(name) : NoSymbol;
+    XTestFakeKeyEvent(dpy, XKeysymToKeycode(dpy, sym != NoSymbol ? sym : XK_i), down,
+                      CurrentTime);
     XSync(dpy, False);
 }
 

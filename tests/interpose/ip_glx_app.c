@@ -10,7 +10,7 @@
  * Modes (--mode): one (a window), msc (glXSwapBuffersMscOML, through
  * glXGetProcAddressARB), two (two windows, two unshared contexts, one of
  * them core profile), resize (the window grows every 3 frames).
- * --size WxH sets the first window's size. See ip_app.h for the checks.
+ * --size WxH sets the first window's size, --size2 WxH the second's (mode two). See ip_app.h for the checks.
  * --toggle-at N: see ip_app.h (the first window takes the focus).
  * --origin-dlopen REL: dlopen("$ORIGIN/REL", RTLD_NOLOAD) must find the
  * (already loaded) library: libc expands $ORIGIN from the caller's return
@@ -345,6 +345,7 @@ int main(int argc, char **argv) {
     const char *path = ip_app_arg(argc, argv, "--path", "glfw");
     window wins[2] = {{.w = 96, .h = 64}, {.w = 80, .h = 48}};
     sscanf(ip_app_arg(argc, argv, "--size", "96x64"), "%dx%d", &wins[0].w, &wins[0].h);
+    sscanf(ip_app_arg(argc, argv, "--size2", "80x48"), "%dx%d", &wins[1].w, &wins[1].h);
     bool expect = ip_app_expect_mark();
 
     const char *origin = ip_app_arg(argc, argv, "--origin-dlopen", NULL);

@@ -253,12 +253,12 @@ START_TEST(keys_and_signal) {
     memset(&in, 0, sizeof(in));
     in.has_focus = true;
     in.key_pressed[0x78] = 1; // F9
-    in.key_pressed[0x22] = 1; // PageDown
+    in.key_pressed[0x22] = 1; // PageDown: games use it, so no default binding has it
+    in.key_pressed[0x21] = 1; // PageUp: likewise
     const char *cmds[8];
     size_t n = ip_control_keys(&map, &in, cmds, 8);
-    ck_assert_uint_eq(n, 2);
-    ck_assert_str_eq(cmds[0], "preset next");
-    ck_assert_str_eq(cmds[1], "dump");
+    ck_assert_uint_eq(n, 1);
+    ck_assert_str_eq(cmds[0], "dump");
     in.has_focus = false;
     ck_assert_uint_eq(ip_control_keys(&map, &in, cmds, 8), 0); // not ours without focus
     in.has_focus = true;
@@ -275,6 +275,10 @@ START_TEST(keys_and_signal) {
     n = ip_control_keys(&map, &in, cmds, 8);
     ck_assert_uint_eq(n, 1);
     ck_assert_str_eq(cmds[0], "dump");
+    ck_assert(ip_control_keys_parse(&map, "next=PageDown", reason, sizeof(reason)));
+    n = ip_control_keys(&map, &in, cmds, 8);
+    ck_assert_uint_eq(n, 1);
+    ck_assert_str_eq(cmds[0], "preset next"); // still there for who asks
 
     ip_keymap before = map;
     static const char *const bad[] = {"dump=F99", "jump=F2", "dump", "dump=Hyper"};
@@ -473,6 +477,144 @@ START_TEST(commands_take_effect) {
 }
 END_TEST
 
+// KeyEffects (ip_control_toggle_effects, what the key calls) and `fxgl ctl` act on one
+// state: after the key, the frame passes through and `status` says "effects off"; after
+// `toggle` from the client, both are back on.
+static void ip_frame_once(app *a, ip_inspect *i) {
+    app_upload(a);
+    fxgl_frame_desc d = {.width = W, .height = H, .framebuffer = a->fbo, .time = a->time};
+    a->time += 0.016;
+    ck_assert(ip_inspect_frame(i, a->rt, &d));
+}
+
+static void ip_client(app *a, ip_inspect *i, char *const argv[], char *out, size_t size) {
+    int pipefd[2];
+    ck_assert_int_eq(pipe(pipefd), 0);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
+    posix_spawn_file_actions_addclose(&fa, pipefd[0]);
+    pid_t pid;
+    ck_assert_int_eq(posix_spawn(&pid, argv[0], &fa, NULL, argv, environ), 0);
+    posix_spawn_file_actions_destroy(&fa);
+    close(pipefd[1]);
+    int status, frames = 0;
+    while (waitpid(pid, &status, WNOHANG) != pid) {
+        ip_frame_once(a, i);
+        ck_assert_msg(++frames < 2000, "client never finished");
+        usleep(2000);
+    }
+    ck_assert_int_eq(WEXITSTATUS(status), 0);
+    ssize_t n = read(pipefd[0], out, size - 1);
+    out[n > 0 ? n : 0] = 0;
+    close(pipefd[0]);
+}
+
+START_TEST(key_and_ctl_share_one_state) {
+    make_tmpdir();
+    setenv("XDG_RUNTIME_DIR", tmpdir, 1);
+    char reason[512];
+    app a;
+    memset(&a, 0, sizeof(a));
+    fxgl_test_egl_desc desc = {.api = FXGL_API_GL};
+    a.egl = fxgl_test_egl_create(&desc, reason, sizeof(reason));
+    ck_assert_msg(a.egl, "%s", reason);
+    a.gl = fxgl_test_egl_gl(a.egl);
+    a.gl->GenTextures(1, &a.color);
+    a.gl->BindTexture(GL_TEXTURE_2D, a.color);
+    a.gl->TexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, W, H);
+    a.gl->GenFramebuffers(1, &a.fbo);
+    a.gl->BindFramebuffer(GL_FRAMEBUFFER, a.fbo);
+    a.gl->FramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, a.color, 0);
+    ck_assert(fxgl_image_alloc(&a.input, W, H));
+    for (int i = 0; i < W * H * 4; i++) {
+        a.input.pixels[i] = i % 4 == 3 ? 255 : (uint8_t)(i * 5);
+    }
+    a.rt = fxgl_runtime_create(a.gl, fxgl_test_egl_info(a.egl), NULL);
+    ck_assert(a.rt);
+    tfx_init(&inv, "Inv.fx", false);
+    int tex = tfx_semantic(&inv, "ReShade::BackBufferTex", "COLOR");
+    int smp = tfx_sampler(&inv, "ReShade::BackBuffer", tex, false, false);
+    int ps = tfx_shader(&inv, FXGL_STAGE_PIXEL, "PS",
+                        "uniform sampler2D Color;\nin vec2 uv;\n"
+                        "layout(location = 0) out vec4 o;\n"
+                        "void main() { o = vec4(1.0 - texture(Color, uv).rgb, 1.0); }\n");
+    tfx_use_sampler(&inv, ps, smp, "Color");
+    tfx_pass(&inv, tfx_technique(&inv, "Invert"), ps);
+    fxgl_runtime_add_effect(a.rt, tfx_finish(&inv), NULL);
+    ip_inspect *i = ip_inspect_create(a.rt); // opens the process's socket in tmpdir
+    ck_assert(i);
+    ip_frame_once(&a, i);
+    ck_assert(!frame_is_input(&a));
+
+    ip_control_toggle_effects(); // the key
+    ip_frame_once(&a, i);
+    ck_assert_msg(frame_is_input(&a), "KeyEffects did not turn the effects off in its frame");
+    char out[512];
+    char *const status[] = {(char *)FXGL_CTL_PATH, "status", NULL};
+    ip_client(&a, i, status, out, sizeof(out));
+    ck_assert_msg(strncmp(out, "effects off,", 12) == 0, "status after the key: %s", out);
+
+    char *const toggle[] = {(char *)FXGL_CTL_PATH, "toggle", NULL};
+    ip_client(&a, i, toggle, out, sizeof(out));
+    ck_assert_str_eq(out, "effects on\n");
+    ip_frame_once(&a, i);
+    ck_assert(!frame_is_input(&a));
+    ip_control_toggle_effects();
+    ip_control_toggle_effects(); // twice in one frame: back where it was
+    ip_frame_once(&a, i);
+    ck_assert(!frame_is_input(&a));
+
+    // `dump` without a file goes to the log at the default level, and says so.
+    unsetenv("FXGL_LOG_FILE");
+    char *const dump[] = {(char *)FXGL_CTL_PATH, "dump", NULL};
+    ip_client(&a, i, dump, out, sizeof(out));
+    ck_assert_str_eq(out, "dump written to the program's log (its standard error)\n");
+
+    ip_inspect_destroy(i);
+    fxgl_runtime_destroy(a.rt);
+    fxgl_image_free(&a.input);
+    fxgl_test_egl_destroy(a.egl);
+    remove_tmpdir();
+}
+END_TEST
+
+// With several programs, fxgl-ctl sends nothing and lists each with its process id and
+// name (from /proc), not only socket paths.
+START_TEST(several_programs_listed) {
+    make_tmpdir();
+    char mine[600], other[600];
+    snprintf(mine, sizeof(mine), "%s/fxgl-%ld.sock", tmpdir, (long)getpid());
+    snprintf(other, sizeof(other), "%s/fxgl-%ld.sock", tmpdir, (long)getppid());
+    FILE *f = fopen(mine, "w");
+    ck_assert(f && fclose(f) == 0);
+    f = fopen(other, "w");
+    ck_assert(f && fclose(f) == 0);
+    char comm[64] = "";
+    f = fopen("/proc/self/comm", "r");
+    ck_assert(f && fgets(comm, sizeof(comm), f));
+    fclose(f);
+    comm[strcspn(comm, "\n")] = 0;
+    char cmd[1200], text[2048] = "";
+    snprintf(cmd, sizeof(cmd), "XDG_RUNTIME_DIR='%s' '%s' status 2>&1; echo \"exit $?\"",
+             tmpdir, FXGL_CTL_PATH);
+    FILE *p = popen(cmd, "r");
+    ck_assert(p);
+    size_t n = fread(text, 1, sizeof(text) - 1, p);
+    text[n] = 0;
+    pclose(p);
+    char want[800];
+    snprintf(want, sizeof(want), "  -p %ld  %s  %s\n", (long)getpid(), comm, mine);
+    ck_assert_msg(strstr(text, "fxgl-ctl: several programs run fxgl; pick one with -p:\n"), "%s",
+                  text);
+    ck_assert_msg(strstr(text, want), "no line '%s' in:\n%s", want, text);
+    ck_assert_msg(strstr(text, "exit 2\n"), "%s", text);
+    remove(mine);
+    remove(other);
+    remove_tmpdir();
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("control");
     TCase *tc = tcase_create("control");
@@ -480,12 +622,14 @@ int main(void) {
     tcase_add_test(tc, socket_place_and_refusals);
     tcase_add_test(tc, never_blocks_and_bad_lines);
     tcase_add_test(tc, keys_and_signal);
+    tcase_add_test(tc, several_programs_listed);
     char reason[256];
     fxgl_test_egl *probe = fxgl_test_egl_create(&(fxgl_test_egl_desc){.api = FXGL_API_GL},
                                                 reason, sizeof(reason));
     if (probe) {
         fxgl_test_egl_destroy(probe);
         tcase_add_test(tc, commands_take_effect);
+        tcase_add_test(tc, key_and_ctl_share_one_state);
     } else {
         printf("SKIP part: no EGL context (%s): commands on a runtime not run\n", reason);
     }

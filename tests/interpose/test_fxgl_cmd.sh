@@ -54,14 +54,22 @@ check "missing library" "2" "$?"
 dir=$(mktemp -d)
 mkdir -p "$dir/sub" "$dir/other" && : > "$dir/a.fx" && : > "$dir/sub/b.fx"
 : > "$dir/other/a.fx" && : > "$dir/other/c.fx"
-# Without fxc: file names only; "dir/**" searches below, "dir" does not, and the
-# first file of a name hides later ones (as the library loads them).
-out=$(FXGL_FXC=/nonexistent/fxc FXGL_EFFECT_PATHS="$dir/**:$dir/other" sh "$fxgl" --list-effects |
+# "dir/**" searches below, "dir" does not, and the first file of a name hides later
+# ones (as the library loads them): fxc config lists them, with the library's code.
+out=$(FXGL_EFFECT_PATHS="$dir/**:$dir/other" sh "$fxgl" --list-effects |
     sed "s|$dir/||" | tr '\n' ' ')
-check "--list-effects" "a.fx other/c.fx sub/b.fx " "$out"
-out=$(FXGL_FXC=/nonexistent/fxc FXGL_EFFECT_PATHS="$dir" sh "$fxgl" --list-effects |
-    sed "s|$dir/||" | tr '\n' ' ')
-check "--list-effects, not recursive" "a.fx " "$out"
+check "--list-effects" "a.fx: other/c.fx: sub/b.fx: " "$out"
+out=$(FXGL_EFFECT_PATHS="$dir" sh "$fxgl" --list-effects | sed "s|$dir/||" | tr '\n' ' ')
+check "--list-effects, not recursive" "a.fx: " "$out"
+out=$(FXGL_FXC=/nonexistent/fxc sh "$fxgl" --list-effects 2>&1)
+check "--list-effects without fxc" "fxgl: fxc not found: /nonexistent/fxc (set FXGL_FXC)" "$out"
+# A program that does not exist: one clear line, the shell's status for "not found".
+out=$(sh "$fxgl" nosuchprogram-fxgl 2>&1)
+check "no such program" "127 fxgl: program not found: nosuchprogram-fxgl" "$? $out"
+out=$(sh "$fxgl" "$dir/nothere" 2>&1)
+check "no such file" "127 fxgl: program not found: $dir/nothere" "$? $out"
+out=$(sh "$fxgl" "$dir/a.fx" 2>&1)
+check "not executable" "126 fxgl: program not executable: $dir/a.fx" "$? $out"
 # With the build's fxc: techniques, compiled against the same include path.
 {
     echo '#include "inc.fxh"'

@@ -193,7 +193,7 @@ START_TEST(test_defaults_without_files)
     ck_assert_str_eq(config.cache_path, at("home/.cache/fxgl"));
     ck_assert(!config.performance_mode && config.force_shortcut_modifiers);
     ck_assert_uint_eq(config.transition_ms, 1000);
-    ck_assert_int_eq(config.log_level, FXGL_CONFIG_LOG_INFO);
+    ck_assert_int_eq(config.log_level, FXGL_CONFIG_LOG_WARN);
     ck_assert_ptr_null(config.log_file);
     fxgl_config_finish(&config);
     fxgl_config_finish(NULL);
@@ -344,6 +344,171 @@ START_TEST(test_preset_path_must_be_a_preset)
 }
 END_TEST
 
+START_TEST(test_program_config)
+{
+    // ~/.config/fxgl/<program>.conf comes before the program's folder and the global file;
+    // its relative paths are relative to ~/.config/fxgl.
+    put_file("home/.config/fxgl/mygame.conf", "[GENERAL]\r\n"
+                                              "TextureSearchPaths=tex\\**\r\n"
+                                              "[INPUT]\r\n"
+                                              "KeyEffects=145,0,0,0\r\n");
+    put_file("game/ReShade.ini", "[GENERAL]\nTextureSearchPaths=.\\gametex\n"
+                                 "EffectSearchPaths=.\\fx\n[INPUT]\nKeyEffects=36,0,0,0\n");
+    put_file("home/.config/fxgl/fxgl.ini", "[INPUT]\nKeyReload=116,0,0,0\n");
+    char home[600];
+    snprintf(home, sizeof(home), "HOME=%s/home", root);
+    const char *envp[] = {home, "XDG_CONFIG_DIRS=/nonexistent-fxgl", NULL};
+    char game[600];
+    snprintf(game, sizeof(game), "%s", at("game"));
+    fxgl_config_env env = {.envp = envp, .program_dir = game, .program_name = "mygame"};
+    char *out[16];
+    size_t n = fxgl_config_candidates(&env, out, 16);
+    ck_assert_uint_ge(n, 4);
+    ck_assert_str_eq(out[0], at("home/.config/fxgl/mygame.conf"));
+    ck_assert_str_eq(out[1], at("game/fxgl.ini"));
+    ck_assert_str_eq(out[2], at("game/ReShade.ini"));
+    ck_assert_str_eq(out[3], at("home/.config/fxgl/fxgl.ini"));
+    for (size_t i = 0; i < n; i++) {
+        free(out[i]);
+    }
+    fxgl_config config;
+    ck_assert(fxgl_config_load(&config, &env, NULL));
+    ck_assert_uint_eq(config.file_count, 3);
+    ck_assert_str_eq(config.files[0], at("home/.config/fxgl/mygame.conf"));
+    ck_assert_uint_eq(config.texture_path_count, 1);
+    ck_assert_str_eq(config.texture_paths[0].path, at("home/.config/fxgl/tex"));
+    ck_assert(config.texture_paths[0].recursive);
+    ck_assert_str_eq(config.effect_paths[0].path, at("game/fx")); // from the game's file
+    ck_assert_uint_eq(config.key_effects.vk, 145);                // the program's file wins
+    ck_assert_uint_eq(config.key_reload.vk, 116);                 // the global file fills in
+    fxgl_config_finish(&config);
+    // Another program does not read it; a name with a slash or a dot first reads none.
+    env.program_name = "other";
+    ck_assert(fxgl_config_load(&config, &env, NULL));
+    ck_assert_uint_eq(config.file_count, 2);
+    ck_assert_uint_eq(config.key_effects.vk, 36);
+    fxgl_config_finish(&config);
+    env.program_name = "../mygame";
+    n = fxgl_config_candidates(&env, out, 16);
+    ck_assert_str_eq(out[0], at("game/fxgl.ini"));
+    for (size_t i = 0; i < n; i++) {
+        free(out[i]);
+    }
+}
+END_TEST
+
+START_TEST(test_missing_preset_messages)
+{
+    char home[600], data[600], expected[2048];
+    snprintf(home, sizeof(home), "HOME=%s/home", root);
+    snprintf(data, sizeof(data), "FXGL_DATA_DIR=%s/data", root);
+    put_file("data/presets/default.ini", "Techniques=A@A.fx\n");
+    // A file named on the command line (fxgl --preset sets FXGL_PRESET).
+    const char *envp[] = {home, data, "FXGL_PRESET=/nonexistent-fxgl/Missing.ini",
+                          "XDG_CONFIG_DIRS=/nonexistent-fxgl", NULL};
+    fxgl_config_env env = {.envp = envp};
+    diag_log log = {0};
+    fxgl_config config;
+    ck_assert(fxgl_config_load(&config, &env, &(fxgl_preset_sink){collect, &log}));
+    ck_assert_str_eq(log.text, "/nonexistent-fxgl/Missing.ini: warning: the preset does not "
+                               "exist (named by FXGL_PRESET (fxgl --preset)): no effects run\n");
+    ck_assert_str_eq(config.preset_origin, "FXGL_PRESET (fxgl --preset)");
+    fxgl_config_finish(&config);
+    // A name that matches no preset.
+    envp[2] = "FXGL_PRESET=Nope";
+    log = (diag_log){0};
+    ck_assert(fxgl_config_load(&config, &env, &(fxgl_preset_sink){collect, &log}));
+    snprintf(expected, sizeof(expected),
+             "FXGL_PRESET: warning: no preset named 'Nope' (looked for Nope.ini in "
+             "%s/home/.local/share/fxgl/presets and %s/data/presets): no effects run\n",
+             root, root);
+    ck_assert_str_eq(log.text, expected);
+    fxgl_config_finish(&config);
+    // PresetPath of a configuration file.
+    put_file("game/fxgl.ini", "[GENERAL]\r\nPresetPath=.\\Gone.ini\r\n");
+    envp[2] = "XDG_CONFIG_DIRS=/nonexistent-fxgl";
+    envp[3] = NULL;
+    char game[600];
+    snprintf(game, sizeof(game), "%s", at("game"));
+    env.program_dir = game;
+    log = (diag_log){0};
+    ck_assert(fxgl_config_load(&config, &env, &(fxgl_preset_sink){collect, &log}));
+    snprintf(expected, sizeof(expected),
+             "%s/game/Gone.ini: warning: the preset does not exist (named by PresetPath in "
+             "%s/game/fxgl.ini:2): no effects run\n", root, root);
+    ck_assert_str_eq(log.text, expected);
+    fxgl_config_finish(&config);
+    // Nothing named: the installed default, quietly, and it says where it came from.
+    remove(at("game/fxgl.ini"));
+    log = (diag_log){0};
+    ck_assert(fxgl_config_load(&config, &env, &(fxgl_preset_sink){collect, &log}));
+    ck_assert_str_eq(log.text, "");
+    ck_assert_str_eq(config.preset_path, at("data/presets/default.ini"));
+    ck_assert_str_eq(config.preset_origin, "the installed default");
+    fxgl_config_finish(&config);
+}
+END_TEST
+
+START_TEST(test_search_paths)
+{
+    put_file("rs/Shaders/A.fx", "");
+    put_file("rs/Shaders/sub/B.fx", "");
+    put_file("rs/Shaders/sub/deep/A.fx", "");   // a second A.fx: the first one wins
+    put_file("rs/Shaders/.hidden/C.fx", "");
+    put_file("rs/Shaders/z/D.FX", "");
+    put_file("rs/Textures/luts/MyLut.png", "");
+    // As ReShade.ini writes them: backslashes, a trailing ** means every folder below.
+    char shaders[600], textures[600], flat[600];
+    snprintf(shaders, sizeof(shaders), "%s\\rs\\Shaders\\**", root);
+    snprintf(textures, sizeof(textures), "%s/rs/Textures/**", root);
+    snprintf(flat, sizeof(flat), "%s/rs/Textures", root);
+    fxgl_search s;
+    ck_assert(fxgl_search_expand_raw(&s, (const char *[]){shaders}, 1));
+    ck_assert_uint_eq(s.count, 4);
+    ck_assert_str_eq(s.dirs[0], at("rs/Shaders"));
+    ck_assert_str_eq(s.dirs[1], at("rs/Shaders/sub"));
+    ck_assert_str_eq(s.dirs[2], at("rs/Shaders/sub/deep"));
+    ck_assert_str_eq(s.dirs[3], at("rs/Shaders/z"));
+    ck_assert_ptr_null(s.dirs[4]);
+    char **files;
+    size_t n = fxgl_search_effects(&s, &files);
+    ck_assert_uint_eq(n, 3);
+    ck_assert_str_eq(files[0], at("rs/Shaders/A.fx"));
+    ck_assert_str_eq(files[1], at("rs/Shaders/sub/B.fx"));
+    ck_assert_str_eq(files[2], at("rs/Shaders/z/D.FX"));
+    for (size_t i = 0; i < n; i++) {
+        free(files[i]);
+    }
+    free(files);
+    fxgl_search_finish(&s);
+
+    ck_assert(fxgl_search_expand_raw(&s, (const char *[]){flat}, 1));
+    ck_assert_ptr_null(fxgl_search_find(&s, "MyLut.png")); // no **: the folder alone
+    char described[64];
+    fxgl_search_describe(&s, described, sizeof(described));
+    ck_assert_str_eq(described, flat);
+    fxgl_search_finish(&s);
+    ck_assert(fxgl_search_expand_raw(&s, (const char *[]){flat, textures}, 2));
+    ck_assert_uint_eq(s.count, 2); // the folder once, in its first place
+    char *found = fxgl_search_find(&s, "mylut.PNG");
+    ck_assert_str_eq(found, at("rs/Textures/luts/MyLut.png"));
+    free(found);
+    found = fxgl_search_find(&s, "luts\\MyLut.png");
+    ck_assert_str_eq(found, at("rs/Textures/luts/MyLut.png"));
+    free(found);
+    ck_assert_ptr_null(fxgl_search_find(&s, "Other.png"));
+    char both[2048];
+    fxgl_search_describe(&s, both, sizeof(both));
+    char expected[2048];
+    snprintf(expected, sizeof(expected), "%s/rs/Textures, %s/rs/Textures/luts", root, root);
+    ck_assert_str_eq(both, expected);
+    char cut[600];
+    fxgl_search_describe(&s, cut, strlen(flat) + 20);
+    ck_assert_str_eq(cut + strlen(flat), ", ... (1 more)");
+    fxgl_search_finish(&s);
+}
+END_TEST
+
 static Suite *config_suite(void)
 {
     Suite *s = suite_create("config");
@@ -356,6 +521,9 @@ static Suite *config_suite(void)
     tcase_add_test(tc, test_named_presets);
     tcase_add_test(tc, test_environment_overrides);
     tcase_add_test(tc, test_preset_path_must_be_a_preset);
+    tcase_add_test(tc, test_program_config);
+    tcase_add_test(tc, test_missing_preset_messages);
+    tcase_add_test(tc, test_search_paths);
     suite_add_tcase(s, tc);
     return s;
 }
