@@ -2,8 +2,10 @@
  * fuzz_preset.c - libFuzzer target for the preset reader and writer
  * (src/preset): the input is a preset's text. It is read, queried as the
  * runtime queries it (techniques, order, definitions), applied to a small
- * made-up effect with one uniform of every kind, captured back and written;
- * what was written must read back to the same text. Built by `make fuzz`
+ * made-up effect with one uniform of every kind, captured back, written and
+ * read again. (Written text need not read back to itself: the format
+ * doubles commas inside elements, so a run of commas around empty elements
+ * is ambiguous, in the reference too.) Built by `make fuzz`
  * with clang -fsanitize=fuzzer,address,undefined; seeds are in
  * tests/fuzz/preset_seeds.
  */
@@ -69,17 +71,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     fxgl_preset_capture(p, &e, 1, order, count);
 
-    // Written text reads back to itself.
     size_t len1 = 0, len2 = 0;
     char *text1 = fxgl_ini_write(fxgl_preset_ini(p), &len1);
     if (text1) {
         fxgl_ini *again = fxgl_ini_create();
         if (again && fxgl_ini_parse(again, text1, len1, "again", NULL)) {
-            char *text2 = fxgl_ini_write(again, &len2);
-            if (text2 && (len1 != len2 || memcmp(text1, text2, len1) != 0)) {
-                abort();
-            }
-            free(text2);
+            free(fxgl_ini_write(again, &len2));
         }
         fxgl_ini_destroy(again);
         free(text1);
