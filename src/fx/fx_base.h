@@ -28,6 +28,7 @@
 // --- limits (each reports "too many %s (limit is %d)") ---
 #define FX_LIMIT_INCLUDE_DEPTH 64        // nested #include
 #define FX_LIMIT_MACRO_DEPTH 256         // nested macro expansion
+#define FX_LIMIT_EXPANSION 8000000       // tokens of all macro expansions of one compilation
 #define FX_LIMIT_IF_DEPTH 256            // nested #if
 #define FX_LIMIT_NESTING 256             // nested expressions/statements in the parser
 #define FX_LIMIT_EXPR_DEPTH 20000        // levels of one expression tree (a+a+...: one per '+')
