@@ -84,6 +84,11 @@ EXTRA_DIST += tests/fx/data/mem/memory_budget.fx tests/fx/data/mem/memory_budget
 TESTS += tests/fx/test_fxc.sh
 EXTRA_DIST += tests/fx/test_fxc.sh
 
+# Hostile effects (generated at run time) through fxc, fxgl-render and a
+# preloaded host (tests/interpose/ip_glx_app under Xvfb).
+TESTS += tests/fx/test_hostile.sh
+EXTRA_DIST += tests/fx/test_hostile.sh
+
 # --- fuzzing (not part of make check) ---
 # `make fuzz` builds two libFuzzer targets with clang, ASan and UBSan straight
 # from the sources (the library objects are not instrumented): the whole
