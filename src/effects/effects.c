@@ -392,6 +392,9 @@ fxgl_effect *fxgl_effects_compile_for(fxgl_effects *fx, const char *path,
         .performance_mode = performance_mode,
         .uniform_value = performance_mode ? uniform_value : NULL,
         .user = &ctx,
+        // Inside a game: a hostile effect gives up well before it could
+        // crowd the game out (real effects need a few MiB; time: the default).
+        .memory_limit = 256u << 20,
     };
     effect = fxgl_effect_compile(&cd, diags);
 done:

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "fx_base.h"
 
@@ -159,12 +160,30 @@ void fx_fatal(fx_ctx *ctx) {
     longjmp(*ctx->fatal, 1);
 }
 
+uint64_t fx_now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+// Every stage allocates as it goes (tokens, expansions, nodes, text), so
+// the allocator is where a runaway compilation is noticed; the clock is read
+// once per 4096 allocations.
 void *fx_alloc(fx_ctx *ctx, size_t size) {
+    if (ctx->deadline_ns && (++ctx->allocs & 4095u) == 0 && fx_now_ns() > ctx->deadline_ns) {
+        fxgl_diags_add(ctx->diags, FXGL_DIAG_ERROR, "TIME_LIMIT", ctx->path ? ctx->path : "", 0,
+                       0, NULL, "gave up: the compilation took longer than %u ms (the time limit)",
+                       ctx->time_limit_ms);
+        ctx->errors++;
+        fx_fatal(ctx);
+    }
     void *p = fx_arena_alloc(ctx->arena, size);
     if (!p) {
-        fxgl_diags_add(ctx->diags, FXGL_DIAG_ERROR, "OUT_OF_MEMORY", "", 0, 0, NULL,
-                       "out of memory (%zu bytes of compiler memory in use)",
-                       fx_arena_used(ctx->arena));
+        fxgl_diags_add(ctx->diags, FXGL_DIAG_ERROR, "OUT_OF_MEMORY", ctx->path ? ctx->path : "",
+                       0, 0, NULL,
+                       "gave up: out of memory (%zu bytes of compiler memory in use, the limit "
+                       "is %zu)",
+                       fx_arena_used(ctx->arena), fx_arena_limit(ctx->arena));
         ctx->errors++;
         fx_fatal(ctx);
     }

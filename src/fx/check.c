@@ -58,6 +58,7 @@ typedef struct checker {
     int loops;                   // enclosing loops
     int breakables;              // enclosing loops and switches
     unsigned anon_count;         // anonymous structs so far
+    int expr_depth;              // check_expr calls in progress (FX_LIMIT_EXPR_DEPTH)
     // Memory: swizzle and intrinsic symbols and the typespecs of inserted
     // casts are shared between the expressions that need equal ones (one
     // per expression cost about a third of the checker's memory). Direct
@@ -1743,7 +1744,23 @@ static fx_type check_brace_list(checker *ck, fx_expr *e) {
     return e->type;
 }
 
+static fx_type check_expr_node(checker *ck, fx_expr *e);
+
+// Every later stage (constant folding, the module, GLSL) recurses along the
+// trees the checker accepted, so bounding their height here bounds them all:
+// FX_COMPILE_STACK is sized for this limit.
 static fx_type check_expr(checker *ck, fx_expr *e) {
+    if (e && ++ck->expr_depth > FX_LIMIT_EXPR_DEPTH) {
+        fx_loc loc = fx_lex_loc(ck->prog->ast->lexer, e->loc);
+        fx_limit(ck->ctx, loc.file, loc.line, loc.col, "levels in one expression",
+                 FX_LIMIT_EXPR_DEPTH);
+    }
+    fx_type t = check_expr_node(ck, e);
+    ck->expr_depth -= e != NULL;
+    return t;
+}
+
+static fx_type check_expr_node(checker *ck, fx_expr *e) {
     if (!e) {
         return fx_type_error();
     }

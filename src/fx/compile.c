@@ -5,10 +5,18 @@
  *
  * Memory: the stages work in one arena that is freed before returning; the
  * effect is built in a second arena that becomes the effect's own and goes
- * with fxgl_effect_destroy. Out-of-memory, limits and the error cap longjmp
- * to the setjmp below (Lua's luaD_rawrunprotected), which frees both.
+ * with fxgl_effect_destroy. Out-of-memory, limits, the time budget and the
+ * error cap longjmp to the setjmp below (Lua's luaD_rawrunprotected), which
+ * frees both.
+ *
+ * Stack: the stages recurse along expression trees, whose height only the
+ * checker's FX_LIMIT_EXPR_DEPTH bounds; a legal 15,000-term sum needs more
+ * stack than a game's thread may have. So every compilation runs on a
+ * thread of its own whose reserved stack covers the limit.
  */
+#include <pthread.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <string.h>
 
 #include "fx_ast.h"
@@ -51,10 +59,27 @@ static const char *const *copy_strings(fx_ctx *ectx, const char *const *list, si
     return out;
 }
 
-fxgl_effect *fxgl_effect_compile(const fxgl_compile_desc *desc, fxgl_diags *diags) {
-    if (!desc || !diags || !desc->path) {
-        return NULL;
+bool fx_run_on_compile_stack(void *(*fn)(void *), void *arg) {
+    pthread_attr_t attr;
+    if (pthread_attr_init(&attr) != 0) {
+        return false;
     }
+    pthread_t thread;
+    sigset_t all, old;
+    sigfillset(&all);
+    // The thread inherits the mask: a host's signals stay on its own threads.
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    bool ok = pthread_attr_setstacksize(&attr, FX_COMPILE_STACK) == 0 &&
+              pthread_create(&thread, &attr, fn, arg) == 0;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    pthread_attr_destroy(&attr);
+    if (ok) {
+        pthread_join(thread, NULL);
+    }
+    return ok;
+}
+
+static fxgl_effect *compile_here(const fxgl_compile_desc *desc, fxgl_diags *diags) {
     fx_arena *arena = fx_arena_create(desc->memory_limit);
     fx_arena *earena = fx_arena_create(desc->memory_limit);
     if (!arena || !earena) {
@@ -65,8 +90,12 @@ fxgl_effect *fxgl_effect_compile(const fxgl_compile_desc *desc, fxgl_diags *diag
         return NULL;
     }
     jmp_buf jb;
-    fx_ctx ctx = {.arena = arena, .diags = diags, .fatal = &jb};
-    fx_ctx ectx = {.arena = earena, .diags = diags, .fatal = &jb};
+    unsigned ms = desc->time_limit_ms ? desc->time_limit_ms : FX_LIMIT_TIME_MS;
+    uint64_t deadline = fx_now_ns() + (uint64_t)ms * 1000000u;
+    fx_ctx ctx = {.arena = arena, .diags = diags, .fatal = &jb, .path = desc->path,
+                  .deadline_ns = deadline, .time_limit_ms = ms};
+    fx_ctx ectx = ctx;
+    ectx.arena = earena;
     if (setjmp(jb)) {
         fx_arena_destroy(arena);
         fx_arena_destroy(earena);
@@ -86,6 +115,7 @@ fxgl_effect *fxgl_effect_compile(const fxgl_compile_desc *desc, fxgl_diags *diag
         .include_path_count = desc->include_path_count,
         .defines = defines,
         .define_count = COMPAT_COUNT + desc->define_count,
+        .output_limit = desc->output_limit,
     };
     fx_pp_result pr = {0};
     fxgl_effect *fx = NULL;
@@ -120,6 +150,32 @@ fxgl_effect *fxgl_effect_compile(const fxgl_compile_desc *desc, fxgl_diags *diag
     }
     fx_arena_destroy(arena);
     return fx;
+}
+
+typedef struct compile_job {
+    const fxgl_compile_desc *desc;
+    fxgl_diags *diags;
+    fxgl_effect *effect;         // the result
+} compile_job;
+
+static void *compile_thread(void *arg) {
+    compile_job *job = arg;
+    job->effect = compile_here(job->desc, job->diags);
+    return NULL;
+}
+
+fxgl_effect *fxgl_effect_compile(const fxgl_compile_desc *desc, fxgl_diags *diags) {
+    if (!desc || !diags || !desc->path) {
+        return NULL;
+    }
+    compile_job job = {.desc = desc, .diags = diags};
+    if (!fx_run_on_compile_stack(compile_thread, &job)) {
+        fxgl_diags_add(diags, FXGL_DIAG_ERROR, "OUT_OF_MEMORY", desc->path, 0, 0, NULL,
+                       "gave up: no thread with a %zu MiB stack for the compiler",
+                       (size_t)FX_COMPILE_STACK >> 20);
+        return NULL;
+    }
+    return job.effect;
 }
 
 void fxgl_effect_destroy(fxgl_effect *effect) {

@@ -28,12 +28,20 @@
 // --- limits (each reports "too many %s (limit is %d)") ---
 #define FX_LIMIT_INCLUDE_DEPTH 64        // nested #include
 #define FX_LIMIT_MACRO_DEPTH 256         // nested macro expansion
+#define FX_LIMIT_EXPANSION 8000000       // tokens of all macro expansions of one compilation
 #define FX_LIMIT_IF_DEPTH 256            // nested #if
 #define FX_LIMIT_NESTING 256             // nested expressions/statements in the parser
+#define FX_LIMIT_EXPR_DEPTH 20000        // levels of one expression tree (a+a+...: one per '+')
 #define FX_LIMIT_ERRORS 20               // errors before the compilation gives up
 #define FX_LIMIT_FILE_SIZE (64u << 20)   // one source file, bytes
 #define FX_LIMIT_OUTPUT_SIZE (256u << 20) // preprocessed output, bytes
 #define FX_LIMIT_ARENA_DEFAULT (1u << 30) // arena bytes unless the caller says otherwise
+#define FX_LIMIT_TIME_MS 20000           // wall time of one compilation unless the caller says otherwise
+// Stack reserved (address space only) for the thread every compilation runs
+// on. The stages recurse along expression trees, which the checker keeps
+// within FX_LIMIT_EXPR_DEPTH levels; a level costs under 1 KB in an
+// optimised build and a few KB under ASan, so this leaves a wide margin.
+#define FX_COMPILE_STACK (sizeof(void *) > 4 ? 512u << 20 : 96u << 20)
 
 // --- arena ---
 
@@ -62,6 +70,10 @@ struct fx_ctx {
     jmp_buf *fatal;              // where fx_fatal jumps; set by the entry point
     int error_limit;             // 0 means FX_LIMIT_ERRORS
     int errors;                  // errors reported through this context
+    const char *path;            // the file compiled, for messages without a position; may be NULL
+    uint64_t deadline_ns;        // fx_now_ns() past which fx_alloc gives up; 0: never
+    unsigned time_limit_ms;      // what deadline_ns stands for, for the message
+    unsigned allocs;             // fx_alloc calls, to look at the clock every so often
 };
 
 // Entry points look like this:
@@ -88,6 +100,13 @@ FX_INTERNAL void fx_warning(fx_ctx *ctx, const char *id, const char *file, int l
 FX_INTERNAL void fx_report(fx_ctx *ctx, fxgl_diag_severity severity, const char *id,
                            const char *file, int line, int col, const char *include_chain,
                            const char *fmt, ...) __attribute__((format(printf, 8, 9)));
+// Runs fn(arg) on a new thread with FX_COMPILE_STACK bytes of stack and waits
+// for it, with every signal blocked there. Returns false when no such thread
+// could be started.
+FX_INTERNAL bool fx_run_on_compile_stack(void *(*fn)(void *), void *arg);
+// The monotonic clock in nanoseconds.
+FX_INTERNAL uint64_t fx_now_ns(void);
+
 // Reports "too many WHAT (limit is LIMIT)" as an error and is fatal.
 __attribute__((noreturn)) FX_INTERNAL void fx_limit(fx_ctx *ctx, const char *file, int line,
                                                     int col, const char *what, long limit);

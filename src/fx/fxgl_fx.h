@@ -489,11 +489,15 @@ typedef struct fxgl_compile_desc {
     // the initializer. Returns false to keep it.
     bool (*uniform_value)(void *user, const char *uniform, fxgl_value *value);
     void *user;
-    size_t memory_limit;         // bytes of compiler memory, 0: the default (1 GiB)
+    size_t memory_limit;         // bytes of compiler memory per arena, 0: the default (1 GiB)
+    unsigned time_limit_ms;      // wall time before the compilation gives up, 0: the default (20 s)
+    size_t output_limit;         // bytes of preprocessed text, 0: the default (256 MiB)
 } fxgl_compile_desc;
 
 // Compiles one effect. Returns NULL when it has errors (all in diags);
-// warnings may accompany a success.
+// warnings may accompany a success. Runs on a thread of its own with a large
+// stack (the caller waits), so any thread may call it; input past a limit
+// (nesting, size, time, memory) is an error, never a crash.
 fxgl_effect *fxgl_effect_compile(const fxgl_compile_desc *desc, fxgl_diags *diags);
 void fxgl_effect_destroy(fxgl_effect *effect);
 

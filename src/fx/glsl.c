@@ -156,7 +156,21 @@ typedef struct gen {
     bool need_deriv_control;
     bool need_ctrl_attrs;
     int errors;
+
+    // Splitting deep expressions (see stmt_expr): while pre is set, an
+    // expression FX_GLSL_SPLIT levels high becomes a temporary declared in it.
+    buf *pre;                    // declarations to put before the statement, or NULL
+    int pre_depth;               // their indentation
+    int level;                   // expr() calls in progress
+    int level_max;               // deepest level reached in the current subtree
+    const fx_expr *guard[2];     // children of the node being written that are evaluated
+                                 // conditionally or written to: never split out
 } gen;
+
+// Height of the expressions stmt_expr splits off into temporaries. GLSL
+// compilers parse and lower expressions recursively: Mesa gives up at 10000
+// nested parentheses, and a deep one could exhaust a game thread's stack.
+#define FX_GLSL_SPLIT 64
 
 static void gerror(gen *g, fx_pos loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void gerror(gen *g, fx_pos pos, const char *fmt, ...) {
@@ -1338,7 +1352,73 @@ static void init_list(gen *g, buf *o, const fx_expr *e, fx_type t) {
     }
 }
 
+static void expr_node(gen *g, buf *o, const fx_expr *e);
+
+// A value stmt_expr may move into a temporary: a scalar or vector. Members
+// and elements qualify because what is written to (an assignment's left
+// side) is never split, and a statement with out arguments is not split.
+static bool splittable(const fx_expr *e) {
+    if (!(fx_type_is_scalar(e->type) || fx_type_is_vector(e->type))) {
+        return false;
+    }
+    switch ((fx_expr_kind)e->kind) {
+    case FX_EXPR_BINARY:
+    case FX_EXPR_CAST:
+    case FX_EXPR_CONSTRUCT:
+    case FX_EXPR_COMMA:
+    case FX_EXPR_MEMBER:
+    case FX_EXPR_INDEX:
+        return true;
+    case FX_EXPR_UNARY:
+        return e->op != FX_TOK_INC && e->op != FX_TOK_DEC;
+    default:
+        return false;
+    }
+}
+
 static void expr(gen *g, buf *o, const fx_expr *e) {
+    if (!g->pre || !e) {
+        expr_node(g, o, e);
+        return;
+    }
+    buf *pre = g->pre;
+    if (e == g->guard[0] || e == g->guard[1]) {
+        g->pre = NULL; // evaluated only sometimes, or an lvalue: kept in place
+    }
+    const fx_expr *guard0 = g->guard[0], *guard1 = g->guard[1];
+    bool logic = e->kind == FX_EXPR_BINARY && (e->op == FX_TOK_ANDAND || e->op == FX_TOK_OROR);
+    g->guard[0] = g->guard[1] = NULL;
+    if (logic) {
+        g->guard[0] = e->rhs;
+    } else if (e->kind == FX_EXPR_ASSIGN) {
+        g->guard[0] = e->lhs;
+    } else if (e->kind == FX_EXPR_TERNARY) {
+        g->guard[0] = e->lhs;
+        g->guard[1] = e->rhs;
+    }
+    int level = ++g->level, outer_max = g->level_max;
+    g->level_max = level;
+    size_t start = o->len;
+    expr_node(g, o, e);
+    if (g->pre && g->level_max - level >= FX_GLSL_SPLIT && splittable(e)) {
+        const char *name = gname(g, "x");
+        indent(g->pre, g->pre_depth);
+        declarator(g, g->pre, e->type, name);
+        bprintf(g->pre, " = %s;\n", o->data + start);
+        o->len = start;
+        bput(o, name);
+        g->level_max = level;
+    }
+    if (g->level_max < outer_max) {
+        g->level_max = outer_max;
+    }
+    g->level--;
+    g->guard[0] = guard0;
+    g->guard[1] = guard1;
+    g->pre = pre;
+}
+
+static void expr_node(gen *g, buf *o, const fx_expr *e) {
     if (!e) {
         return;
     }
@@ -1601,6 +1681,37 @@ static bool folds(const fx_expr *e) {
     return (e->type.quals & FX_Q_CONST) && foldable_type(e->type) && fx_check_eval(e, &v);
 }
 
+// The text of e, an expression a statement evaluates once before anything
+// else of it. When e changes nothing but (at its top) one variable, deep
+// parts of it become temporaries declared in o at depth first, in the order
+// they complete, which keeps the order of evaluation: `a+a+...+a` with
+// 15,000 terms turns into a few hundred declarations of 64 terms each.
+static const char *stmt_expr(gen *g, buf *o, const fx_expr *e, int depth) {
+    const fx_expr *value = e && e->kind == FX_EXPR_ASSIGN && !side_effects(e->lhs) ? e->rhs : e;
+    if (!e || side_effects(value)) {
+        return expr_str(g, e);
+    }
+    buf pre = newbuf(g);
+    buf *outer = g->pre;
+    int outer_depth = g->pre_depth, outer_level = g->level, outer_max = g->level_max;
+    const fx_expr *guard0 = g->guard[0], *guard1 = g->guard[1];
+    g->pre = &pre;
+    g->pre_depth = depth;
+    g->level = g->level_max = 0;
+    g->guard[0] = g->guard[1] = NULL;
+    const char *text = expr_str(g, e);
+    g->pre = outer;
+    g->pre_depth = outer_depth;
+    g->level = outer_level;
+    g->level_max = outer_max;
+    g->guard[0] = guard0;
+    g->guard[1] = guard1;
+    if (pre.len) {
+        bputn(o, pre.data, pre.len);
+    }
+    return text;
+}
+
 static void local_decl(gen *g, buf *o, const fx_var_decl *v, int depth) {
     const fx_symbol *s = v->sym;
     if (!s) {
@@ -1628,10 +1739,11 @@ static void local_decl(gen *g, buf *o, const fx_var_decl *v, int depth) {
         bput(&g->static_decls, ";\n");
         return;
     }
+    const char *init = v->init ? stmt_expr(g, o, v->init, depth) : NULL;
     indent(o, depth);
     declarator(g, o, v->type, sym_name(g, s));
-    if (v->init) {
-        bprintf(o, " = %s", expr_str(g, v->init));
+    if (init) {
+        bprintf(o, " = %s", init);
     }
     bput(o, ";\n");
 }
@@ -1701,19 +1813,22 @@ static void stmt(gen *g, buf *o, const fx_stmt *s, int depth) {
         braced(g, o, s, depth);
         bput(o, "\n");
         return;
-    case FX_STMT_EXPR:
+    case FX_STMT_EXPR: {
+        const char *x = stmt_expr(g, o, s->expr, depth);
         indent(o, depth);
-        bprintf(o, "%s;\n", expr_str(g, s->expr));
+        bprintf(o, "%s;\n", x);
         return;
+    }
     case FX_STMT_DECL:
         for (const fx_var_decl *v = s->decls; v; v = v->next) {
             local_decl(g, o, v, depth);
         }
         return;
-    case FX_STMT_IF:
+    case FX_STMT_IF: {
+        const char *x = stmt_expr(g, o, s->expr, depth);
         indent(o, depth);
         attributes(g, o, s, depth);
-        bprintf(o, "if (%s) ", expr_str(g, s->expr));
+        bprintf(o, "if (%s) ", x);
         braced(g, o, s->body, depth);
         if (s->els) {
             bput(o, " else ");
@@ -1721,6 +1836,7 @@ static void stmt(gen *g, buf *o, const fx_stmt *s, int depth) {
         }
         bput(o, "\n");
         return;
+    }
     case FX_STMT_SWITCH: {
         indent(o, depth);
         attributes(g, o, s, depth);
@@ -1787,10 +1903,12 @@ static void stmt(gen *g, buf *o, const fx_stmt *s, int depth) {
         bput(o, "continue;\n");
         return;
     case FX_STMT_RETURN:
-        indent(o, depth);
         if (s->expr) {
-            bprintf(o, "return %s;\n", expr_str(g, s->expr));
+            const char *x = stmt_expr(g, o, s->expr, depth);
+            indent(o, depth);
+            bprintf(o, "return %s;\n", x);
         } else {
+            indent(o, depth);
             bput(o, "return;\n");
         }
         return;

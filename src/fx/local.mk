@@ -89,22 +89,37 @@ EXTRA_DIST += tests/fx/data/mem/memory_budget.fx tests/fx/data/mem/memory_budget
 TESTS += tests/fx/test_fxc.sh
 EXTRA_DIST += tests/fx/test_fxc.sh
 
+# Hostile effects (generated at run time) through fxc, fxgl-render and a
+# preloaded host (tests/interpose/ip_glx_app under Xvfb).
+TESTS += tests/fx/test_hostile.sh
+EXTRA_DIST += tests/fx/test_hostile.sh
+
 # --- fuzzing (not part of make check) ---
-# `make fuzz` builds tests/fuzz/fuzz_frontend with clang's libFuzzer and
-# ASan/UBSan straight from the sources (the library objects are not
-# instrumented); run it as
+# `make fuzz` builds two libFuzzer targets with clang, ASan and UBSan straight
+# from the sources (the library objects are not instrumented): the whole
+# compiler (tests/fuzz/fuzz_frontend) and the preset reader and writer
+# (tests/fuzz/fuzz_preset). Run each as
 #   tests/fuzz/fuzz_frontend -max_total_time=600 CORPUS_DIR $(srcdir)/tests/fuzz/seeds
+#   tests/fuzz/fuzz_preset -max_total_time=600 CORPUS_DIR $(srcdir)/tests/fuzz/preset_seeds
 FUZZ_CC = clang
-FUZZ_CFLAGS = -g -O1 -std=c11 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
-fuzz: tests/fuzz/fuzz_frontend
+FUZZ_CFLAGS = -g -O1 -std=c11 -pthread -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+fuzz: tests/fuzz/fuzz_frontend tests/fuzz/fuzz_preset
 tests/fuzz/fuzz_frontend: $(top_srcdir)/tests/fuzz/fuzz_frontend.c $(libfxgl_fx_la_SOURCES)
 	@$(MKDIR_P) tests/fuzz
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -include $(top_builddir)/config.h -I$(top_builddir) -I$(top_srcdir)/src/fx \
 		-DFUZZ_SEED_DIR='"$(abs_top_srcdir)/tests/fuzz/seeds"' -o $@ \
 		$(top_srcdir)/tests/fuzz/fuzz_frontend.c \
 		$$(for f in $(libfxgl_fx_la_SOURCES); do case $$f in *.c) echo $(top_srcdir)/$$f;; esac; done) -lm
-CLEANFILES += tests/fuzz/fuzz_frontend
-EXTRA_DIST += tests/fuzz/fuzz_frontend.c tests/fuzz/seeds
+tests/fuzz/fuzz_preset: $(top_srcdir)/tests/fuzz/fuzz_preset.c $(libfxgl_preset_la_SOURCES)
+	@$(MKDIR_P) tests/fuzz
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -include $(top_builddir)/config.h -I$(top_builddir) -I$(top_srcdir)/src/preset \
+		$(INIH_CFLAGS) $(X11_CFLAGS) $(FXGL_DATADIR_CPPFLAGS) -o $@ \
+		$(top_srcdir)/tests/fuzz/fuzz_preset.c \
+		$$(for f in $(libfxgl_preset_la_SOURCES); do case $$f in *.c) echo $(top_srcdir)/$$f;; esac; done) \
+		$(INIH_LIBS) -lm
+CLEANFILES += tests/fuzz/fuzz_frontend tests/fuzz/fuzz_preset
+EXTRA_DIST += tests/fuzz/fuzz_frontend.c tests/fuzz/seeds tests/fuzz/fuzz_preset.c \
+	tests/fuzz/preset_seeds
 .PHONY: fuzz
 
 EXTRA_DIST += src/fx/local.mk

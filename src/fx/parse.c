@@ -835,6 +835,7 @@ static fx_expr *conditional_from(fx_parser *p, fx_expr *cond) {
     }
     fx_expr *e = new_expr(p, FX_EXPR_TERNARY, here(p));
     advance(p);
+    enter(p); // `a ? b : c ? d : ...` recurses on the right
     e->cond = cond;
     e->lhs = assignment(p);
     if (expect(p, ':')) {
@@ -842,6 +843,7 @@ static fx_expr *conditional_from(fx_parser *p, fx_expr *cond) {
     } else {
         e->rhs = new_expr(p, FX_EXPR_ERROR, here(p));
     }
+    leave(p);
     return e;
 }
 

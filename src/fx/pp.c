@@ -205,6 +205,7 @@ typedef struct pp {
     pp_tok *pool[32];            // free token arrays by log2 capacity
     expand_scratch *scratch[FX_LIMIT_MACRO_DEPTH + 1];
     int scratch_depth;
+    size_t expanded;             // tokens of all expansions so far (FX_LIMIT_EXPANSION)
 
     // Search directories: desc's include paths with `**` expanded.
     const char **dirs;
@@ -1119,6 +1120,13 @@ static void push_frame(pp *p, const pp_tok *toks, uint32_t count, tokvec owned, 
     if (p->nframes >= FX_LIMIT_MACRO_DEPTH) {
         fx_limit(p->ctx, p->src->name, at->line, at->col, "nested macro expansions",
                  FX_LIMIT_MACRO_DEPTH);
+    }
+    // Nesting is bounded above; this bounds the work of a macro that doubles
+    // at every level, which stays shallow.
+    p->expanded += count + 1;
+    if (p->expanded > FX_LIMIT_EXPANSION) {
+        fx_limit(p->ctx, p->src->name, at->line, at->col, "tokens from macro expansions",
+                 FX_LIMIT_EXPANSION);
     }
     if (p->nframes == p->frames_cap) {
         // Small to start with: most effects nest a few expansions deep.

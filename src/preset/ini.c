@@ -811,10 +811,12 @@ static char *read_line(char *buf, int num, void *stream)
         if (!ctx->has_equals) {
             warn(ctx, "line has no '=': kept as a key without value%s", "");
         }
+        // The canonical line (key '=' value) is built in buf, not read from the
+        // text: only its length matters (a key without '=' may end the text).
         size_t canon_len = ctx->key_len + 1 + ctx->value_len;
         ctx->stand_in = ctx->key_len == 0 || !inih_safe(ctx->key, ctx->key_len, num) ||
                         !inih_safe(ctx->value, ctx->value_len, num) ||
-                        !inih_safe(ctx->key, canon_len, num);
+                        canon_len + 3 > (size_t)num;
         if (ctx->stand_in) {
             memcpy(buf, "k=\n", 4);
         } else {

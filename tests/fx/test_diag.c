@@ -4,6 +4,7 @@
  */
 #include <check.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "fx_base.h"
@@ -55,6 +56,60 @@ START_TEST(fatal_on_exhaustion) {
     ck_assert_str_eq(diags.items[0].id, "OUT_OF_MEMORY");
     fx_arena_destroy(a);
     fxgl_diags_finish(&diags);
+}
+END_TEST
+
+// A 16384-term sum (about 100,000 allocations) compiled with budgets it
+// cannot meet: the compilation gives up with the reason and the file.
+static char *big_sum(void) {
+    static const char head[] =
+        "uniform float k = 1.0;\n"
+        "float4 VS(uint id : SV_VertexID) : SV_Position { return float4(id, 0, 0, 1); }\n"
+        "float4 PS(float4 p : SV_Position) : SV_Target { return k";
+    static const char tail[] = "; }\ntechnique T { pass { VertexShader = VS; PixelShader = PS; } }\n";
+    char *src = malloc(sizeof(head) + 16384 * 4 + sizeof(tail));
+    char *p = src + sprintf(src, "%s", head);
+    for (int i = 1; i < 16384; i++) {
+        p += sprintf(p, " + k");
+    }
+    strcpy(p, tail);
+    return src;
+}
+
+START_TEST(compile_gives_up) {
+    char *src = big_sum();
+    fxgl_compile_desc cd = {.path = "big.fx", .source = src, .source_len = strlen(src),
+                            .target = FXGL_GLSL_GL450, .time_limit_ms = 1};
+    fxgl_diags diags;
+    fxgl_diags_init(&diags);
+    ck_assert_ptr_null(fxgl_effect_compile(&cd, &diags));
+    ck_assert_uint_eq(diags.errors, 1);
+    ck_assert_str_eq(diags.items[0].id, "TIME_LIMIT");
+    ck_assert_str_eq(diags.items[0].file, "big.fx");
+    ck_assert_str_eq(diags.items[0].message,
+                     "gave up: the compilation took longer than 1 ms (the time limit)");
+    fxgl_diags_finish(&diags);
+
+    cd.time_limit_ms = 0;
+    cd.memory_limit = 1u << 20;
+    fxgl_diags_init(&diags);
+    ck_assert_ptr_null(fxgl_effect_compile(&cd, &diags));
+    ck_assert_uint_eq(diags.errors, 1);
+    ck_assert_str_eq(diags.items[0].id, "OUT_OF_MEMORY");
+    ck_assert_str_eq(diags.items[0].file, "big.fx");
+    ck_assert_msg(strncmp(diags.items[0].message, "gave up: out of memory (", 24) == 0 &&
+                      strstr(diags.items[0].message, " the limit is 1048576)") != NULL,
+                  "%s", diags.items[0].message);
+    fxgl_diags_finish(&diags);
+
+    // Both budgets met: it compiles.
+    cd.memory_limit = 0;
+    fxgl_diags_init(&diags);
+    fxgl_effect *fx = fxgl_effect_compile(&cd, &diags);
+    ck_assert_msg(fx != NULL, "%s", diags.count ? diags.items[0].message : "");
+    fxgl_effect_destroy(fx);
+    fxgl_diags_finish(&diags);
+    free(src);
 }
 END_TEST
 
@@ -122,6 +177,7 @@ int main(void) {
     tcase_add_test(tc, arena_limit);
     tcase_add_test(tc, fatal_on_exhaustion);
     tcase_add_test(tc, error_cap_is_fatal);
+    tcase_add_test(tc, compile_gives_up);
     tcase_add_test(tc, format);
     tcase_add_test(tc, fnv1a);
     suite_add_tcase(s, tc);

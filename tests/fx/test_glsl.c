@@ -620,6 +620,42 @@ START_TEST(test_names_escaped) {
 }
 END_TEST
 
+static int count_of(const char *text, const char *what) {
+    int n = 0;
+    for (const char *p = text; (p = strstr(p, what)) != NULL; p += strlen(what)) {
+        n++;
+    }
+    return n;
+}
+
+// A 200-term sum: its 199 '+' are split into temporaries at heights 64, 128
+// and 192 (the declarations "float _gx"), the rest stays in the statement.
+// With a side effect in the statement nothing moves (the order of
+// evaluation could change).
+START_TEST(test_deep_sum_split) {
+    char body[4096] = "float t = 0; float s = ";
+    char *p = body + strlen(body);
+    for (int i = 0; i < 200; i++) {
+        p += sprintf(p, "%sF", i ? " + " : "");
+    }
+    strcpy(p, "; float u = t++ + s");
+    for (int i = 0; i < 200; i++) {
+        strcat(p, " + F");
+    }
+    strcat(p, "; return s + u;");
+    char src[8192];
+    snprintf(src, sizeof(src), "uniform float F = 1;\n" PS_SIMPLE("%s"), body);
+    glsl_compiled c;
+    ck_assert(glsl_compile(&c, src, FXGL_GLSL_GL450, false, NULL));
+    const fxgl_shader *ps = &c.effect->shaders[c.effect->techniques[0].passes[0].pixel_shader];
+    ck_assert_int_eq(count_of(ps->glsl, "float _gx"), 3);
+    ck_assert_int_eq(count_of(ps->glsl, "(F + F)"), 1); // where the first sum begins
+    char log[4096];
+    ck_assert_msg(glsl_validate(ps->glsl, FXGL_STAGE_PIXEL, log, sizeof(log)), "%s", log);
+    glsl_compiled_free(&c);
+}
+END_TEST
+
 // --- every overload of every intrinsic, on every target ---
 //
 // The intrinsic table is walked: for each overload a call with arguments of
@@ -824,6 +860,7 @@ int main(int argc, char **argv) {
     TCase *text = tcase_create("text");
     tcase_add_test(text, test_contract_text);
     tcase_add_test(text, test_names_escaped);
+    tcase_add_test(text, test_deep_sum_split);
     suite_add_tcase(s, text);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

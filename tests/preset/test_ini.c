@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -183,6 +184,28 @@ START_TEST(test_lines_inih_would_alter)
     ck_assert_uint_eq(log.count, 0);
     fxgl_ini_destroy(ini);
     free(text);
+}
+END_TEST
+
+// A last line without '=' or newline: the reader looks at no byte past the
+// text (found by tests/fuzz/fuzz_preset). The text ends where an unmapped
+// page begins, so an over-read faults in any build.
+START_TEST(test_last_key_without_value_ends_the_text)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    char *map = mmap(NULL, (size_t)page * 2, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    ck_assert_ptr_ne(map, MAP_FAILED);
+    ck_assert_int_eq(mprotect(map + page, (size_t)page, PROT_NONE), 0);
+    static const char tail[] = "a=1\nLonely";
+    char *text = map + page - (sizeof(tail) - 1);
+    memcpy(text, tail, sizeof(tail) - 1);
+    fxgl_ini *ini = fxgl_ini_create();
+    ck_assert(fxgl_ini_parse(ini, text, sizeof(tail) - 1, "t.ini", NULL));
+    ck_assert(fxgl_ini_has(ini, NULL, "Lonely"));
+    ck_assert_str_eq(fxgl_ini_get_string(ini, NULL, "a", 0), "1");
+    fxgl_ini_destroy(ini);
+    munmap(map, (size_t)page * 2);
 }
 END_TEST
 
@@ -465,6 +488,7 @@ static Suite *ini_suite(void)
     tcase_add_test(read, test_lines_comments_sections);
     tcase_add_test(read, test_lists_and_repeats);
     tcase_add_test(read, test_lines_inih_would_alter);
+    tcase_add_test(read, test_last_key_without_value_ends_the_text);
     tcase_add_test(read, test_bad_utf8_kept_and_reported);
     tcase_add_test(read, test_warning_cap);
     suite_add_tcase(s, read);
