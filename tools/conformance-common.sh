@@ -68,7 +68,8 @@ conf_include() {
     fi
 }
 
-# conf_report RESULTS WHAT: RESULTS holds `path<TAB>ok|fail<TAB>message` for
+# conf_report RESULTS WHAT: WHAT names fxgl's side ("fxc check accepts");
+# RESULTS holds `path<TAB>ok|fail<TAB>message` for
 # each effect fxgl was run on (message: the first error of a failure, the
 # first warning of a pass). Prints one PASS/FAIL line per distinct effect, the
 # two lists where fxgl and the reference disagree, and the totals; the last
@@ -115,8 +116,8 @@ conf_report() {
                 if (ref[i] == "ok") { refok++; if (got[path[i]] == "ok") pass++ }
             }
             print ""
-            printf "%s: %d distinct effects, the reference accepts %d; fxgl %s %d of those " \
-                   "(%.1f %%), %d of all %d\n", what, n, refok, what, pass,
+            printf "%d distinct effects, the reference accepts %d; %s %d of those " \
+                   "(%.1f %%), %d of all %d\n", n, refok, what, pass,
                    refok ? 100.0 * pass / refok : 0, all, n
             print pass " passed, " (refok - pass) " failed"
             exit refok != pass

@@ -61,4 +61,4 @@ for name in $(conf_repos); do
     ' "$conf_tmp/files" "$conf_tmp/out" >>"$results"
 done
 # An effect with no line (fxc died on it or before it) is reported as not run.
-conf_report "$results" accepts
+conf_report "$results" "fxc check accepts"
