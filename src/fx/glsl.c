@@ -154,6 +154,7 @@ typedef struct gen {
     buf static_inits;            // their initializers (start of main)
     bool need_deriv_control;
     bool need_ctrl_attrs;
+    bool need_image_formats;     // GLSL ES: a storage format of GL_NV_image_formats
     int errors;
 } gen;
 
@@ -365,12 +366,14 @@ static const char *scalar_name(uint8_t base) {
                                                                                         : "bool";
 }
 
-static const char *object_dim(uint8_t base) {
+// GLSL ES has no 1D samplers or images: there a 1D texture is a 2D texture
+// of height 1 (the runtime creates it so), read at row 0.
+static const char *object_dim(const gen *g, uint8_t base) {
     switch (base) {
     case FX_TYPE_TEXTURE1D:
     case FX_TYPE_SAMPLER1D:
     case FX_TYPE_STORAGE1D:
-        return "1D";
+        return g->es ? "2D" : "1D";
     case FX_TYPE_TEXTURE3D:
     case FX_TYPE_SAMPLER3D:
     case FX_TYPE_STORAGE3D:
@@ -388,10 +391,11 @@ static const char *type_name(gen *g, fx_type t) {
         return s ? sym_name(g, s) : "_gerror";
     }
     if (fx_type_is_sampler(t)) {
-        return fx_sprintf(g->ctx, "%ssampler%s", vec_prefix(t.elem_base), object_dim(t.base));
+        return fx_sprintf(g->ctx, "%ssampler%s", vec_prefix(t.elem_base),
+                          object_dim(g, t.base));
     }
     if (fx_type_is_storage(t)) {
-        return fx_sprintf(g->ctx, "%simage%s", vec_prefix(t.elem_base), object_dim(t.base));
+        return fx_sprintf(g->ctx, "%simage%s", vec_prefix(t.elem_base), object_dim(g, t.base));
     }
     if (fx_type_is_void(t)) {
         return "void";
@@ -904,9 +908,7 @@ static bool template_uses(const char *tmpl, const char *what) {
 // Checks the target has what an intrinsic needs; reports the missing feature.
 static void check_needs(gen *g, const fx_expr *e, const fx_intrinsic *in) {
     const char *missing = NULL;
-    if ((in->needs & FX_INTRINSIC_NEED_1D) && g->es) {
-        missing = "1D textures";
-    } else if ((in->needs & FX_INTRINSIC_NEED_IMAGE) && g->version == 300) {
+    if ((in->needs & FX_INTRINSIC_NEED_IMAGE) && g->version == 300) {
         missing = "storage (image) loads and sizes";
     } else if ((in->needs & FX_INTRINSIC_NEED_IMAGE_ATOMIC) && g->es && g->version < 320) {
         missing = "atomic operations on storage (image atomics)";
@@ -1017,10 +1019,73 @@ static const fx_intrinsic *es300_ldexp(const fx_intrinsic *in, fx_intrinsic *cop
     return copy;
 }
 
+static bool es_image_format(fxgl_format f);
+static const char *es_fallback_format(fxgl_format f);
+static fxgl_format storage_texture_format(gen *g, const fx_expr *a);
+
+// A 1D texture intrinsic on GLSL ES, where 1D objects are 2D of height 1:
+// the same call with the coordinate at row 0 (the texel centre, v = 0.5,
+// for filtered reads; derivatives of v are 0), offsets and integer
+// coordinates widened with 0, sizes narrowed to their width.
+static const fx_intrinsic *es_1d(gen *g, const fx_intrinsic *in, fx_intrinsic *copy) {
+    static const struct {
+        const char *from, *to;
+    } map[] = {
+        {"texture($0, $1)", "texture($0, vec2($1, 0.5))"},
+        {"textureOffset($0, $1, $2)", "textureOffset($0, vec2($1, 0.5), ivec2($2, 0))"},
+        {"textureLod($0, $1.x, $1.w)", "textureLod($0, vec2($1.x, 0.5), $1.w)"},
+        {"textureLodOffset($0, $1.x, $1.w, $2)",
+         "textureLodOffset($0, vec2($1.x, 0.5), $1.w, ivec2($2, 0))"},
+        {"textureGrad($0, $1, $2, $3)",
+         "textureGrad($0, vec2($1, 0.5), vec2($2, 0.0), vec2($3, 0.0))"},
+        {"textureGradOffset($0, $1, $2, $3, $4)",
+         "textureGradOffset($0, vec2($1, 0.5), vec2($2, 0.0), vec2($3, 0.0), ivec2($4, 0))"},
+        {"texelFetch($0, $1, ", "texelFetch($0, ivec2($1, 0), "},
+        {"imageLoad($0, $1)", "imageLoad($0, ivec2($1, 0))"},
+        {"imageStore($0, $1, ", "imageStore($0, ivec2($1, 0), "},
+        {"textureSize($0, 0)", "textureSize($0, 0).x"},
+        {"textureSize($0, $1)", "textureSize($0, $1).x"},
+        {"imageSize($0)", "imageSize($0).x"},
+    };
+    for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
+        size_t n = strlen(map[i].from);
+        if (strncmp(in->glsl, map[i].from, n) == 0) {
+            *copy = *in;
+            copy->glsl = fx_sprintf(g->ctx, "%s%s", map[i].to, in->glsl + n);
+            return copy;
+        }
+    }
+    const char *args = strstr(in->glsl, "($0, $1, ");
+    if (strncmp(in->glsl, "imageAtomic", 11) == 0 && args) {
+        *copy = *in;
+        copy->glsl = fx_sprintf(g->ctx, "%.*s($0, ivec2($1, 0), %s", (int)(args - in->glsl),
+                                in->glsl, args + 9);
+        return copy;
+    }
+    return in; // not reached: every 1D intrinsic has a row above
+}
+
 static void intrinsic_call(gen *g, buf *o, const fx_expr *e, const fx_intrinsic *in) {
     fx_intrinsic copy;
     if (g->version == 300 && strcmp(in->name, "ldexp") == 0) {
         in = es300_ldexp(in, &copy);
+    }
+    if (g->es && (in->needs & FX_INTRINSIC_NEED_1D)) {
+        in = es_1d(g, in, &copy);
+    }
+    if (g->es && strncmp(in->glsl, "imageLoad(", 10) == 0) {
+        // A stand-in format's extra channels read as the real format's.
+        fxgl_format f = storage_texture_format(g, e->args);
+        int channels = fxgl_format_channels(f);
+        if (!es_image_format(f) && es_fallback_format(f) && channels < 4) {
+            const char *end = strchr(in->glsl, ')');
+            if (in != &copy) {
+                copy = *in;
+            }
+            copy.glsl = fx_sprintf(g->ctx, "FXGL_LOAD%d(%.*s)%s", channels,
+                                   (int)(end - in->glsl + 1), in->glsl, end + 1);
+            in = &copy;
+        }
     }
     check_needs(g, e, in);
     int n = (int)e->arg_count;
@@ -2120,19 +2185,49 @@ static const char *storage_format(fxgl_format f) {
 }
 
 static bool es_image_format(fxgl_format f) {
-    switch (f) {
-    case FXGL_FORMAT_R32I:
-    case FXGL_FORMAT_R32U:
-    case FXGL_FORMAT_R32F:
+    return f != FXGL_FORMAT_UNKNOWN && fxgl_es_storage_format(f) == f;
+}
+
+// GLSL ES 3.1 stores only the formats above. GL_NV_image_formats adds the
+// others; without it, the formats that a wider one holds exactly live in that
+// one (the runtime allocates the texture so, with a texture swizzle giving
+// the missing channels 0, 0, 1 to samplers), and loads give the missing
+// channels those values too. The rest have no faithful stand-in: 16-bit
+// UNORM and 10-bit channels would lose their clamping and rounding when
+// rendered to. The runtime makes the same choice (fxgl_es_storage_format).
+static const char *es_fallback_format(fxgl_format f) {
+    switch (fxgl_es_storage_format(f)) {
     case FXGL_FORMAT_RGBA8:
+        return "rgba8";
     case FXGL_FORMAT_RGBA16F:
-    case FXGL_FORMAT_RGBA32I:
-    case FXGL_FORMAT_RGBA32U:
+        return "rgba16f";
     case FXGL_FORMAT_RGBA32F:
-        return true;
+        return "rgba32f";
     default:
-        return false;
+        return NULL;
     }
+}
+
+// The texture format behind a storage argument (a global storage, or a
+// parameter of a specialization standing for one); UNKNOWN otherwise.
+static fxgl_format storage_texture_format(gen *g, const fx_expr *a) {
+    const fx_symbol *s = fx_expr_sym(a);
+    if (s && s->kind == FX_SYM_PARAM) {
+        const char *name = sym_name(g, s);
+        s = NULL;
+        for (size_t i = 0; i < g->prog->global_count; i++) {
+            const fx_symbol *gs = g->prog->globals[i];
+            if (gs->kind == FX_SYM_STORAGE && strcmp(sym_name(g, gs), name) == 0) {
+                s = gs;
+                break;
+            }
+        }
+    }
+    if (!s || s->kind != FX_SYM_STORAGE || s->index < 0 ||
+        (size_t)s->index >= g->fx->storage_count) {
+        return FXGL_FORMAT_UNKNOWN;
+    }
+    return g->fx->textures[g->fx->storages[s->index].texture].format;
 }
 
 static fx_symbol *object_symbol(gen *g, fx_sym_kind kind, int index) {
@@ -2159,10 +2254,6 @@ static void samplers(gen *g, buf *o) {
         const fxgl_sampler *sm = &g->fx->samplers[list[i].object];
         const char *name = sym_name(g, s);
         list[i].name = fx_strdup(g->ectx, name);
-        if (g->es && fx_type_object_dim(s->type) == 1) {
-            gerror(g, s->loc, "'%s': 1D textures are not available in %s", s->unique,
-                   target_name(g));
-        }
         if (g->es && g->version < 320 &&
             (sm->address_u == FXGL_ADDRESS_BORDER || sm->address_v == FXGL_ADDRESS_BORDER ||
              sm->address_w == FXGL_ADDRESS_BORDER)) {
@@ -2205,11 +2296,8 @@ static void storages(gen *g, buf *o, const usage *u) {
                    s->unique, target_name(g));
         }
         const char *access = "";
+        bool extended = g->es && !es_image_format(f);
         if (g->es) {
-            if (!es_image_format(f)) {
-                gerror(g, s->loc, "'%s': storage format %s is not available in %s", s->unique,
-                       fmt, target_name(g));
-            }
             if (!r32) {
                 if ((use & 3) == 3) {
                     gerror(g, s->loc, "'%s': reading and writing one storage needs an R32F, "
@@ -2218,12 +2306,24 @@ static void storages(gen *g, buf *o, const usage *u) {
                 access = (use & 1) ? "readonly " : "writeonly ";
             }
         }
-        if (fx_type_object_dim(s->type) == 1 && g->es) {
-            gerror(g, s->loc, "'%s': 1D textures are not available in %s", s->unique,
-                   target_name(g));
+        if (!extended) {
+            bprintf(o, "layout(binding = %d, %s) uniform %s%s %s;\n", list[i].unit, fmt, access,
+                    type_name(g, s->type), name);
+            continue;
         }
-        bprintf(o, "layout(binding = %d, %s) uniform %s%s %s;\n", list[i].unit, fmt, access,
-                type_name(g, s->type), name);
+        g->need_image_formats = true;
+        const char *fallback = es_fallback_format(f);
+        bprintf(o, "#ifdef FXGL_IMAGE_FORMATS\n"
+                   "layout(binding = %d, %s) uniform %s%s %s;\n#else\n",
+                list[i].unit, fmt, access, type_name(g, s->type), name);
+        if (fallback) {
+            bprintf(o, "layout(binding = %d, %s) uniform %s%s %s;\n", list[i].unit, fallback,
+                    access, type_name(g, s->type), name);
+        } else {
+            bprintf(o, "#error storage '%s': format %s needs GL_NV_image_formats\n", s->unique,
+                    fmt);
+        }
+        bput(o, "#endif\n");
     }
 }
 
@@ -2427,6 +2527,18 @@ static void header(gen *g, buf *o) {
                 "#define dFdxFine dFdx\n#define dFdyFine dFdy\n"
                 "#define dFdxCoarse dFdx\n#define dFdyCoarse dFdy\n#endif\n");
     }
+    if (g->need_image_formats) {
+        // The runtime defines FXGL_EMULATE_IMAGE_FORMATS when it allocated
+        // the textures in the stand-in formats (it follows the extension).
+        bput(o, "#extension GL_NV_image_formats : enable\n"
+                "#if defined(GL_NV_image_formats) && !defined(FXGL_EMULATE_IMAGE_FORMATS)\n"
+                "#define FXGL_IMAGE_FORMATS 1\n"
+                "#define FXGL_LOAD1(v) (v)\n#define FXGL_LOAD2(v) (v)\n"
+                "#else\n"
+                "#define FXGL_LOAD1(v) vec4((v).x, 0.0, 0.0, 1.0)\n"
+                "#define FXGL_LOAD2(v) vec4((v).xy, 0.0, 1.0)\n"
+                "#endif\n");
+    }
     if (g->es) {
         bput(o, "precision highp float;\nprecision highp int;\n"
                 "precision highp sampler2D;\nprecision highp sampler3D;\n"
@@ -2448,7 +2560,7 @@ static const char *shader(gen *g, fxgl_shader *sh) {
     g->func_count = g->global_count = g->pending_count = g->static_count = g->spec_count = 0;
     g->static_decls = newbuf(g);
     g->static_inits = newbuf(g);
-    g->need_deriv_control = g->need_ctrl_attrs = false;
+    g->need_deriv_control = g->need_ctrl_attrs = g->need_image_formats = false;
     fx_symbol *entry = entry_symbol(g, sh);
     if (!entry) {
         gerror(g, FX_POS_NONE, "'%s': entry point not found",
