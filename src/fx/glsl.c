@@ -155,6 +155,10 @@ typedef struct gen {
     bool need_deriv_control;
     bool need_ctrl_attrs;
     bool need_image_formats;     // GLSL ES: a storage format of GL_NV_image_formats
+    // Per shader of the module: the varyings ("_v_TEXCOORD0") a vertex
+    // shader writes, once it is generated (vertex shaders go first).
+    const char *const **vs_outs;
+    size_t *vs_out_counts;
     int errors;
 } gen;
 
@@ -2009,6 +2013,35 @@ static const char *split_semantic(gen *g, const char *sem, int *index) {
     return fx_strndup(g->ctx, sem, n);
 }
 
+// False when the pixel shader being generated runs only in passes whose
+// vertex shader does not write varying name (true when any of them does,
+// or when it is unknown).
+static bool vertex_stages_write(const gen *g, const char *name) {
+    if (!g->vs_outs) {
+        return true;
+    }
+    ptrdiff_t self = g->sh - g->fx->shaders;
+    bool paired = false;
+    for (size_t t = 0; t < g->fx->technique_count; t++) {
+        const fxgl_technique *tech = &g->fx->techniques[t];
+        for (size_t p = 0; p < tech->pass_count; p++) {
+            const fxgl_pass *pass = &tech->passes[p];
+            if (pass->pixel_shader != self || pass->vertex_shader < 0 ||
+                (size_t)pass->vertex_shader >= g->fx->shader_count) {
+                continue;
+            }
+            paired = true;
+            size_t vs = (size_t)pass->vertex_shader;
+            for (size_t i = 0; i < g->vs_out_counts[vs]; i++) {
+                if (strcmp(g->vs_outs[vs][i], name) == 0) {
+                    return true;
+                }
+            }
+        }
+    }
+    return !paired;
+}
+
 // One numeric value (scalar or vector, not a matrix) of the interface.
 static void io_leaf(gen *g, io *x, fx_type t, const char *path, const char *base, int index,
                     uint16_t quals, bool in, bool out) {
@@ -2064,7 +2097,14 @@ static void io_leaf(gen *g, io *x, fx_type t, const char *path, const char *base
                                                                               : FX_TYPE_FLOAT;
         fx_type slot = fx_type_vector(sb, 4);
         const char *name = fx_sprintf(g->ctx, "_v_%s", sem);
-        if (declare_once(g, x, name)) {
+        if (is_in && !vertex_stages_write(g, name)) {
+            // No vertex shader it runs with writes it: GL would refuse to
+            // link; it reads zero (what D3D's unwritten registers give).
+            if (declare_once(g, x, name)) {
+                bprintf(&x->decls, "%s %s = %s(0);\n", type_name(g, slot), name,
+                        type_name(g, slot));
+            }
+        } else if (declare_once(g, x, name)) {
             const char *interp = "";
             if (sb != FX_TYPE_FLOAT || (quals & FX_Q_NOINTERPOLATION)) {
                 interp = "flat ";
@@ -2672,6 +2712,11 @@ static const char *shader(gen *g, fxgl_shader *sh) {
     }
     bput(&mainb, "}\n");
 
+    if (sh->stage == FXGL_STAGE_VERTEX && g->vs_outs) {
+        ptrdiff_t self = sh - g->fx->shaders;
+        g->vs_outs[self] = x.declared;
+        g->vs_out_counts[self] = x.declared_count;
+    }
     buf all = newbuf(g);
     header(g, &all);
     bput(&all, bstr(&decls));
@@ -2714,10 +2759,20 @@ bool fx_glsl_generate(fx_ctx *ctx, fx_ctx *ectx, const fx_program *prog, fxgl_ef
     // Marks must differ from every earlier walk over these functions.
     g.mark = 0x40000000u;
     fxgl_shader *shaders = (fxgl_shader *)fx->shaders;
-    for (size_t i = 0; i < fx->shader_count; i++) {
-        int before = g.errors;
-        const char *code = shader(&g, &shaders[i]);
-        shaders[i].glsl = g.errors == before ? code : NULL;
+    if (fx->shader_count) {
+        g.vs_outs = fx_alloc(ctx, fx->shader_count * sizeof(*g.vs_outs));
+        g.vs_out_counts = fx_alloc(ctx, fx->shader_count * sizeof(*g.vs_out_counts));
+    }
+    // Vertex shaders first: a pixel shader's inputs depend on what they write.
+    for (int vertex = 1; vertex >= 0; vertex--) {
+        for (size_t i = 0; i < fx->shader_count; i++) {
+            if ((shaders[i].stage == FXGL_STAGE_VERTEX) != vertex) {
+                continue;
+            }
+            int before = g.errors;
+            const char *code = shader(&g, &shaders[i]);
+            shaders[i].glsl = g.errors == before ? code : NULL;
+        }
     }
     return g.errors == 0;
 }

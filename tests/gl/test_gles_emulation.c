@@ -4,7 +4,8 @@
  * formats GLSL ES cannot store (with GL_NV_image_formats, and without it,
  * where R8/RG8/R16F/RG16F/RG32F live in a wider stand-in format), 1D
  * textures, samplers and storages as 2D textures of height 1, and the one
- * reason given where no faithful stand-in exists.
+ * reason given where no faithful stand-in exists. Also, on GL and GLES, a
+ * pixel shader input that no vertex shader writes.
  *
  * Each effect writes known values from a compute pass and reads them back
  * through a sampler and through a storage load into the application's
@@ -31,6 +32,7 @@ typedef struct fix {
     fxgl_runtime *rt;
     fxgl_effect *fx;
     GLuint fbo, color;
+    bool es;
     char log[4096];
 } fix;
 
@@ -41,12 +43,14 @@ static void on_log(void *user, fxgl_gl_log_level level, const char *message) {
     snprintf(f->log + n, sizeof(f->log) - n, "%s\n", message);
 }
 
-// A GLES 3.2 context, a W x H RGBA8 framebuffer cleared to zero, and a
-// runtime; no_image_formats: as if the context lacked GL_NV_image_formats.
-static void fix_init(fix *f, bool no_image_formats) {
+// A GLES 3.2 (or GL 4.5 core) context, a W x H RGBA8 framebuffer cleared to
+// zero, and a runtime; no_image_formats: as if the context lacked
+// GL_NV_image_formats.
+static void fix_init_api(fix *f, bool es, bool no_image_formats) {
     memset(f, 0, sizeof(*f));
     char reason[256];
-    fxgl_test_egl_desc desc = {.api = FXGL_API_GLES};
+    fxgl_test_egl_desc desc = {.api = es ? FXGL_API_GLES : FXGL_API_GL};
+    f->es = es;
     f->egl = fxgl_test_egl_create(&desc, reason, sizeof(reason));
     ck_assert_msg(f->egl, "%s", reason);
     f->gl = fxgl_test_egl_gl(f->egl);
@@ -65,6 +69,10 @@ static void fix_init(fix *f, bool no_image_formats) {
     ck_assert_msg(f->rt, "runtime: %s", f->log);
 }
 
+static void fix_init(fix *f, bool no_image_formats) {
+    fix_init_api(f, true, no_image_formats);
+}
+
 static void fix_finish(fix *f) {
     fxgl_runtime_destroy(f->rt);
     ck_assert_int_eq(f->gl->GetError(), GL_NO_ERROR);
@@ -72,11 +80,12 @@ static void fix_finish(fix *f) {
     fxgl_test_egl_destroy(f->egl);
 }
 
-// Compiles src for GLSL ES 3.20 (it must compile), adds it and runs a frame.
+// Compiles src for the context's GLSL (it must compile), adds it and runs a
+// frame.
 static fxgl_status fix_run(fix *f, const char *src, const char **reason) {
     fxgl_compile_desc cd = {
         .path = "Emulated.fx", .source = src, .source_len = strlen(src),
-        .target = FXGL_GLSL_ES320,
+        .target = f->es ? FXGL_GLSL_ES320 : FXGL_GLSL_GL450,
     };
     fxgl_diags diags;
     fxgl_diags_init(&diags);
@@ -85,7 +94,7 @@ static fxgl_status fix_run(fix *f, const char *src, const char **reason) {
         fxgl_diags_print(&diags, stderr);
     }
     fxgl_diags_finish(&diags);
-    ck_assert_msg(f->fx, "the effect does not compile for GLSL ES 3.20");
+    ck_assert_msg(f->fx, "the effect does not compile for %s", f->es ? "GLSL ES 3.20" : "GLSL 4.50");
     ck_assert_int_eq(fxgl_runtime_add_effect(f->rt, f->fx, "Emulated.fx"), 0);
     fxgl_frame_desc d = {.width = W, .height = H, .framebuffer = f->fbo};
     ck_assert(fxgl_runtime_frame(f->rt, &d));
@@ -328,6 +337,40 @@ START_TEST(one_d_textures) {
 }
 END_TEST
 
+// --- varyings ---
+
+// A pixel shader input that the pass's vertex shader does not write (a
+// TEXCOORD2 beside PostProcessVS's TEXCOORD0): GL refuses to link such a
+// pair; fxgl gives it zero, as D3D's unwritten registers read. Blue: the
+// input plus 0.25 -> 64; red, green: the texture coordinate.
+static const char varying_src[] =
+    VS_SRC
+    "float4 PS(float4 pos : SV_Position, float2 uv : TEXCOORD0, float angle : TEXCOORD2)"
+    " : SV_Target {\n"
+    "    return float4(uv, angle + 0.25, 1.0);\n"
+    "}\n"
+    "technique T { pass { VertexShader = VS; PixelShader = PS; } }\n";
+
+static int b_varying(int x, int y, int c) {
+    switch (c) {
+    case 0: return (int)lround((x + 0.5) / W * 255.0);
+    case 1: return (int)lround((y + 0.5) / H * 255.0);
+    case 2: return 64;
+    default: return 255;
+    }
+}
+
+START_TEST(unwritten_varying_reads_zero) {
+    for (int es = 0; es < 2; es++) {
+        fix f;
+        fix_init_api(&f, es, false);
+        fix_run(&f, varying_src, NULL);
+        expect(&f, b_varying, es ? "unwritten varying (GLES)" : "unwritten varying (GL)");
+        fix_finish(&f);
+    }
+}
+END_TEST
+
 int main(void) {
     char reason[256];
     fxgl_test_egl_desc desc = {.api = FXGL_API_GLES};
@@ -348,6 +391,7 @@ int main(void) {
     tcase_add_test(tc, rg16f_storage);
     tcase_add_test(tc, rgb10a2_storage);
     tcase_add_test(tc, one_d_textures);
+    tcase_add_test(tc, unwritten_varying_reads_zero);
     suite_add_tcase(s, tc);
     SRunner *r = srunner_create(s);
     srunner_run_all(r, CK_NORMAL);
