@@ -1026,6 +1026,7 @@ static const fx_intrinsic *es300_ldexp(const fx_intrinsic *in, fx_intrinsic *cop
 static bool es_image_format(fxgl_format f);
 static const char *es_fallback_format(fxgl_format f);
 static fxgl_format storage_texture_format(gen *g, const fx_expr *a);
+static const char *storage_reader(gen *g, const fx_expr *a);
 
 // A 1D texture intrinsic on GLSL ES, where 1D objects are 2D of height 1:
 // the same call with the coordinate at row 0 (the texel centre, v = 0.5,
@@ -1103,6 +1104,10 @@ static void intrinsic_call(gen *g, buf *o, const fx_expr *e, const fx_intrinsic 
         if (uses > 1 && side_effects(a)) {
             wrap = true;
         }
+    }
+    if (g->es && strstr(in->glsl, "imageLoad(") && e->args) {
+        const char *reader = storage_reader(g, e->args);
+        args[0] = reader ? reader : args[0];
     }
     if (!wrap) {
         apply_template(g, o, in, args, n, e->type);
@@ -2248,9 +2253,9 @@ static const char *es_fallback_format(fxgl_format f) {
     }
 }
 
-// The texture format behind a storage argument (a global storage, or a
-// parameter of a specialization standing for one); UNKNOWN otherwise.
-static fxgl_format storage_texture_format(gen *g, const fx_expr *a) {
+// The storage object behind a storage argument (a global storage, or a
+// parameter of a specialization standing for one); -1 otherwise.
+static int storage_object(gen *g, const fx_expr *a) {
     const fx_symbol *s = fx_expr_sym(a);
     if (s && s->kind == FX_SYM_PARAM) {
         const char *name = sym_name(g, s);
@@ -2265,9 +2270,27 @@ static fxgl_format storage_texture_format(gen *g, const fx_expr *a) {
     }
     if (!s || s->kind != FX_SYM_STORAGE || s->index < 0 ||
         (size_t)s->index >= g->fx->storage_count) {
-        return FXGL_FORMAT_UNKNOWN;
+        return -1;
     }
-    return g->fx->textures[g->fx->storages[s->index].texture].format;
+    return s->index;
+}
+
+static fxgl_format storage_texture_format(gen *g, const fx_expr *a) {
+    int i = storage_object(g, a);
+    return i < 0 ? FXGL_FORMAT_UNKNOWN : g->fx->textures[g->fx->storages[i].texture].format;
+}
+
+// The read-only twin of a storage that the shader reads and writes in GLSL
+// ES (storages() declares it), NULL when there is none.
+static const char *storage_reader(gen *g, const fx_expr *a) {
+    int obj = storage_object(g, a);
+    for (size_t i = 0; obj >= 0 && i < g->sh->storage_count; i++) {
+        const fxgl_binding *b = &g->sh->storages[i];
+        if (b->object == obj && b->name && strncmp(b->name, "_gr", 3) == 0) {
+            return b->name;
+        }
+    }
+    return NULL;
 }
 
 static fx_symbol *object_symbol(gen *g, fx_sym_kind kind, int index) {
@@ -2309,9 +2332,48 @@ static void samplers(gen *g, buf *o) {
     }
 }
 
+// One image declaration (two where a storage is read and written in GLSL
+// ES: see storages()).
+static void image_decl(gen *g, buf *o, const fxgl_binding *b, const fxgl_binding *rd,
+                       const char *fmt, const char *access, const char *type) {
+    if (rd) {
+        bprintf(o, "layout(binding = %d, %s) uniform coherent writeonly %s %s;\n", b->unit, fmt,
+                type, b->name);
+        bprintf(o, "layout(binding = %d, %s) uniform coherent readonly %s %s;\n", rd->unit, fmt,
+                type, rd->name);
+    } else {
+        bprintf(o, "layout(binding = %d, %s) uniform %s%s %s;\n", b->unit, fmt, access, type,
+                b->name);
+    }
+}
+
 static void storages(gen *g, buf *o, const usage *u) {
     fxgl_binding *list = (fxgl_binding *)g->sh->storages;
-    for (size_t i = 0; i < g->sh->storage_count; i++) {
+    size_t count = g->sh->storage_count;
+    // GLSL ES lets only R32* images be read and written through one
+    // variable: a storage that is both gets a second, read-only variable on
+    // another image unit bound to the same texture (the runtime binds what
+    // the list says). Both are coherent; unqualified by restrict, GLSL
+    // treats them as aliases, so the invocation's order is kept.
+    size_t split = 0;
+    int next_unit = 0;
+    for (size_t i = 0; i < count; i++) {
+        next_unit = list[i].unit >= next_unit ? list[i].unit + 1 : next_unit;
+        fxgl_format f = list[i].object >= 0 && (size_t)list[i].object < g->fx->storage_count
+                            ? g->fx->textures[g->fx->storages[list[i].object].texture].format
+                            : FXGL_FORMAT_UNKNOWN;
+        uint8_t use = (size_t)list[i].object < u->count ? u->flags[list[i].object] : 0;
+        bool r32 = f == FXGL_FORMAT_R32I || f == FXGL_FORMAT_R32U || f == FXGL_FORMAT_R32F;
+        split += g->es && !r32 && (use & 3) == 3 && !(use & 4);
+    }
+    if (split) {
+        fxgl_binding *grown = fx_alloc(g->ectx, (count + split) * sizeof(*grown));
+        memcpy(grown, list, count * sizeof(*grown));
+        list = grown;
+        g->sh->storages = grown;
+    }
+    size_t extra = count;
+    for (size_t i = 0; i < count; i++) {
         fx_symbol *s = object_symbol(g, FX_SYM_STORAGE, list[i].object);
         if (!s) {
             continue;
@@ -2336,35 +2398,36 @@ static void storages(gen *g, buf *o, const usage *u) {
                    s->unique, target_name(g));
         }
         const char *access = "";
+        const fxgl_binding *rd = NULL;
         bool extended = g->es && !es_image_format(f);
-        if (g->es) {
-            if (!r32) {
-                if ((use & 3) == 3) {
-                    gerror(g, s->loc, "'%s': reading and writing one storage needs an R32F, "
-                           "R32I or R32U texture in %s", s->unique, target_name(g));
-                }
-                access = (use & 1) ? "readonly " : "writeonly ";
+        if (g->es && !r32) {
+            if ((use & 3) == 3 && !(use & 4) && extra < count + split) {
+                fxgl_binding *r = &list[extra++];
+                *r = (fxgl_binding){.object = list[i].object, .unit = next_unit++,
+                                    .name = fx_sprintf(g->ectx, "_gr%s", name)};
+                rd = r;
             }
+            access = (use & 1) ? "readonly " : "writeonly ";
         }
+        const char *type = type_name(g, s->type);
         if (!extended) {
-            bprintf(o, "layout(binding = %d, %s) uniform %s%s %s;\n", list[i].unit, fmt, access,
-                    type_name(g, s->type), name);
+            image_decl(g, o, &list[i], rd, fmt, access, type);
             continue;
         }
         g->need_image_formats = true;
         const char *fallback = es_fallback_format(f);
-        bprintf(o, "#ifdef FXGL_IMAGE_FORMATS\n"
-                   "layout(binding = %d, %s) uniform %s%s %s;\n#else\n",
-                list[i].unit, fmt, access, type_name(g, s->type), name);
+        bput(o, "#ifdef FXGL_IMAGE_FORMATS\n");
+        image_decl(g, o, &list[i], rd, fmt, access, type);
+        bput(o, "#else\n");
         if (fallback) {
-            bprintf(o, "layout(binding = %d, %s) uniform %s%s %s;\n", list[i].unit, fallback,
-                    access, type_name(g, s->type), name);
+            image_decl(g, o, &list[i], rd, fallback, access, type);
         } else {
             bprintf(o, "#error storage '%s': format %s needs GL_NV_image_formats\n", s->unique,
                     fmt);
         }
         bput(o, "#endif\n");
     }
+    g->sh->storage_count = extra;
 }
 
 static uint32_t round_up(uint32_t v, uint32_t a) {

@@ -408,17 +408,6 @@ static const es_case es_cases[] = {
      "void CS(uint3 id : SV_DispatchThreadID) { atomicAdd(St, int2(0, 0), 1u); }\n"
      "technique C { pass { ComputeShader = CS<8, 8>; DispatchSizeX = 1; DispatchSizeY = 1; } }\n",
      FXGL_GLSL_ES310, "image atomics"},
-    {"storage_read_write_through_params",
-     "texture T { Width = 4; Height = 4; Format = RGBA8; }; storage St { Texture = T; };\n"
-     "float4 get(storage s) { return tex2Dfetch(s, int2(0, 0)); }\n"
-     "void CS(uint3 id : SV_DispatchThreadID) { tex2Dstore(St, int2(id.xy), get(St) + 1); }\n"
-     "technique C { pass { ComputeShader = CS<8, 8>; DispatchSizeX = 1; DispatchSizeY = 1; } }\n",
-     FXGL_GLSL_ES320, "reading and writing"},
-    {"storage_read_write",
-     "texture T { Width = 4; Height = 4; Format = RGBA8; }; storage St { Texture = T; };\n"
-     "void CS(uint3 id : SV_DispatchThreadID) { tex2Dstore(St, int2(id.xy), tex2Dfetch(St, int2(0, 0)) + 1); }\n"
-     "technique C { pass { ComputeShader = CS<8, 8>; DispatchSizeX = 1; DispatchSizeY = 1; } }\n",
-     FXGL_GLSL_ES320, "reading and writing"},
 };
 
 #define ES_COUNT (sizeof(es_cases) / sizeof(es_cases[0]))
@@ -495,6 +484,29 @@ START_TEST(test_es_emulations) {
                                      "#else\n"
                                      "layout(binding = 0, rgba8) uniform writeonly image2D St;\n"));
     ck_assert_ptr_nonnull(strstr(ld, "FXGL_LOAD2(imageLoad(St, ivec2(id.xy)))"));
+    glsl_compiled_free(&c);
+
+    // Read and written: a read-only twin on another unit, through a
+    // function's storage parameter too.
+    static const char rw[] =
+        "texture T { Width = 4; Height = 4; Format = RGBA8; }; storage St { Texture = T; };\n"
+        "float4 get(storage s) { return tex2Dfetch(s, int2(0, 0)); }\n"
+        "void CS(uint3 id : SV_DispatchThreadID) {\n"
+        "    tex2Dstore(St, int2(id.xy), get(St) + tex2Dfetch(St, int2(1, 0)));\n"
+        "}\n"
+        "technique C { pass { ComputeShader = CS<8, 8>; DispatchSizeX = 1; DispatchSizeY = 1; } }\n";
+    ck_assert_int_eq(check_effect("rw", rw, FXGL_GLSL_ES320, false), 0);
+    ck_assert_int_eq(check_effect("rw", rw, FXGL_GLSL_ES310, false), 0);
+    ck_assert(glsl_compile(&c, rw, FXGL_GLSL_ES320, false, NULL));
+    const fxgl_shader *rws = &c.effect->shaders[0];
+    ck_assert_ptr_nonnull(strstr(rws->glsl,
+                                 "layout(binding = 0, rgba8) uniform coherent writeonly image2D St;\n"
+                                 "layout(binding = 1, rgba8) uniform coherent readonly image2D _grSt;\n"));
+    ck_assert_ptr_nonnull(strstr(rws->glsl, "imageLoad(_grSt, ivec2(0, 0))"));
+    ck_assert_ptr_nonnull(strstr(rws->glsl, "imageLoad(_grSt, ivec2(1, 0))"));
+    ck_assert_int_eq(rws->storage_count, 2);
+    ck_assert_int_eq(rws->storages[1].object, rws->storages[0].object);
+    ck_assert_int_eq(rws->storages[1].unit, 1);
     glsl_compiled_free(&c);
 
     // No faithful stand-in: the shader says which extension it needs.

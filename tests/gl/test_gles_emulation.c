@@ -337,6 +337,61 @@ START_TEST(one_d_textures) {
 }
 END_TEST
 
+// --- storages read and written in one shader ---
+
+// GLSL ES reads and writes only R32* images through one variable: RGBA8
+// and R8 storages are read and written here by the second compute pass,
+// each texel plus 16/255. The first pass wrote (x * 8 + y) / 255, green 0.5
+// in RGBA8. Red: RGBA8's new value, blue: R8's, green: RGBA8's green +
+// 16/255, alpha: R8's alpha (1).
+static const char rw_src[] =
+    "texture2D T8 { Width = 16; Height = 16; Format = RGBA8; };\n"
+    "storage2D w8 { Texture = T8; };\n"
+    "sampler2D s8 { Texture = T8; MagFilter = POINT; MinFilter = POINT; };\n"
+    "texture2D TR { Width = 16; Height = 16; Format = R8; };\n"
+    "storage2D wR { Texture = TR; };\n"
+    "sampler2D sR { Texture = TR; MagFilter = POINT; MinFilter = POINT; };\n"
+    VS_SRC
+    "void Init(uint3 id : SV_DispatchThreadID) {\n"
+    "    float v = (id.x * 8 + id.y) / 255.0;\n"
+    "    tex2Dstore(w8, id.xy, float4(v, 0.5, 0, 1));\n"
+    "    tex2Dstore(wR, id.xy, v);\n"
+    "}\n"
+    "void Update(uint3 id : SV_DispatchThreadID) {\n"
+    "    float4 a = tex2Dfetch(w8, id.xy), b = tex2Dfetch(wR, id.xy);\n"
+    "    tex2Dstore(w8, id.xy, a + 16 / 255.0);\n"
+    "    tex2Dstore(wR, id.xy, b + 16 / 255.0);\n"
+    "}\n"
+    "float4 PS(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target {\n"
+    "    float4 a = tex2D(s8, uv), b = tex2D(sR, uv);\n"
+    "    return float4(a.r, a.g, b.r, b.a);\n"
+    "}\n"
+    "technique T {\n"
+    "    pass { ComputeShader = Init<8, 8>; DispatchSizeX = 2; DispatchSizeY = 2; }\n"
+    "    pass { ComputeShader = Update<8, 8>; DispatchSizeX = 2; DispatchSizeY = 2; }\n"
+    "    pass { VertexShader = VS; PixelShader = PS; }\n"
+    "}\n";
+
+static int b_rw(int x, int y, int c) {
+    switch (c) {
+    case 0:
+    case 2: return x * 8 + y + 16;
+    case 1: return 128 + 16; // 0.5 -> 128
+    default: return 255;
+    }
+}
+
+START_TEST(read_write_storages) {
+    for (int emulate = 0; emulate < 2; emulate++) {
+        fix f;
+        fix_init(&f, emulate);
+        fix_run(&f, rw_src, NULL);
+        expect(&f, b_rw, emulate ? "read-write storages, R8 in RGBA8" : "read-write storages");
+        fix_finish(&f);
+    }
+}
+END_TEST
+
 // --- varyings ---
 
 // A pixel shader input that the pass's vertex shader does not write (a
@@ -391,6 +446,7 @@ int main(void) {
     tcase_add_test(tc, rg16f_storage);
     tcase_add_test(tc, rgb10a2_storage);
     tcase_add_test(tc, one_d_textures);
+    tcase_add_test(tc, read_write_storages);
     tcase_add_test(tc, unwritten_varying_reads_zero);
     suite_add_tcase(s, tc);
     SRunner *r = srunner_create(s);
