@@ -1087,7 +1087,7 @@ static void intrinsic_call(gen *g, buf *o, const fx_expr *e, const fx_intrinsic 
             if (in != &copy) {
                 copy = *in;
             }
-            copy.glsl = fx_sprintf(g->ctx, "FXGL_LOAD%d(%.*s)%s", channels,
+            copy.glsl = fx_sprintf(g->ctx, "_gload%d(%.*s)%s", channels,
                                    (int)(end - in->glsl + 1), in->glsl, end + 1);
             in = &copy;
         }
@@ -2416,7 +2416,7 @@ static void storages(gen *g, buf *o, const usage *u) {
         }
         g->need_image_formats = true;
         const char *fallback = es_fallback_format(f);
-        bput(o, "#ifdef FXGL_IMAGE_FORMATS\n");
+        bput(o, "#ifdef _gimage_formats\n");
         image_decl(g, o, &list[i], rd, fmt, access, type);
         bput(o, "#else\n");
         if (fallback) {
@@ -2631,15 +2631,15 @@ static void header(gen *g, buf *o) {
                 "#define dFdxCoarse dFdx\n#define dFdyCoarse dFdy\n#endif\n");
     }
     if (g->need_image_formats) {
-        // The runtime defines FXGL_EMULATE_IMAGE_FORMATS when it allocated
+        // The runtime defines _gemulated_formats when it allocated
         // the textures in the stand-in formats (it follows the extension).
         bput(o, "#extension GL_NV_image_formats : enable\n"
-                "#if defined(GL_NV_image_formats) && !defined(FXGL_EMULATE_IMAGE_FORMATS)\n"
-                "#define FXGL_IMAGE_FORMATS 1\n"
-                "#define FXGL_LOAD1(v) (v)\n#define FXGL_LOAD2(v) (v)\n"
+                "#if defined(GL_NV_image_formats) && !defined(_gemulated_formats)\n"
+                "#define _gimage_formats 1\n"
+                "#define _gload1(v) (v)\n#define _gload2(v) (v)\n"
                 "#else\n"
-                "#define FXGL_LOAD1(v) vec4((v).x, 0.0, 0.0, 1.0)\n"
-                "#define FXGL_LOAD2(v) vec4((v).xy, 0.0, 1.0)\n"
+                "#define _gload1(v) vec4((v).x, 0.0, 0.0, 1.0)\n"
+                "#define _gload2(v) vec4((v).xy, 0.0, 1.0)\n"
                 "#endif\n");
     }
     if (g->es) {

@@ -106,8 +106,8 @@ static GLuint compile_shader(fxgl_runtime *rt, GLenum stage, const char *source,
     // Storages in stand-in formats: the code declares them so when this is
     // defined (after #version, which must come first).
     const char *nl = strchr(source, '\n');
-    if (rt->emulate_image_formats && nl && strstr(source, "FXGL_EMULATE_IMAGE_FORMATS")) {
-        const char *parts[3] = {source, "#define FXGL_EMULATE_IMAGE_FORMATS 1\n", nl + 1};
+    if (rt->emulate_image_formats && nl && strstr(source, "_gemulated_formats")) {
+        const char *parts[3] = {source, "#define _gemulated_formats 1\n", nl + 1};
         GLint lengths[3] = {(GLint)(nl + 1 - source), -1, -1};
         GLC(rt, ShaderSource(sh, 3, parts, lengths));
     } else {

@@ -479,11 +479,11 @@ START_TEST(test_es_emulations) {
     ck_assert(glsl_compile(&c, rg8, FXGL_GLSL_ES320, false, NULL));
     const char *st = c.effect->shaders[0].glsl, *ld = c.effect->shaders[1].glsl;
     ck_assert_ptr_nonnull(strstr(st, "#extension GL_NV_image_formats : enable\n"));
-    ck_assert_ptr_nonnull(strstr(st, "#ifdef FXGL_IMAGE_FORMATS\n"
+    ck_assert_ptr_nonnull(strstr(st, "#ifdef _gimage_formats\n"
                                      "layout(binding = 0, rg8) uniform writeonly image2D St;\n"
                                      "#else\n"
                                      "layout(binding = 0, rgba8) uniform writeonly image2D St;\n"));
-    ck_assert_ptr_nonnull(strstr(ld, "FXGL_LOAD2(imageLoad(St, ivec2(id.xy)))"));
+    ck_assert_ptr_nonnull(strstr(ld, "_gload2(imageLoad(St, ivec2(id.xy)))"));
     glsl_compiled_free(&c);
 
     // Read and written: a read-only twin on another unit, through a
