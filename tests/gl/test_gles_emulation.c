@@ -94,7 +94,8 @@ static fxgl_status fix_run(fix *f, const char *src, const char **reason) {
         fxgl_diags_print(&diags, stderr);
     }
     fxgl_diags_finish(&diags);
-    ck_assert_msg(f->fx, "the effect does not compile for %s", f->es ? "GLSL ES 3.20" : "GLSL 4.50");
+    ck_assert_msg(f->fx, "the effect does not compile for %s",
+                  f->es ? "GLSL ES 3.20" : "GLSL 4.50");
     ck_assert_int_eq(fxgl_runtime_add_effect(f->rt, f->fx, "Emulated.fx"), 0);
     fxgl_frame_desc d = {.width = W, .height = H, .framebuffer = f->fbo};
     ck_assert(fxgl_runtime_frame(f->rt, &d));
