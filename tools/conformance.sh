@@ -1,24 +1,26 @@
 #!/bin/sh
-# conformance.sh [CORPUS] - the compatibility figure: fxc over every .fx of
-# the public shader repositories, fetched beforehand into CORPUS (default
-# $FXGL_CORPUS or /work/scratch/corpus), one sub-directory per repository.
-# Nothing of the corpus is ever copied into this repository.
+# conformance.sh [CORPUS] - the compatibility figure: `fxc conform` over
+# every distinct effect of the public shader repositories, compared with the
+# reference compiler's verdicts (ReShade 6.5.1, ../shared/reference/
+# reference_verdicts.tsv; tools/conformance-common.sh says where everything
+# is). Nothing of the corpus is ever copied into this repository.
 #
-# Prints one line per effect, `PASS path` or `FAIL path: first error`, then
-# `N passed, M failed`. Exit status 0 when nothing failed, 1 otherwise, 2
-# when it cannot run.
+# Prints `PASS path[: first warning]` or `FAIL path: first error` per
+# effect, paths relative to CORPUS; then "the reference accepts, fxgl does
+# not" with each first error, "fxgl accepts, the reference does not" with the
+# warning fxgl gave; then the totals, the last line `N passed, M failed` over
+# the effects the reference accepts. Exit status 0 when fxgl accepts all of
+# those, 1 otherwise, 2 when it cannot run (no fxc, no corpus, no verdicts).
 #
-# Include paths per repository, as ReShade would be set up for it: the
-# effect's own directory (always, fxc does that), the repository's Shaders
-# tree with all its subdirectories (ReShade's default `Shaders\**`), then,
-# for a repository without its own ReShade.fxh, the Shaders directory of
-# the repository that has the standard headers (reshade-shaders slim).
-# The predefined macros are fxc's defaults, the runtime's
-# (fxgl_predefined_macros). FXC_ARGS adds options (e.g. "--target gl450"
-# once code generation is in, or "--api gles").
+# The setup is the verdicts' own: include paths the effect's folder (fxc
+# always searches it first), the repository's Shaders folder with all its
+# subfolders (the repository's folder alone when there is no Shaders), then
+# reshade-shaders@slim's Shaders; __RENDERER__ of GL 4.3, 1920x1080.
+# FXC_ARGS adds options (e.g. "--api gles").
 set -u
-corpus=${1:-${FXGL_CORPUS:-/work/scratch/corpus}}
 here=$(cd "$(dirname "$0")/.." && pwd)
+conf_here=$here
+. "$here/tools/conformance-common.sh"
 fxc=${FXC:-}
 if [ -z "$fxc" ]; then
     for c in "$here/build/fxc" "$here/b/fxc" "$here/fxc" "$(command -v fxc 2>/dev/null)"; do
@@ -26,38 +28,37 @@ if [ -z "$fxc" ]; then
     done
 fi
 [ -n "$fxc" ] && [ -x "$fxc" ] || { echo "conformance: fxc not built (set FXC)" >&2; exit 2; }
-[ -d "$corpus" ] || { echo "conformance: no corpus at $corpus" >&2; exit 2; }
+case $fxc in /*) ;; *) fxc=$(pwd)/$fxc ;; esac
+conf_setup conformance "${1:-${FXGL_CORPUS:-/work/scratch/corpus}}"
 
-# The standard headers: the first repository whose Shaders has ReShade.fxh,
-# preferring the slim branch of reshade-shaders.
-std=
-for d in "$corpus"/*slim*/Shaders "$corpus"/*/Shaders "$corpus"/*; do
-    [ -f "$d/ReShade.fxh" ] && { std=$d; break; }
-done
-
-passed=0; failed=0
-tmp=$(mktemp) || exit 2
-trap 'rm -f "$tmp"' EXIT
-for repo in "$corpus"/*/; do
-    repo=${repo%/}
-    shaders="$repo/Shaders"
-    [ -d "$shaders" ] || shaders="$repo"
-    set -- -I "$shaders/**"
-    if [ -n "$std" ] && ! find "$shaders" -iname ReShade.fxh | grep -q .; then
-        set -- "$@" -I "$std"
-    fi
+results=$conf_tmp/results
+: >"$results"
+for name in $(conf_repos); do
+    [ -d "$conf_corpus/$name" ] || continue
+    conf_effects "$name" >"$conf_tmp/files"
+    [ -s "$conf_tmp/files" ] || continue
+    # Relative paths, so that fxc prints them as the verdicts name them.
     # shellcheck disable=SC2086
-    "$fxc" conform -q ${FXC_ARGS:-} "$@" "$shaders" > "$tmp" 2>/dev/null
-    grep -v '^conform:' "$tmp"
-    p=$(sed -n 's/^conform: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$tmp")
-    f=$(sed -n 's/^conform: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$tmp")
-    if [ -z "$p" ]; then
-        # fxc itself died: count every effect of the repository as failed.
-        f=$(find "$shaders" -iname '*.fx' | wc -l)
-        p=0
-        echo "FAIL $shaders: fxc conform did not finish"
-    fi
-    passed=$((passed + p)); failed=$((failed + f))
+    (cd "$conf_corpus" && tr '\n' '\0' <"$conf_tmp/files" |
+        xargs -0 "$fxc" conform -q --api gl --api-version 4.3 --width 1920 --height 1080 \
+            ${FXC_ARGS:-} -I "$(conf_include "$name")" -I "$conf_slim") \
+        >"$conf_tmp/out" 2>/dev/null
+    # `PASS path[: warning]` / `FAIL path: error` -> path, ok|fail, message. A
+    # path is the shortest prefix that is one of the files asked for.
+    awk -v OFS='\t' '
+        FNR == NR { want[$0] = 1; next }
+        /^(PASS|FAIL) / {
+            rest = substr($0, 6); p = rest; m = ""
+            if (!(p in want)) {
+                for (i = 1; i < length(rest); i++) {
+                    if (substr(rest, i, 2) == ": " && (substr(rest, 1, i - 1) in want)) {
+                        p = substr(rest, 1, i - 1); m = substr(rest, i + 2); break
+                    }
+                }
+            }
+            if (p in want) print p, (substr($0, 1, 4) == "PASS" ? "ok" : "fail"), m
+        }
+    ' "$conf_tmp/files" "$conf_tmp/out" >>"$results"
 done
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+# An effect with no line (fxc died on it or before it) is reported as not run.
+conf_report "$results" "fxc check accepts"

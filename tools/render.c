@@ -508,6 +508,14 @@ int main(int argc, char **argv) {
         if (!fx[i].fx) {
             fprintf(stderr, "fxgl-render: %s does not compile:\n%s", fx[i].path, fx[i].error);
         }
+        // Warnings too (what the reference would reject is one).
+        for (size_t k = 0; fx[i].fx && k < diags.count; k++) {
+            if (diags.items[k].severity == FXGL_DIAG_WARNING) {
+                char line[1024];
+                fxgl_diag_format(&diags.items[k], line, sizeof(line));
+                fprintf(stderr, "%s\n", line);
+            }
+        }
         fxgl_diags_finish(&diags);
     }
     fxgl_effects_destroy(effects);

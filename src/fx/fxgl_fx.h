@@ -105,6 +105,16 @@ typedef enum fxgl_format {
 // BUFFER_COLOR_FORMAT comparisons (RGBA8 = 28).
 const char *fxgl_format_name(fxgl_format format);
 int fxgl_format_dxgi(fxgl_format format);
+// Channels of a format (1..4), 0 for UNKNOWN.
+int fxgl_format_channels(fxgl_format format);
+// GLES without GL_NV_image_formats stores only R32F/I/U, RGBA8, RGBA16F,
+// RGBA32F/I/U in images: the format a storage texture of this format lives
+// in there so that it still reads and renders as the real one (R8, RG8 ->
+// RGBA8; R16F, RG16F -> RGBA16F; RG32F -> RGBA32F; missing channels read
+// 0, 0, 1), the format itself when GLES stores it, UNKNOWN when no stand-in
+// is faithful (16-bit UNORM, RGB10A2, RG11B10F). The GLSL ES back end and
+// the runtime both follow it.
+fxgl_format fxgl_es_storage_format(fxgl_format format);
 
 typedef enum fxgl_scalar {
     FXGL_SCALAR_BOOL,

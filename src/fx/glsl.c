@@ -155,6 +155,11 @@ typedef struct gen {
     buf static_inits;            // constant initializers GLSL cannot take (start of main)
     bool need_deriv_control;
     bool need_ctrl_attrs;
+    bool need_image_formats;     // GLSL ES: a storage format of GL_NV_image_formats
+    // Per shader of the module: the varyings ("_v_TEXCOORD0") a vertex
+    // shader writes, once it is generated (vertex shaders go first).
+    const char *const **vs_outs;
+    size_t *vs_out_counts;
     int errors;
 
     // Splitting deep expressions (see stmt_expr): while pre is set, an
@@ -381,12 +386,14 @@ static const char *scalar_name(uint8_t base) {
                                                                                         : "bool";
 }
 
-static const char *object_dim(uint8_t base) {
+// GLSL ES has no 1D samplers or images: there a 1D texture is a 2D texture
+// of height 1 (the runtime creates it so), read at row 0.
+static const char *object_dim(const gen *g, uint8_t base) {
     switch (base) {
     case FX_TYPE_TEXTURE1D:
     case FX_TYPE_SAMPLER1D:
     case FX_TYPE_STORAGE1D:
-        return "1D";
+        return g->es ? "2D" : "1D";
     case FX_TYPE_TEXTURE3D:
     case FX_TYPE_SAMPLER3D:
     case FX_TYPE_STORAGE3D:
@@ -404,10 +411,11 @@ static const char *type_name(gen *g, fx_type t) {
         return s ? sym_name(g, s) : "_gerror";
     }
     if (fx_type_is_sampler(t)) {
-        return fx_sprintf(g->ctx, "%ssampler%s", vec_prefix(t.elem_base), object_dim(t.base));
+        return fx_sprintf(g->ctx, "%ssampler%s", vec_prefix(t.elem_base),
+                          object_dim(g, t.base));
     }
     if (fx_type_is_storage(t)) {
-        return fx_sprintf(g->ctx, "%simage%s", vec_prefix(t.elem_base), object_dim(t.base));
+        return fx_sprintf(g->ctx, "%simage%s", vec_prefix(t.elem_base), object_dim(g, t.base));
     }
     if (fx_type_is_void(t)) {
         return "void";
@@ -920,9 +928,7 @@ static bool template_uses(const char *tmpl, const char *what) {
 // Checks the target has what an intrinsic needs; reports the missing feature.
 static void check_needs(gen *g, const fx_expr *e, const fx_intrinsic *in) {
     const char *missing = NULL;
-    if ((in->needs & FX_INTRINSIC_NEED_1D) && g->es) {
-        missing = "1D textures";
-    } else if ((in->needs & FX_INTRINSIC_NEED_IMAGE) && g->version == 300) {
+    if ((in->needs & FX_INTRINSIC_NEED_IMAGE) && g->version == 300) {
         missing = "storage (image) loads and sizes";
     } else if ((in->needs & FX_INTRINSIC_NEED_IMAGE_ATOMIC) && g->es && g->version < 320) {
         missing = "atomic operations on storage (image atomics)";
@@ -1112,10 +1118,74 @@ static const fx_intrinsic *lower_offsets(gen *g, const fx_expr *e, const fx_intr
     return copy;
 }
 
+static bool es_image_format(fxgl_format f);
+static const char *es_fallback_format(fxgl_format f);
+static fxgl_format storage_texture_format(gen *g, const fx_expr *a);
+static const char *storage_reader(gen *g, const fx_expr *a);
+
+// A 1D texture intrinsic on GLSL ES, where 1D objects are 2D of height 1:
+// the same call with the coordinate at row 0 (the texel centre, v = 0.5,
+// for filtered reads; derivatives of v are 0), offsets and integer
+// coordinates widened with 0, sizes narrowed to their width.
+static const fx_intrinsic *es_1d(gen *g, const fx_intrinsic *in, fx_intrinsic *copy) {
+    static const struct {
+        const char *from, *to;
+    } map[] = {
+        {"texture($0, $1)", "texture($0, vec2($1, 0.5))"},
+        {"textureOffset($0, $1, $2)", "textureOffset($0, vec2($1, 0.5), ivec2($2, 0))"},
+        {"textureLod($0, $1.x, $1.w)", "textureLod($0, vec2($1.x, 0.5), $1.w)"},
+        {"textureLodOffset($0, $1.x, $1.w, $2)",
+         "textureLodOffset($0, vec2($1.x, 0.5), $1.w, ivec2($2, 0))"},
+        {"textureGrad($0, $1, $2, $3)",
+         "textureGrad($0, vec2($1, 0.5), vec2($2, 0.0), vec2($3, 0.0))"},
+        {"textureGradOffset($0, $1, $2, $3, $4)",
+         "textureGradOffset($0, vec2($1, 0.5), vec2($2, 0.0), vec2($3, 0.0), ivec2($4, 0))"},
+        {"texelFetch($0, $1, ", "texelFetch($0, ivec2($1, 0), "},
+        {"imageLoad($0, $1)", "imageLoad($0, ivec2($1, 0))"},
+        {"imageStore($0, $1, ", "imageStore($0, ivec2($1, 0), "},
+        {"textureSize($0, 0)", "textureSize($0, 0).x"},
+        {"textureSize($0, $1)", "textureSize($0, $1).x"},
+        {"imageSize($0)", "imageSize($0).x"},
+    };
+    for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
+        size_t n = strlen(map[i].from);
+        if (strncmp(in->glsl, map[i].from, n) == 0) {
+            *copy = *in;
+            copy->glsl = fx_sprintf(g->ctx, "%s%s", map[i].to, in->glsl + n);
+            return copy;
+        }
+    }
+    const char *args = strstr(in->glsl, "($0, $1, ");
+    if (strncmp(in->glsl, "imageAtomic", 11) == 0 && args) {
+        *copy = *in;
+        copy->glsl = fx_sprintf(g->ctx, "%.*s($0, ivec2($1, 0), %s", (int)(args - in->glsl),
+                                in->glsl, args + 9);
+        return copy;
+    }
+    return in; // not reached: every 1D intrinsic has a row above
+}
+
 static void intrinsic_call(gen *g, buf *o, const fx_expr *e, const fx_intrinsic *in) {
     fx_intrinsic copy;
     if (g->version == 300 && strcmp(in->name, "ldexp") == 0) {
         in = es300_ldexp(in, &copy);
+    }
+    if (g->es && (in->needs & FX_INTRINSIC_NEED_1D)) {
+        in = es_1d(g, in, &copy);
+    }
+    if (g->es && strncmp(in->glsl, "imageLoad(", 10) == 0) {
+        // A stand-in format's extra channels read as the real format's.
+        fxgl_format f = storage_texture_format(g, e->args);
+        int channels = fxgl_format_channels(f);
+        if (!es_image_format(f) && es_fallback_format(f) && channels < 4) {
+            const char *end = strchr(in->glsl, ')');
+            if (in != &copy) {
+                copy = *in;
+            }
+            copy.glsl = fx_sprintf(g->ctx, "_gload%d(%.*s)%s", channels,
+                                   (int)(end - in->glsl + 1), in->glsl, end + 1);
+            in = &copy;
+        }
     }
     if (in->const_from) {
         in = lower_offsets(g, e, in, &copy);
@@ -1132,6 +1202,10 @@ static void intrinsic_call(gen *g, buf *o, const fx_expr *e, const fx_intrinsic 
         if (uses > 1 && side_effects(a)) {
             wrap = true;
         }
+    }
+    if (g->es && strstr(in->glsl, "imageLoad(") && e->args) {
+        const char *reader = storage_reader(g, e->args);
+        args[0] = reader ? reader : args[0];
     }
     if (!wrap) {
         apply_template(g, o, in, args, n, e->type);
@@ -2166,6 +2240,35 @@ static const char *split_semantic(gen *g, const char *sem, int *index) {
     return fx_strndup(g->ctx, sem, n);
 }
 
+// False when the pixel shader being generated runs only in passes whose
+// vertex shader does not write varying name (true when any of them does,
+// or when it is unknown).
+static bool vertex_stages_write(const gen *g, const char *name) {
+    if (!g->vs_outs) {
+        return true;
+    }
+    ptrdiff_t self = g->sh - g->fx->shaders;
+    bool paired = false;
+    for (size_t t = 0; t < g->fx->technique_count; t++) {
+        const fxgl_technique *tech = &g->fx->techniques[t];
+        for (size_t p = 0; p < tech->pass_count; p++) {
+            const fxgl_pass *pass = &tech->passes[p];
+            if (pass->pixel_shader != self || pass->vertex_shader < 0 ||
+                (size_t)pass->vertex_shader >= g->fx->shader_count) {
+                continue;
+            }
+            paired = true;
+            size_t vs = (size_t)pass->vertex_shader;
+            for (size_t i = 0; i < g->vs_out_counts[vs]; i++) {
+                if (strcmp(g->vs_outs[vs][i], name) == 0) {
+                    return true;
+                }
+            }
+        }
+    }
+    return !paired;
+}
+
 // One numeric value (scalar or vector, not a matrix) of the interface.
 static void io_leaf(gen *g, io *x, fx_type t, const char *path, const char *base, int index,
                     uint16_t quals, bool in, bool out) {
@@ -2221,7 +2324,14 @@ static void io_leaf(gen *g, io *x, fx_type t, const char *path, const char *base
                                                                               : FX_TYPE_FLOAT;
         fx_type slot = fx_type_vector(sb, 4);
         const char *name = fx_sprintf(g->ctx, "_v_%s", sem);
-        if (declare_once(g, x, name)) {
+        if (is_in && !vertex_stages_write(g, name)) {
+            // No vertex shader it runs with writes it: GL would refuse to
+            // link; it reads zero (what D3D's unwritten registers give).
+            if (declare_once(g, x, name)) {
+                bprintf(&x->decls, "%s %s = %s(0);\n", type_name(g, slot), name,
+                        type_name(g, slot));
+            }
+        } else if (declare_once(g, x, name)) {
             const char *interp = "";
             if (sb != FX_TYPE_FLOAT || (quals & FX_Q_NOINTERPOLATION)) {
                 interp = "flat ";
@@ -2342,19 +2452,67 @@ static const char *storage_format(fxgl_format f) {
 }
 
 static bool es_image_format(fxgl_format f) {
-    switch (f) {
-    case FXGL_FORMAT_R32I:
-    case FXGL_FORMAT_R32U:
-    case FXGL_FORMAT_R32F:
+    return f != FXGL_FORMAT_UNKNOWN && fxgl_es_storage_format(f) == f;
+}
+
+// GLSL ES 3.1 stores only the formats above. GL_NV_image_formats adds the
+// others; without it, the formats that a wider one holds exactly live in that
+// one (the runtime allocates the texture so, with a texture swizzle giving
+// the missing channels 0, 0, 1 to samplers), and loads give the missing
+// channels those values too. The rest have no faithful stand-in: 16-bit
+// UNORM and 10-bit channels would lose their clamping and rounding when
+// rendered to. The runtime makes the same choice (fxgl_es_storage_format).
+static const char *es_fallback_format(fxgl_format f) {
+    switch (fxgl_es_storage_format(f)) {
     case FXGL_FORMAT_RGBA8:
+        return "rgba8";
     case FXGL_FORMAT_RGBA16F:
-    case FXGL_FORMAT_RGBA32I:
-    case FXGL_FORMAT_RGBA32U:
+        return "rgba16f";
     case FXGL_FORMAT_RGBA32F:
-        return true;
+        return "rgba32f";
     default:
-        return false;
+        return NULL;
     }
+}
+
+// The storage object behind a storage argument (a global storage, or a
+// parameter of a specialization standing for one); -1 otherwise.
+static int storage_object(gen *g, const fx_expr *a) {
+    const fx_symbol *s = fx_expr_sym(a);
+    if (s && s->kind == FX_SYM_PARAM) {
+        const char *name = sym_name(g, s);
+        s = NULL;
+        for (size_t i = 0; i < g->prog->global_count; i++) {
+            const fx_symbol *gs = g->prog->globals[i];
+            if (gs->kind == FX_SYM_STORAGE && strcmp(sym_name(g, gs), name) == 0) {
+                s = gs;
+                break;
+            }
+        }
+    }
+    if (!s || s->kind != FX_SYM_STORAGE || s->index < 0 ||
+        (size_t)s->index >= g->fx->storage_count) {
+        return -1;
+    }
+    return s->index;
+}
+
+static fxgl_format storage_texture_format(gen *g, const fx_expr *a) {
+    int i = storage_object(g, a);
+    return i < 0 ? FXGL_FORMAT_UNKNOWN : g->fx->textures[g->fx->storages[i].texture].format;
+}
+
+// The read-only twin of a storage that the shader reads and writes in GLSL
+// ES (storages() declares it), NULL when there is none.
+static const char *storage_reader(gen *g, const fx_expr *a) {
+    int obj = storage_object(g, a);
+    for (size_t i = 0; obj >= 0 && i < g->sh->storage_count; i++) {
+        const fxgl_binding *b = &g->sh->storages[i];
+        if (b->object == obj && b->name && strncmp(b->name, "_gr", 3) == 0) {
+            return b->name;
+        }
+    }
+    return NULL;
 }
 
 static fx_symbol *object_symbol(gen *g, fx_sym_kind kind, int index) {
@@ -2381,10 +2539,6 @@ static void samplers(gen *g, buf *o) {
         const fxgl_sampler *sm = &g->fx->samplers[list[i].object];
         const char *name = sym_name(g, s);
         list[i].name = fx_strdup(g->ectx, name);
-        if (g->es && fx_type_object_dim(s->type) == 1) {
-            gerror(g, s->loc, "'%s': 1D textures are not available in %s", s->unique,
-                   target_name(g));
-        }
         if (g->es && g->version < 320 &&
             (sm->address_u == FXGL_ADDRESS_BORDER || sm->address_v == FXGL_ADDRESS_BORDER ||
              sm->address_w == FXGL_ADDRESS_BORDER)) {
@@ -2400,9 +2554,48 @@ static void samplers(gen *g, buf *o) {
     }
 }
 
+// One image declaration (two where a storage is read and written in GLSL
+// ES: see storages()).
+static void image_decl(gen *g, buf *o, const fxgl_binding *b, const fxgl_binding *rd,
+                       const char *fmt, const char *access, const char *type) {
+    if (rd) {
+        bprintf(o, "layout(binding = %d, %s) uniform coherent writeonly %s %s;\n", b->unit, fmt,
+                type, b->name);
+        bprintf(o, "layout(binding = %d, %s) uniform coherent readonly %s %s;\n", rd->unit, fmt,
+                type, rd->name);
+    } else {
+        bprintf(o, "layout(binding = %d, %s) uniform %s%s %s;\n", b->unit, fmt, access, type,
+                b->name);
+    }
+}
+
 static void storages(gen *g, buf *o, const usage *u) {
     fxgl_binding *list = (fxgl_binding *)g->sh->storages;
-    for (size_t i = 0; i < g->sh->storage_count; i++) {
+    size_t count = g->sh->storage_count;
+    // GLSL ES lets only R32* images be read and written through one
+    // variable: a storage that is both gets a second, read-only variable on
+    // another image unit bound to the same texture (the runtime binds what
+    // the list says). Both are coherent; unqualified by restrict, GLSL
+    // treats them as aliases, so the invocation's order is kept.
+    size_t split = 0;
+    int next_unit = 0;
+    for (size_t i = 0; i < count; i++) {
+        next_unit = list[i].unit >= next_unit ? list[i].unit + 1 : next_unit;
+        fxgl_format f = list[i].object >= 0 && (size_t)list[i].object < g->fx->storage_count
+                            ? g->fx->textures[g->fx->storages[list[i].object].texture].format
+                            : FXGL_FORMAT_UNKNOWN;
+        uint8_t use = (size_t)list[i].object < u->count ? u->flags[list[i].object] : 0;
+        bool r32 = f == FXGL_FORMAT_R32I || f == FXGL_FORMAT_R32U || f == FXGL_FORMAT_R32F;
+        split += g->es && !r32 && (use & 3) == 3 && !(use & 4);
+    }
+    if (split) {
+        fxgl_binding *grown = fx_alloc(g->ectx, (count + split) * sizeof(*grown));
+        memcpy(grown, list, count * sizeof(*grown));
+        list = grown;
+        g->sh->storages = grown;
+    }
+    size_t extra = count;
+    for (size_t i = 0; i < count; i++) {
         fx_symbol *s = object_symbol(g, FX_SYM_STORAGE, list[i].object);
         if (!s) {
             continue;
@@ -2427,26 +2620,36 @@ static void storages(gen *g, buf *o, const usage *u) {
                    s->unique, target_name(g));
         }
         const char *access = "";
-        if (g->es) {
-            if (!es_image_format(f)) {
-                gerror(g, s->loc, "'%s': storage format %s is not available in %s", s->unique,
-                       fmt, target_name(g));
+        const fxgl_binding *rd = NULL;
+        bool extended = g->es && !es_image_format(f);
+        if (g->es && !r32) {
+            if ((use & 3) == 3 && !(use & 4) && extra < count + split) {
+                fxgl_binding *r = &list[extra++];
+                *r = (fxgl_binding){.object = list[i].object, .unit = next_unit++,
+                                    .name = fx_sprintf(g->ectx, "_gr%s", name)};
+                rd = r;
             }
-            if (!r32) {
-                if ((use & 3) == 3) {
-                    gerror(g, s->loc, "'%s': reading and writing one storage needs an R32F, "
-                           "R32I or R32U texture in %s", s->unique, target_name(g));
-                }
-                access = (use & 1) ? "readonly " : "writeonly ";
-            }
+            access = (use & 1) ? "readonly " : "writeonly ";
         }
-        if (fx_type_object_dim(s->type) == 1 && g->es) {
-            gerror(g, s->loc, "'%s': 1D textures are not available in %s", s->unique,
-                   target_name(g));
+        const char *type = type_name(g, s->type);
+        if (!extended) {
+            image_decl(g, o, &list[i], rd, fmt, access, type);
+            continue;
         }
-        bprintf(o, "layout(binding = %d, %s) uniform %s%s %s;\n", list[i].unit, fmt, access,
-                type_name(g, s->type), name);
+        g->need_image_formats = true;
+        const char *fallback = es_fallback_format(f);
+        bput(o, "#ifdef _gimage_formats\n");
+        image_decl(g, o, &list[i], rd, fmt, access, type);
+        bput(o, "#else\n");
+        if (fallback) {
+            image_decl(g, o, &list[i], rd, fallback, access, type);
+        } else {
+            bprintf(o, "#error storage '%s': format %s needs GL_NV_image_formats\n", s->unique,
+                    fmt);
+        }
+        bput(o, "#endif\n");
     }
+    g->sh->storage_count = extra;
 }
 
 static uint32_t round_up(uint32_t v, uint32_t a) {
@@ -2681,6 +2884,18 @@ static void header(gen *g, buf *o) {
                 "#define dFdxFine dFdx\n#define dFdyFine dFdy\n"
                 "#define dFdxCoarse dFdx\n#define dFdyCoarse dFdy\n#endif\n");
     }
+    if (g->need_image_formats) {
+        // The runtime defines _gemulated_formats when it allocated
+        // the textures in the stand-in formats (it follows the extension).
+        bput(o, "#extension GL_NV_image_formats : enable\n"
+                "#if defined(GL_NV_image_formats) && !defined(_gemulated_formats)\n"
+                "#define _gimage_formats 1\n"
+                "#define _gload1(v) (v)\n#define _gload2(v) (v)\n"
+                "#else\n"
+                "#define _gload1(v) vec4((v).x, 0.0, 0.0, 1.0)\n"
+                "#define _gload2(v) vec4((v).xy, 0.0, 1.0)\n"
+                "#endif\n");
+    }
     if (g->es) {
         bput(o, "precision highp float;\nprecision highp int;\n"
                 "precision highp sampler2D;\nprecision highp sampler3D;\n"
@@ -2702,7 +2917,7 @@ static const char *shader(gen *g, fxgl_shader *sh) {
     g->func_count = g->global_count = g->pending_count = g->static_count = g->spec_count = 0;
     g->static_decls = newbuf(g);
     g->static_inits = newbuf(g);
-    g->need_deriv_control = g->need_ctrl_attrs = false;
+    g->need_deriv_control = g->need_ctrl_attrs = g->need_image_formats = false;
     fx_symbol *entry = entry_symbol(g, sh);
     if (!entry) {
         gerror(g, FX_POS_NONE, "'%s': entry point not found",
@@ -2819,6 +3034,11 @@ static const char *shader(gen *g, fxgl_shader *sh) {
     }
     bput(&mainb, "}\n");
 
+    if (sh->stage == FXGL_STAGE_VERTEX && g->vs_outs) {
+        ptrdiff_t self = sh - g->fx->shaders;
+        g->vs_outs[self] = x.declared;
+        g->vs_out_counts[self] = x.declared_count;
+    }
     buf all = newbuf(g);
     header(g, &all);
     bput(&all, bstr(&decls));
@@ -2861,10 +3081,20 @@ bool fx_glsl_generate(fx_ctx *ctx, fx_ctx *ectx, const fx_program *prog, fxgl_ef
     // Marks must differ from every earlier walk over these functions.
     g.mark = 0x40000000u;
     fxgl_shader *shaders = (fxgl_shader *)fx->shaders;
-    for (size_t i = 0; i < fx->shader_count; i++) {
-        int before = g.errors;
-        const char *code = shader(&g, &shaders[i]);
-        shaders[i].glsl = g.errors == before ? code : NULL;
+    if (fx->shader_count) {
+        g.vs_outs = fx_alloc(ctx, fx->shader_count * sizeof(*g.vs_outs));
+        g.vs_out_counts = fx_alloc(ctx, fx->shader_count * sizeof(*g.vs_out_counts));
+    }
+    // Vertex shaders first: a pixel shader's inputs depend on what they write.
+    for (int vertex = 1; vertex >= 0; vertex--) {
+        for (size_t i = 0; i < fx->shader_count; i++) {
+            if ((shaders[i].stage == FXGL_STAGE_VERTEX) != vertex) {
+                continue;
+            }
+            int before = g.errors;
+            const char *code = shader(&g, &shaders[i]);
+            shaders[i].glsl = g.errors == before ? code : NULL;
+        }
     }
     return g.errors == 0;
 }

@@ -99,6 +99,54 @@ int fxgl_format_dxgi(fxgl_format format) {
     return (unsigned)format < FXGL_FORMAT_COUNT ? format_info[format].dxgi : 0;
 }
 
+int fxgl_format_channels(fxgl_format format) {
+    switch (format) {
+    case FXGL_FORMAT_UNKNOWN:
+    case FXGL_FORMAT_COUNT:
+        return 0;
+    case FXGL_FORMAT_R8:
+    case FXGL_FORMAT_R16:
+    case FXGL_FORMAT_R16F:
+    case FXGL_FORMAT_R32I:
+    case FXGL_FORMAT_R32U:
+    case FXGL_FORMAT_R32F:
+        return 1;
+    case FXGL_FORMAT_RG8:
+    case FXGL_FORMAT_RG16:
+    case FXGL_FORMAT_RG16F:
+    case FXGL_FORMAT_RG32F:
+        return 2;
+    case FXGL_FORMAT_RG11B10F:
+        return 3;
+    default:
+        return 4;
+    }
+}
+
+fxgl_format fxgl_es_storage_format(fxgl_format format) {
+    switch (format) {
+    case FXGL_FORMAT_R32I:
+    case FXGL_FORMAT_R32U:
+    case FXGL_FORMAT_R32F:
+    case FXGL_FORMAT_RGBA8:
+    case FXGL_FORMAT_RGBA16F:
+    case FXGL_FORMAT_RGBA32I:
+    case FXGL_FORMAT_RGBA32U:
+    case FXGL_FORMAT_RGBA32F:
+        return format;
+    case FXGL_FORMAT_R8:
+    case FXGL_FORMAT_RG8:
+        return FXGL_FORMAT_RGBA8;
+    case FXGL_FORMAT_R16F:
+    case FXGL_FORMAT_RG16F:
+        return FXGL_FORMAT_RGBA16F;
+    case FXGL_FORMAT_RG32F:
+        return FXGL_FORMAT_RGBA32F;
+    default:
+        return FXGL_FORMAT_UNKNOWN;
+    }
+}
+
 const fxgl_annotation *fxgl_annotation_find(const fxgl_annotations *list, const char *name) {
     for (size_t i = 0; list && i < list->count; i++) {
         if (strcmp(list->items[i].name, name) == 0) {

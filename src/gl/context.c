@@ -82,6 +82,7 @@ bool fxgl_gl_load(struct GladGLContext *gl, fxgl_gl_info *info, fxgl_gl_proc_loa
         info->has_compute = info->major > 3 || (info->major == 3 && info->minor >= 1);
         info->has_timer_query = has_extension(gl, "GL_EXT_disjoint_timer_query");
         info->has_clip_control = has_extension(gl, "GL_EXT_clip_control");
+        info->has_image_formats = has_extension(gl, "GL_NV_image_formats");
         info->has_debug = (info->major == 3 && info->minor >= 2) ||
                           has_extension(gl, "GL_KHR_debug");
     } else {

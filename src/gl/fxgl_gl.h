@@ -47,6 +47,7 @@ typedef struct fxgl_gl_info {
     bool has_clip_control;       // GL 4.5 / ARB_clip_control / EXT_clip_control
     bool has_compute;            // GL 4.3 / ES 3.1
     bool has_anisotropy;         // ARB/EXT_texture_filter_anisotropic
+    bool has_image_formats;      // ES: GL_NV_image_formats (R8, RG16F... storages)
     bool is_software;            // llvmpipe/softpipe/swrast: timings are not GPU figures
     char renderer[128];          // GL_RENDERER, truncated
     char version[128];           // GL_VERSION, truncated
@@ -123,6 +124,7 @@ typedef struct fxgl_runtime_desc {
     bool no_timer_queries;       // leave GPU timing off even where the context has it
     bool no_debug_groups;        // no KHR_debug groups around techniques and passes
     bool no_depth_copy;          // the built-in DEPTH provider stays off
+    bool no_image_formats;       // GLES: store as if GL_NV_image_formats were missing (tests)
     uint32_t random_seed;        // seed of the `random`/`pingpong` generator; 0: 1
 } fxgl_runtime_desc;
 

@@ -294,6 +294,7 @@ struct fxgl_runtime {
     bool indexed_blend;
     bool srgb_control;           // GL_FRAMEBUFFER_SRGB can be toggled
     bool norm16;                 // 16-bit UNORM formats on GLES
+    bool emulate_image_formats;  // GLES without GL_NV_image_formats: fxgl_es_storage_format
     bool float_render;           // float render targets on GLES
     bool border_clamp;
     int units;                   // texture units per pass

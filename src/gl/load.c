@@ -103,7 +103,16 @@ static void first_lines(char *dst, size_t size, const char *log) {
 static GLuint compile_shader(fxgl_runtime *rt, GLenum stage, const char *source, char *reason,
                              size_t size) {
     GLuint sh = GLC(rt, CreateShader(stage));
-    GLC(rt, ShaderSource(sh, 1, &source, NULL));
+    // Storages in stand-in formats: the code declares them so when this is
+    // defined (after #version, which must come first).
+    const char *nl = strchr(source, '\n');
+    if (rt->emulate_image_formats && nl && strstr(source, "_gemulated_formats")) {
+        const char *parts[3] = {source, "#define _gemulated_formats 1\n", nl + 1};
+        GLint lengths[3] = {(GLint)(nl + 1 - source), -1, -1};
+        GLC(rt, ShaderSource(sh, 3, parts, lengths));
+    } else {
+        GLC(rt, ShaderSource(sh, 1, &source, NULL));
+    }
     GLC(rt, CompileShader(sh));
     GLint ok = 0;
     GLC(rt, GetShaderiv(sh, GL_COMPILE_STATUS, &ok));
@@ -237,6 +246,24 @@ static gl_tex *tex_create(fxgl_runtime *rt, gl_effect *e, const fxgl_texture *ft
         return NULL;
     }
     GLenum internal = f->internal;
+    int channels = f->channels;      // the declared format's: a stand-in reads as it
+    if (rt->info.api == FXGL_API_GLES && ft->storage_access && !f->image_es) {
+        // GLSL ES stores only a few formats (the back end's es_fallback_format).
+        fxgl_format alt = fxgl_es_storage_format(ft->format);
+        if (!rt->emulate_image_formats) {
+            if (!f->internal_es && !rt->norm16) {
+                fail(reason, size, "texture '%s': %s storages on GLES need EXT_texture_norm16",
+                     ft->name, fxgl_format_name(ft->format));
+                return NULL;
+            }
+        } else if (alt == FXGL_FORMAT_UNKNOWN) {
+            fail(reason, size, "texture '%s': %s storages on GLES need GL_NV_image_formats",
+                 ft->name, fxgl_format_name(ft->format));
+            return NULL;
+        } else {
+            f = gl_format_get(alt);
+        }
+    }
     if (rt->info.api == FXGL_API_GLES) {
         internal = f->internal_es;
         if (!internal && rt->norm16) {
@@ -299,6 +326,13 @@ static gl_tex *tex_create(fxgl_runtime *rt, gl_effect *e, const fxgl_texture *ft
     }
     GLC(rt, GenTextures(1, &t->tex));
     GLC(rt, BindTexture(t->target, t->tex));
+    if (channels < f->channels) {
+        // A stand-in with more channels: samplers see the missing ones as
+        // the real format gives them (0, 0, 1), whatever was written there.
+        GLC(rt, TexParameteri(t->target, GL_TEXTURE_SWIZZLE_G, channels < 2 ? GL_ZERO : GL_GREEN));
+        GLC(rt, TexParameteri(t->target, GL_TEXTURE_SWIZZLE_B, channels < 3 ? GL_ZERO : GL_BLUE));
+        GLC(rt, TexParameteri(t->target, GL_TEXTURE_SWIZZLE_A, GL_ONE));
+    }
     if (t->target == GL_TEXTURE_3D) {
         GLC(rt, TexStorage3D(t->target, t->levels, internal, t->width, t->height, t->depth));
     } else if (t->target == GL_TEXTURE_1D) {

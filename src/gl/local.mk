@@ -35,6 +35,11 @@ tests_gl_test_runtime_SOURCES = tests/gl/test_runtime.c tests/gl/tfx.h
 tests_gl_test_runtime_CPPFLAGS = $(TEST_CPPFLAGS) $(EGL_CFLAGS)
 tests_gl_test_runtime_LDADD = $(TEST_LDADD) -lm -lpthread
 
+check_PROGRAMS += tests/gl/test_gles_emulation
+tests_gl_test_gles_emulation_SOURCES = tests/gl/test_gles_emulation.c
+tests_gl_test_gles_emulation_CPPFLAGS = $(TEST_CPPFLAGS) $(EGL_CFLAGS)
+tests_gl_test_gles_emulation_LDADD = $(TEST_LDADD) -lm
+
 check_PROGRAMS += tests/gl/test_inspect
 tests_gl_test_inspect_SOURCES = tests/gl/test_inspect.c tests/gl/tfx.h
 tests_gl_test_inspect_CPPFLAGS = $(TEST_CPPFLAGS) $(EGL_CFLAGS)

@@ -104,6 +104,7 @@ static void decide_caps(fxgl_runtime *rt) {
     rt->indexed_blend = rt->st.caps.indexed_blend;
     rt->srgb_control = rt->st.caps.srgb_control;
     rt->norm16 = !es || gl->EXT_texture_norm16;
+    rt->emulate_image_formats = es && (!info->has_image_formats || rt->desc.no_image_formats);
     rt->float_render = !es || gl->EXT_color_buffer_float;
     rt->border_clamp = !es || version_at_least(info, FXGL_API_GLES, 3, 2) ||
                        gl->EXT_texture_border_clamp || gl->OES_texture_border_clamp;

@@ -751,14 +751,15 @@ static const rcase cases[] = {
      "    pass { VertexShader = PostProcessVS; PixelShader = PS; } }\n",
      e_image_load, {0}, 0, 0},
     {"storage_rg11b10f",
-     // Not the reference's defect (an assertion): R11G11B10F storage works.
+     // Not the reference's defect (an assertion): R11G11B10F storage works,
+     // on GLES through GL_NV_image_formats (llvmpipe has it).
      "texture TR { Width = 4; Height = 4; Format = RG11B10F; }; storage SR { Texture = TR; };\n"
      "sampler SRs { Texture = TR; }; uniform float3 V = float3(0.5, 2, 0.25);\n"
      "void CS(uint3 id : SV_DispatchThreadID) { tex2Dstore(SR, int2(id.xy), float4(V, 0)); }\n" VS_SRC
      PS_HEAD "return float4(tex2D(SRs, uv).rgb, 1); }\n"
      "technique T { pass { ComputeShader = CS<4, 4, 1>; DispatchSizeX = 1; DispatchSizeY = 1; }\n"
      "    pass { VertexShader = PostProcessVS; PixelShader = PS; } }\n",
-     e_rg11, {0}, 0, GL_ONLY},
+     e_rg11, {0}, 0, 0},
     // --- varyings between a custom vertex and pixel shader ---
     {"struct_varyings",
      "struct V2P { float4 pos : SV_Position; float2 uv : TEXCOORD0; nointerpolation int id : TEXCOORD1;\n"

@@ -1,4 +1,5 @@
-// es_1d.fx - a 1D texture, which GLSL ES lacks (fxc glsl tests).
+// es_1d.fx - a 1D texture, which GLSL ES lacks: a 2D texture of height 1
+// there (fxc glsl tests).
 texture1D Tex1 { Width = 16; Format = RGBA8; };
 sampler1D Samp1 { Texture = Tex1; };
 void VS(uint id : SV_VertexID, out float4 p : SV_Position, out float2 uv : TEXCOORD)
