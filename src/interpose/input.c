@@ -8,7 +8,8 @@
  * fxgl opens a private connection to the same display and asks: the keymap
  * (QueryKeymap), the pointer relative to the presenting window
  * (QueryPointer) and who has the focus (GetInputFocus) - three requests sent
- * together, one round trip per frame.
+ * together at one frame and answered by the next: the presenting thread never
+ * waits for the server (see poll_x11).
  *
  * The connection is XCB, loaded at run time (libxcb.so.1 is there wherever
  * libX11 is, and libfxgl links no window-system library): XCB returns errors
@@ -374,24 +375,58 @@ static void edges(const uint8_t *down, const uint8_t *prev, uint8_t *pressed,
     }
 }
 
-// The X11 state now (down states, pointer, focus); edges are the caller's.
-static bool poll_x11(const char *display_name, uint32_t window, int width, int height,
-                     fxgl_input *out) {
-    memset(out, 0, sizeof(*out));
-    pthread_mutex_lock(&x_lock);
-    if (!connect_once(display_name) || xcb.has_error(x_conn)) {
-        pthread_mutex_unlock(&x_lock);
-        return false;
-    }
-    xcb_window_t target = window ? window : x_root;
-    // Three requests, then the replies: one round trip.
-    xcb_query_keymap_cookie_t keymap_c = xcb.query_keymap(x_conn);
-    xcb_query_pointer_cookie_t pointer_c = xcb.query_pointer(x_conn, target);
-    xcb_get_input_focus_cookie_t focus_c = xcb.get_input_focus(x_conn);
-    xcb_query_keymap_reply_t *keymap = xcb.query_keymap_reply(x_conn, keymap_c, NULL);
-    xcb_query_pointer_reply_t *pointer = xcb.query_pointer_reply(x_conn, pointer_c, NULL);
-    xcb_get_input_focus_reply_t *focus = xcb.get_input_focus_reply(x_conn, focus_c, NULL);
+// The X11 state (down states, pointer, focus) is pipelined: the three
+// requests go out at one frame's swap and their replies are taken at the
+// next one's, when they are long in (a server answers in microseconds, a
+// frame takes milliseconds), so the presenting thread does not wait for the
+// server; what a frame sees is the state at the previous frame's swap - a
+// key held during frame N's swap acts at frame N + 1, the same one frame
+// later every time. The first poll of a window (and one after another
+// window's) asks and waits, as every poll used to. Edges are the caller's,
+// from the snapshots it sees.
 
+#define IP_INPUT_WINDOWS 4
+
+typedef struct x_snapshot {
+    xcb_window_t window;         // the window it was asked for (0: free)
+    fxgl_input state;
+    uint64_t last_use;
+} x_snapshot;
+
+static struct {
+    bool pending;                // requests out, replies not taken
+    xcb_window_t window;         // what they were asked for
+    int width, height;
+    xcb_query_keymap_cookie_t keymap_c;
+    xcb_query_pointer_cookie_t pointer_c;
+    xcb_get_input_focus_cookie_t focus_c;
+} asked;
+static fxgl_input x_state;       // the last answer, for asked's window then
+static xcb_window_t x_state_window; // 0: none yet
+
+// Under x_lock: the three requests, sent at once, answers not awaited.
+static void ask(xcb_window_t window, int width, int height) {
+    asked.pending = true;
+    asked.window = window;
+    asked.width = width;
+    asked.height = height;
+    asked.keymap_c = xcb.query_keymap(x_conn);
+    asked.pointer_c = xcb.query_pointer(x_conn, window);
+    asked.focus_c = xcb.get_input_focus(x_conn);
+    xcb.flush(x_conn);
+}
+
+// Under x_lock: the answers to ask() into x_state (waits only for what is
+// not in yet).
+static void take(void) {
+    xcb_query_keymap_reply_t *keymap = xcb.query_keymap_reply(x_conn, asked.keymap_c, NULL);
+    xcb_query_pointer_reply_t *pointer = xcb.query_pointer_reply(x_conn, asked.pointer_c, NULL);
+    xcb_get_input_focus_reply_t *focus = xcb.get_input_focus_reply(x_conn, asked.focus_c, NULL);
+    asked.pending = false;
+    fxgl_input *out = &x_state;
+    memset(out, 0, sizeof(*out));
+    x_state_window = asked.window;
+    xcb_window_t window = asked.window;
     bool inside = false;
     uint16_t mask = 0;
     if (pointer) {
@@ -399,12 +434,12 @@ static bool poll_x11(const char *display_name, uint32_t window, int width, int h
         out->mouse_y = (float)pointer->win_y;
         mask = pointer->mask;
         inside = pointer->same_screen && pointer->win_x >= 0 && pointer->win_y >= 0 &&
-                 pointer->win_x < width && pointer->win_y < height;
+                 pointer->win_x < asked.width && pointer->win_y < asked.height;
     }
     // Without a window (EGL surfaces: the native window is not known) the
     // focus cannot be decided, and keys typed into other programs must not
     // toggle anything: no keys then.
-    if (focus && window) {
+    if (focus && window != x_root) {
         if (focus->focus == XCB_INPUT_FOCUS_POINTER_ROOT) {
             out->has_focus = inside;
         } else if (focus->focus != XCB_NONE) {
@@ -433,6 +468,27 @@ static bool poll_x11(const char *display_name, uint32_t window, int width, int h
     free(keymap);
     free(pointer);
     free(focus);
+}
+
+static bool poll_x11(const char *display_name, uint32_t window, int width, int height,
+                     fxgl_input *out) {
+    memset(out, 0, sizeof(*out));
+    pthread_mutex_lock(&x_lock);
+    if (!connect_once(display_name) || xcb.has_error(x_conn)) {
+        pthread_mutex_unlock(&x_lock);
+        return false;
+    }
+    xcb_window_t target = window ? window : x_root;
+    if (asked.pending) {
+        take(); // asked at the previous swap: in by now
+    }
+    if (x_state_window != target) {
+        // A new window (or the first poll): ask and wait, once.
+        ask(target, width, height);
+        take();
+    }
+    *out = x_state;
+    ask(target, width, height); // for the next swap
     pthread_mutex_unlock(&x_lock);
     return true;
 }
