@@ -6,6 +6,10 @@
  *   special uniforms + dirty uniform ranges -> DEPTH copy -> copy in ->
  *   techniques in order, passes by index -> copy out -> restore
  *
+ * The copy in is one blit into two draw buffers, the back-buffer copy and
+ * COLOR, so the first technique's COLOR refresh has nothing left to do; a
+ * frame in which no technique runs copies nothing.
+ *
  * Effect textures are top-down (D3D order) and every generated vertex
  * shader negates gl_Position.y, so the only flips are the two blits at the
  * back buffer (and the DEPTH copy).
@@ -483,8 +487,9 @@ static void copy_in(fxgl_runtime *rt, const fxgl_frame_desc *f) {
         blit(rt, src, rt->resolve_fbo, false, GL_COLOR_BUFFER_BIT);
         src = rt->resolve_fbo;
     }
-    blit(rt, src, rt->bb_fbos[GL_BB_UNORM], true, GL_COLOR_BUFFER_BIT);
-    rt->bb_dirty = true;
+    // Into the back-buffer copy and COLOR at once: COLOR is current.
+    blit(rt, src, rt->in_fbo, true, GL_COLOR_BUFFER_BIT);
+    rt->bb_dirty = false;
 }
 
 static void copy_out(fxgl_runtime *rt, const fxgl_frame_desc *f) {
@@ -588,7 +593,16 @@ bool fxgl_runtime_frame(fxgl_runtime *rt, const fxgl_frame_desc *f) {
         rt->start_time = f->time;
     }
     rt->last_time = f->time;
-    copy_depth(rt, f);
+    // A frame that runs no technique leaves the back buffer alone: no copies.
+    size_t runs = 0;
+    for (size_t i = 0; i < rt->order_count; i++) {
+        const gl_technique *t = rt->order[i];
+        runs += t->enabled && t->status == FXGL_STATUS_READY &&
+                (!f->screenshot || t->src->enabled_in_screenshot);
+    }
+    if (runs) {
+        copy_depth(rt, f);
+    }
     for (size_t i = 0; i < rt->effect_count; i++) {
         gl_effect *e = rt->effects[i];
         if (!e->loaded) {
@@ -603,7 +617,9 @@ bool fxgl_runtime_frame(fxgl_runtime *rt, const fxgl_frame_desc *f) {
             upload_uniforms(rt, e);
         }
     }
-    copy_in(rt, f);
+    if (runs) {
+        copy_in(rt, f);
+    }
     uint32_t pass_calls0 = rt->calls;
     for (size_t i = 0; i < rt->order_count; i++) {
         gl_technique *t = rt->order[i];
@@ -616,7 +632,9 @@ bool fxgl_runtime_frame(fxgl_runtime *rt, const fxgl_frame_desc *f) {
         run_technique(rt, t);
     }
     rt->stats.pass_calls = rt->calls - pass_calls0;
-    copy_out(rt, f);
+    if (runs) {
+        copy_out(rt, f);
+    }
     gl_state_restore(&rt->st);
     rt->frame_count++;
     rt->frame = NULL;

@@ -333,6 +333,8 @@ struct fxgl_runtime {
     GLuint stencil_rb;           // the runtime's stencil (DEPTH24_STENCIL8)
     GLuint bb_fbos[GL_BB_COUNT];
     GLuint color_fbo;            // to refresh COLOR by blit where CopyImageSubData is missing
+    GLuint in_fbo;               // the back-buffer copy and COLOR as draw buffers 0 and 1:
+                                 // the copy in fills both with one blit
     GLuint resolve_rb, resolve_fbo; // MSAA resolve target
     GLuint depth_tex, depth_fbo; // DEPTH copy of the source framebuffer (flipped)
     GLenum depth_format;         // 0: the source has no depth

@@ -1039,12 +1039,13 @@ void gl_size_release(fxgl_runtime *rt) {
             GLC(rt, DeleteTextures(1, &tex[i]));
         }
     }
-    GLuint fbo[GL_BB_COUNT + 3];
+    GLuint fbo[GL_BB_COUNT + 4];
     int n = 0;
     for (int i = 0; i < GL_BB_COUNT; i++) {
         fbo[n++] = rt->bb_fbos[i];
     }
     fbo[n++] = rt->color_fbo;
+    fbo[n++] = rt->in_fbo;
     fbo[n++] = rt->resolve_fbo;
     fbo[n++] = rt->depth_fbo;
     for (int i = 0; i < n; i++) {
@@ -1060,7 +1061,7 @@ void gl_size_release(fxgl_runtime *rt) {
     }
     rt->bb_tex = rt->bb_srgb = rt->color_tex = rt->color_srgb = rt->depth_tex = 0;
     memset(rt->bb_fbos, 0, sizeof(rt->bb_fbos));
-    rt->color_fbo = rt->resolve_fbo = rt->depth_fbo = 0;
+    rt->color_fbo = rt->in_fbo = rt->resolve_fbo = rt->depth_fbo = 0;
     rt->stencil_rb = rt->resolve_rb = 0;
     rt->depth_format = 0;
     rt->width = rt->height = 0;
@@ -1153,6 +1154,19 @@ bool gl_resize(fxgl_runtime *rt, const fxgl_frame_desc *frame) {
     GLC(rt, BindFramebuffer(GL_FRAMEBUFFER, rt->color_fbo));
     GLC(rt, FramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D,
                                  rt->color_tex, 0));
+    // One blit writes every draw buffer of its draw framebuffer: the copy in
+    // fills the back-buffer copy and COLOR at once, where a COLOR refresh
+    // after it would read the back-buffer copy back in a second full-screen
+    // pass.
+    GLC(rt, GenFramebuffers(1, &rt->in_fbo));
+    GLC(rt, BindFramebuffer(GL_FRAMEBUFFER, rt->in_fbo));
+    GLC(rt, FramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D,
+                                 rt->bb_tex, 0));
+    GLC(rt, FramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT1, GL_TEXTURE_2D,
+                                 rt->color_tex, 0));
+    static const GLenum both[2] = {GL_COLOR_ATTACHMENT0, GL_COLOR_ATTACHMENT1};
+    GLC(rt, DrawBuffers(2, both));
+    gl_label(rt, GL_FRAMEBUFFER, rt->in_fbo, "fxgl copy in");
     // The source: its sample count (a multisampled one is resolved first,
     // because a resolving blit cannot flip) and its depth format.
     GLC(rt, BindFramebuffer(GL_FRAMEBUFFER, frame->framebuffer));

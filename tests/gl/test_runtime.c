@@ -213,11 +213,12 @@ START_TEST(passthrough_and_invert) {
         int tech = tfx_technique(&t, "Invert");
         tfx_pass(&t, tech, ps);
         ck_assert_int_eq(fxgl_runtime_add_effect(f.rt, tfx_finish(&t), "Invert.fx"), 0);
-        // No technique enabled: the frame is a flipped copy in and out.
+        // No technique enabled: the frame is left alone, nothing copied.
         fxgl_runtime_set_enabled(f.rt, 0, 0, false);
         fix_frame(&f);
         check_ready(&f, 0);
-        expect(&f, px_identity, 0, "copy in/out");
+        expect(&f, px_identity, 0, "no technique");
+        ck_assert_int_eq(fxgl_runtime_stats_get(f.rt)->copies, 0);
         fxgl_runtime_set_enabled(f.rt, 0, 0, true);
         fix_upload(&f, &f.in);
         fix_frame(&f);
@@ -226,7 +227,8 @@ START_TEST(passthrough_and_invert) {
         ck_assert_int_eq(s->draw_calls, 1);
         ck_assert_int_eq(s->techniques_run, 1);
         ck_assert_int_eq(s->passes_run, 1);
-        ck_assert_int_ge(s->copies, 3); // in, COLOR, out
+        // One blit in (the back-buffer copy and COLOR at once), one out.
+        ck_assert_int_eq(s->copies, 2);
         fix_finish(&f);
     }
 }
@@ -1592,7 +1594,10 @@ START_TEST(add_effect_from_a_worker_thread) {
     while (fxgl_runtime_effect_count(f.rt) == 0 && frames < 2000) {
         fix_upload(&f, &f.in);
         fix_frame(&f);
-        expect(&f, px_identity, 0, "before the effect arrives");
+        // An effect added while the frame ran may have run in it already.
+        if (fxgl_runtime_effect_count(f.rt) == 0) {
+            expect(&f, px_identity, 0, "before the effect arrives");
+        }
         frames++;
     }
     pthread_join(thread, NULL);
