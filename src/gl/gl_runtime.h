@@ -145,6 +145,9 @@ typedef struct gl_pass {
     gl_image_bind *images;       // owned
     int image_count;
     bool generate_mips;          // some target/storage has levels > 1 and GenerateMipMaps
+    bool flip_safe;              // its pixel shader reads neither gl_FragCoord nor dFdy: it
+                                 // gives the same pixels drawn upside down (clip origin
+                                 // upper left) into the program's framebuffer
 } gl_pass;
 
 // A 60-frame moving average (sum of the window / its length).
@@ -286,6 +289,8 @@ struct fxgl_runtime {
     bool has_copy_image;         // glCopyImageSubData
     bool has_compute;
     bool warming;                // prewarm.c: draws scissored away, dispatches one group
+    const gl_pass *direct;       // this frame: the pass that draws straight into the
+                                 // program's framebuffer (no copy out), or NULL
     bool has_timer;
     bool has_debug;
     bool has_dsa;                // GL 4.5

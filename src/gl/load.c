@@ -576,9 +576,14 @@ static bool pass_load(fxgl_runtime *rt, gl_effect *e, gl_technique *t, gl_pass *
         }
         stages[nsh] = &fx->shaders[fp->vertex_shader];
         sh[nsh++] = e->shaders[fp->vertex_shader];
+        p->flip_safe = true;
         if (fp->pixel_shader >= 0) {
             stages[nsh] = &fx->shaders[fp->pixel_shader];
             sh[nsh++] = e->shaders[fp->pixel_shader];
+            // Window y and its derivative change sign when the pass is drawn
+            // upside down; sampling, texcoords and facing do not.
+            const char *glsl = fx->shaders[fp->pixel_shader].glsl;
+            p->flip_safe = glsl && !strstr(glsl, "gl_FragCoord") && !strstr(glsl, "dFdy");
         }
     }
     for (int i = 0; i < nsh; i++) {
