@@ -388,6 +388,10 @@ static void run_graphics(fxgl_runtime *rt, gl_effect *e, const gl_pass *p, bool 
         }
     }
     gl_cache_program(rt, p->program);
+    if (direct && p->flip_loc >= 0) {
+        // SV_Position.y counts rows from the top, as in the back-buffer copy.
+        GLC(rt, Uniform2f(p->flip_loc, 1.0f, (float)h));
+    }
     bind_textures(rt, p, &bits);
     barrier_for(rt, bits);
     if (e->ubo) {
@@ -396,6 +400,9 @@ static void run_graphics(fxgl_runtime *rt, gl_effect *e, const gl_pass *p, bool 
     GLC(rt, DrawArrays(p->mode, 0, p->vertex_count));
     rt->stats.draw_calls++;
     if (direct) {
+        if (p->flip_loc >= 0) {
+            GLC(rt, Uniform2f(p->flip_loc, 0.0f, 0.0f));
+        }
         GLP(rt, rt->st.clip_control(GL_LOWER_LEFT, GL_NEGATIVE_ONE_TO_ONE));
     } else if (p->to_backbuffer) {
         rt->bb_dirty = true;
@@ -509,7 +516,8 @@ static void set_draw_back(fxgl_runtime *rt) {
 // the copy out: the last pass of the frame and its only back-buffer pass
 // (the program's framebuffer then still holds what the back-buffer copy
 // would, so blending and partial coverage come out the same), single-
-// sampled, no sRGB write, stencil or clear, and flip_safe.
+// sampled, no sRGB write, stencil or clear, and flip_safe (SV_Position is
+// turned the right way up through the pass's _fxgl_flip uniform).
 static const gl_pass *find_direct(fxgl_runtime *rt, const fxgl_frame_desc *f) {
     if (!rt->st.clip_control || rt->source_samples > 0 || rt->desc.no_direct_pass) {
         return NULL;

@@ -145,9 +145,10 @@ typedef struct gl_pass {
     gl_image_bind *images;       // owned
     int image_count;
     bool generate_mips;          // some target/storage has levels > 1 and GenerateMipMaps
-    bool flip_safe;              // its pixel shader reads neither gl_FragCoord nor dFdy: it
-                                 // gives the same pixels drawn upside down (clip origin
-                                 // upper left) into the program's framebuffer
+    bool flip_safe;              // its pixel shader calls no dFdy: it gives the same pixels
+                                 // drawn upside down (clip origin upper left) into the
+                                 // program's framebuffer, SV_Position through flip_loc
+    GLint flip_loc;              // _fxgl_flip, where the pixel shader reads SV_Position; -1
 } gl_pass;
 
 // A 60-frame moving average (sum of the window / its length).

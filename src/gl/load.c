@@ -548,6 +548,26 @@ static GLuint shared_program(const gl_effect *e, const fxgl_pass *fp) {
     return 0;
 }
 
+// True when GLSL calls dFdy, dFdyFine or dFdyCoarse (a `#define dFdyFine
+// dFdy` of the header is no call).
+static bool calls_ddy(const char *glsl) {
+    for (const char *q = glsl ? strstr(glsl, "dFdy") : NULL; q; q = strstr(q + 4, "dFdy")) {
+        const char *r = q + 4;
+        if (strncmp(r, "Fine", 4) == 0) {
+            r += 4;
+        } else if (strncmp(r, "Coarse", 6) == 0) {
+            r += 6;
+        }
+        while (*r == ' ') {
+            r++;
+        }
+        if (*r == '(') {
+            return true;
+        }
+    }
+    return !glsl;
+}
+
 static bool pass_load(fxgl_runtime *rt, gl_effect *e, gl_technique *t, gl_pass *p,
                       const fxgl_pass *fp, size_t index, char *reason, size_t size) {
     const fxgl_effect *fx = e->fx;
@@ -580,10 +600,14 @@ static bool pass_load(fxgl_runtime *rt, gl_effect *e, gl_technique *t, gl_pass *
         if (fp->pixel_shader >= 0) {
             stages[nsh] = &fx->shaders[fp->pixel_shader];
             sh[nsh++] = e->shaders[fp->pixel_shader];
-            // Window y and its derivative change sign when the pass is drawn
-            // upside down; sampling, texcoords and facing do not.
+            // The derivative along y changes sign when the pass is drawn
+            // upside down (SV_Position follows _fxgl_flip; sampling,
+            // texcoords and facing do not change).
+            // GLSL not from fxgl's generator (no _fxgl_flip) that reads
+            // gl_FragCoord cannot be turned: it keeps the copy out.
             const char *glsl = fx->shaders[fp->pixel_shader].glsl;
-            p->flip_safe = glsl && !strstr(glsl, "gl_FragCoord") && !strstr(glsl, "dFdy");
+            p->flip_safe = !calls_ddy(glsl) &&
+                           (!strstr(glsl, "gl_FragCoord") || strstr(glsl, "_fxgl_flip"));
         }
     }
     for (int i = 0; i < nsh; i++) {
@@ -611,6 +635,7 @@ static bool pass_load(fxgl_runtime *rt, gl_effect *e, gl_technique *t, gl_pass *
         gl_label(rt, GL_PROGRAM, p->program, p->label);
     }
     GLC(rt, UseProgram(p->program));
+    p->flip_loc = p->compute ? -1 : GLC(rt, GetUniformLocation(p->program, "_fxgl_flip"));
     GLuint block = GLC(rt, GetUniformBlockIndex(p->program, FXGL_GLSL_UNIFORM_BLOCK));
     if (block != GL_INVALID_INDEX) {
         GLC(rt, UniformBlockBinding(p->program, block, 0));

@@ -1295,6 +1295,52 @@ START_TEST(compiled_effect) {
 }
 END_TEST
 
+// An effect compiled by fxgl reading SV_Position (and pixel centres through
+// it) in its only, last back-buffer pass: drawn straight into the program's
+// framebuffer, upside down, SV_Position.y still counts rows from the top -
+// the same pixels as through the back-buffer copy and a copy out.
+START_TEST(direct_pass_sv_position) {
+    static const char src[] =
+        "void VS(uint id : SV_VertexID, out float4 pos : SV_Position, out float2 uv : TEXCOORD)\n"
+        "{\n"
+        "    uv = float2(id == 2 ? 2.0 : 0.0, id == 1 ? 2.0 : 0.0);\n"
+        "    pos = float4(uv * float2(2.0, -2.0) + float2(-1.0, 1.0), 0.0, 1.0);\n"
+        "}\n"
+        "float4 PS(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target\n"
+        "{\n"
+        "    return float4(floor(pos.y) / 255.0, 0.0, 0.0, 1.0);\n"
+        "}\n"
+        "technique Row { pass { VertexShader = VS; PixelShader = PS; } }\n";
+    for (int es = 0; es < 2; es++) {
+        for (int off = 0; off < 2; off++) {
+            fix_no_direct = off;
+            fix f;
+            fix_init(&f, es, false);
+            fix_no_direct = false;
+            fxgl_compile_desc cd = {
+                .path = "Row.fx", .source = src, .source_len = sizeof(src) - 1,
+                .target = es ? FXGL_GLSL_ES320 : FXGL_GLSL_GL450,
+            };
+            fxgl_diags diags;
+            fxgl_diags_init(&diags);
+            fxgl_effect *fx = fxgl_effect_compile(&cd, &diags);
+            if (!fx) {
+                fxgl_diags_print(&diags, stderr);
+            }
+            ck_assert_msg(fx, "Row.fx does not compile");
+            fxgl_diags_finish(&diags);
+            ck_assert_int_eq(fxgl_runtime_add_effect(f.rt, fx, "Row.fx"), 0);
+            fix_frame(&f);
+            check_ready(&f, 0);
+            expect(&f, px_row, 1, off ? "SV_Position, copy out" : "SV_Position, direct");
+            ck_assert_int_eq(fxgl_runtime_stats_get(f.rt)->copies, off ? 2 : 1);
+            fix_finish(&f);
+            fxgl_effect_destroy(fx);
+        }
+    }
+}
+END_TEST
+
 // A pixel shader returning float3 leaves alpha undefined in GL (Mesa writes
 // 0): the runtime masks the channel, so the program's alpha survives. The
 // application's alpha here varies per pixel, so a constant cannot pass.
@@ -1875,6 +1921,7 @@ int main(void) {
     tcase_add_test(tc, multisampled_framebuffer);
     tcase_add_test(tc, fallbacks_without_views_copies_compute);
     tcase_add_test(tc, direct_last_pass);
+    tcase_add_test(tc, direct_pass_sv_position);
     tcase_add_test(tc, add_effect_from_a_worker_thread);
     tcase_add_test(tc, every_format);
     tcase_add_test(tc, resize);
