@@ -12,7 +12,11 @@
 # Here, once:   sh bench/h200_x11.sh --pack DIR BUILD
 #   DIR/a: the three large libraries (libllvm15, libicu72, libz3-4);
 #   DIR/b: Xvfb, Mesa's DRI drivers and GLX, glmark2 and what they need from
-#   Debian beyond a base system, glmark2's data without the scenes
+#   Debian beyond a base system (only packages whose every entry lies under
+#   /usr travel as .deb; of the others, e.g. libunwind8 and sysvinit-utils,
+#   only their files under /usr travel, in usr-only.tar.xz: dpkg -x of an
+#   entry under /bin, /sbin or /lib turns the merged-/usr links there into
+#   directories and the machine stops answering), glmark2's data without the scenes
 #   overhead.sh does not run (glmark2-data-trimmed.tar.xz), and fxgl/:
 #   libfxgl.so (stripped), libinih and the generated textures from BUILD.
 #   Together they are over one call's 64 MiB, so they travel in two calls
@@ -26,6 +30,39 @@
 # copying it into Xvfb's memory, so glmark2's frame time carries that copy.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
+
+# True when every entry of the package lies under /usr (or is "./" itself).
+usr_only_deb() {
+    ! dpkg-deb --fsys-tarfile "$1" | tar -t | grep -q -v -E '^\./(usr(/.*)?)?$'
+}
+
+# Refuses a pack with anything that would land outside /usr.
+check_pack() {
+    for d in "$@"; do
+        for f in "$d"/*.deb; do
+            [ -e "$f" ] || continue
+            usr_only_deb "$f" || { echo "h200_x11.sh: $f has entries outside /usr" >&2; exit 1; }
+        done
+        for t in "$d"/*.tar.xz; do
+            [ -e "$t" ] || continue
+            if tar -tJf "$t" | grep -q -v -E '^(\./)?(usr(/.*)?)?$'; then
+                echo "h200_x11.sh: $t has entries outside /usr" >&2
+                exit 1
+            fi
+        done
+    done
+}
+
+unpack() {
+    for f in "$1"/*.deb; do
+        [ -e "$f" ] && dpkg -x "$f" /
+    done
+    for t in "$1"/*.tar.xz; do
+        [ -e "$t" ] && tar -xJf "$t" -C /
+    done
+    return 0
+}
+
 case "${1:-}" in
 --pack)
     dst=$(mkdir -p "$2" && cd "$2" && pwd); build=$(cd "$3" && pwd)
@@ -40,6 +77,25 @@ case "${1:-}" in
     # shellcheck disable=SC2086
     (cd "$tmp" && apt-get download -oAPT::Architectures=amd64 $pkgs >/dev/null)
     rm -f "$tmp"/*_i386.deb
+    # dpkg -x there replaces /bin, /sbin and /lib (links into /usr on a merged
+    # system) with directories when a package has entries there, and the
+    # machine stops answering: a package with any entry outside /usr travels
+    # as the /usr part of its files alone (usr-only.tar.xz), or not at all
+    # when that part is empty.
+    mkdir -p "$tmp/u"
+    for f in "$tmp"/*.deb; do
+        if ! usr_only_deb "$f"; then
+            n=$(dpkg-deb --fsys-tarfile "$f" | tar -t | grep -c -E '^\./usr/.*[^/]$' || true)
+            if [ "$n" -gt 0 ]; then
+                dpkg-deb --fsys-tarfile "$f" | tar -x -C "$tmp/u" ./usr
+                echo "$(basename "$f"): outside /usr, only its /usr files travel ($n)"
+            else
+                echo "$(basename "$f"): nothing under /usr, left out"
+            fi
+            rm -f "$f"
+        fi
+    done
+    tar cJf "$dst/b/usr-only.tar.xz" -C "$tmp/u" ./usr
     mv "$tmp"/libllvm15_* "$tmp"/libicu72_* "$tmp"/libz3-4_* "$dst/a/"
     mv "$tmp"/*.deb "$dst/b/"
     mkdir -p "$tmp/d/usr/share" && cp -r /usr/share/glmark2 "$tmp/d/usr/share/"
@@ -50,19 +106,28 @@ case "${1:-}" in
     strip -o "$dst/b/fxgl/lib/libfxgl.so" "$build/.libs/libfxgl.so"
     for l in $(ldd "$build/.libs/libfxgl.so" | awk '/libinih/ {print $3}'); do cp -L "$l" "$dst/b/fxgl/lib/"; done
     [ -d "$build/data/textures" ] && mkdir -p "$dst/b/fxgl/data" && cp -r "$build/data/textures" "$dst/b/fxgl/data/"
+    check_pack "$dst/a" "$dst/b"
     du -sb "$dst/a" "$dst/b"
     exit 0
     ;;
+--check)
+    shift
+    check_pack "$@"
+    exit 0
+    ;;
 --unpack)
-    for f in "$2"/*.deb; do dpkg -x "$f" /; done
+    check_pack "$2"
+    unpack "$2"
     ldconfig
     exit 0
     ;;
 esac
 b=$(cd "$1" && pwd)
 out=$(mkdir -p "${2:-$top/bench/results}" && cd "${2:-$top/bench/results}" && pwd)
-for f in "$b"/*.deb; do dpkg -x "$f" /; done
-tar xJf "$b/glmark2-data-trimmed.tar.xz" -C /
+check_pack "$b"
+unpack "$b"
+# Xvfb writes its compiled keymaps here (x11-xkb-utils' one entry outside /usr).
+mkdir -p /var/lib/xkb
 ldconfig
 { nvidia-smi -L 2>/dev/null || true; echo "cpus: $(nproc)"; uname -srm; date -u; } >"$out/env-x11.txt"
 Xvfb :9 -screen 0 1920x1080x24 -nolisten tcp >"$out/xvfb.log" 2>&1 &

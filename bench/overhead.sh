@@ -16,7 +16,8 @@
 # alone), empty (preloaded, a preset enabling nothing: the per-swap path with
 # no effect), noreload (passthrough, FXGL_RELOAD=0: no inotify thread),
 # stats (passthrough with FXGL_STATS: fxgl's own effect CPU and GPU time per
-# frame, medians printed, against the frame time it adds).
+# frame, medians printed, against the frame time it adds); old-CONFIG runs
+# CONFIG with LIBFXGL_OLD instead (before/after a change, interleaved).
 # Writes OUTDIR (default bench/results)/overhead-<renderer>.csv and .png.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -58,15 +59,19 @@ xrun() {
     fi
 }
 run() { # config run
-    pass="LD_PRELOAD=$lib FXGL_PRESET=$tmp/passthrough.ini"
-    case $1 in
+    # old-CONFIG: CONFIG with the library LIBFXGL_OLD (another build, say
+    # the one before a change), interleaved with the others.
+    l=$lib
+    case $1 in old-*) l=${LIBFXGL_OLD:?overhead.sh: old-* configurations need LIBFXGL_OLD} ;; esac
+    pass="LD_PRELOAD=$l FXGL_PRESET=$tmp/passthrough.ini"
+    case ${1#old-} in
     none) set -- "$1" "$2" env ;;
-    disabled) set -- "$1" "$2" env LD_PRELOAD="$lib" FXGL_DISABLE=1 ;;
-    empty) set -- "$1" "$2" env LD_PRELOAD="$lib" FXGL_PRESET="$tmp/empty.ini" ;;
+    disabled) set -- "$1" "$2" env LD_PRELOAD="$l" FXGL_DISABLE=1 ;;
+    empty) set -- "$1" "$2" env LD_PRELOAD="$l" FXGL_PRESET="$tmp/empty.ini" ;;
     passthrough) set -- "$1" "$2" env $pass ;;
     noreload) set -- "$1" "$2" env $pass FXGL_RELOAD=0 ;;
     stats) set -- "$1" "$2" env $pass FXGL_STATS="$tmp/stats-$2.csv" ;;
-    default) set -- "$1" "$2" env LD_PRELOAD="$lib" FXGL_PRESET="$top/data/presets/default.ini" ;;
+    default) set -- "$1" "$2" env LD_PRELOAD="$l" FXGL_PRESET="$top/data/presets/default.ini" ;;
     *) echo "overhead.sh: unknown configuration $1" >&2; exit 1 ;;
     esac
     config=$1 r=$2
@@ -76,7 +81,7 @@ run() { # config run
     FXGL_EFFECT_PATHS="$top/data/shaders" FXGL_TEXTURE_PATHS="$textures" FXGL_LOG=info \
     FXGL_LOG_FILE="$tmp/$config-$r.fxgl.log" \
         xrun "$@" "$glmark2" -s "$size" $bench_args >"$tmp/$config-$r.log" 2>&1 || true
-    case $config in none|disabled|empty) ran=skip ;; *) ran=check ;; esac
+    case ${config#old-} in none|disabled|empty) ran=skip ;; *) ran=check ;; esac
     if [ "$ran" = check ] && ! grep -q "loaded, on" "$tmp/$config-$r.fxgl.log" 2>/dev/null; then
         echo "overhead.sh: fxgl ran no effect in the $config run:" >&2
         head -5 "$tmp/$config-$r.fxgl.log" >&2 2>/dev/null || true

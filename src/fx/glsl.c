@@ -2195,7 +2195,10 @@ static const char *builtin(const gen *g, const char *sem, bool in, fx_type *type
     case FXGL_STAGE_PIXEL:
         if (in && position) {
             // D3D's SV_Position.w is the clip w; GL's gl_FragCoord.w is 1/w.
-            return "vec4(gl_FragCoord.xyz, 1.0 / gl_FragCoord.w)";
+            // _fxgl_flip (header) is (1, height) while the runtime draws the
+            // pass upside down into the program's framebuffer, else (0, 0).
+            return "vec4(gl_FragCoord.x, _fxgl_flip.x != 0.0 ? _fxgl_flip.y - gl_FragCoord.y "
+                   ": gl_FragCoord.y, gl_FragCoord.z, 1.0 / gl_FragCoord.w)";
         }
         if (in && strcmp(sem, "SV_ISFRONTFACE") == 0) {
             *type = fx_type_scalar(FX_TYPE_BOOL);
@@ -2906,6 +2909,11 @@ static void header(gen *g, buf *o) {
                     "precision highp iimage2D;\nprecision highp iimage3D;\n"
                     "precision highp uimage2D;\nprecision highp uimage3D;\n");
         }
+    }
+    if (g->stage == FXGL_STAGE_PIXEL) {
+        // Set by the runtime only where SV_Position is read (the linker drops
+        // it elsewhere): see the pixel stage's position input.
+        bput(o, "uniform highp vec2 _fxgl_flip;\n");
     }
 }
 

@@ -6,6 +6,13 @@
  *   special uniforms + dirty uniform ranges -> DEPTH copy -> copy in ->
  *   techniques in order, passes by index -> copy out -> restore
  *
+ * The copy in is one blit into two draw buffers, the back-buffer copy and
+ * COLOR, so the first technique's COLOR refresh has nothing left to do; a
+ * frame in which no technique runs copies nothing. When the frame's last pass
+ * is its only back-buffer pass (find_direct), that pass draws straight into
+ * the program's framebuffer, upside down through the clip origin, and there
+ * is no copy out: one copy in, the passes, nothing else.
+ *
  * Effect textures are top-down (D3D order) and every generated vertex
  * shader negates gl_Position.y, so the only flips are the two blits at the
  * back buffer (and the DEPTH copy).
@@ -154,6 +161,8 @@ void gl_generate_mips(fxgl_runtime *rt, gl_tex *t) {
 }
 
 // --- helpers ---
+
+static void set_draw_back(fxgl_runtime *rt);
 
 static GLuint semantic_texture(fxgl_runtime *rt, int slot, bool srgb) {
     if (slot == GL_SLOT_COLOR) {
@@ -309,7 +318,12 @@ static void run_graphics(fxgl_runtime *rt, gl_effect *e, const gl_pass *p, bool 
     int w = p->width, h = p->height;
     GLuint fbo = p->fbo;
     bool stencil = p->stencil.enable;
-    if (p->to_backbuffer) {
+    bool direct = p == rt->direct;
+    if (direct) {
+        w = rt->width;
+        h = rt->height;
+        fbo = rt->frame->framebuffer;
+    } else if (p->to_backbuffer) {
         w = rt->width;
         h = rt->height;
         fbo = rt->bb_fbos[p->bb_fbo + (stencil ? GL_BB_UNORM_STENCIL : 0)];
@@ -322,6 +336,15 @@ static void run_graphics(fxgl_runtime *rt, gl_effect *e, const gl_pass *p, bool 
         }
     }
     gl_cache_draw_fbo(rt, fbo);
+    if (direct) {
+        if (fbo == 0) {
+            set_draw_back(rt);
+        }
+        // Effect textures are top-down and every vertex stage flips y for
+        // them: with the clip origin at the upper left the same draw comes
+        // out the right way up in the program's bottom-up framebuffer.
+        GLP(rt, rt->st.clip_control(GL_UPPER_LEFT, GL_NEGATIVE_ONE_TO_ONE));
+    }
     gl_cache_viewport(rt, w, h);
     gl_cache_srgb(rt, p->srgb_write);
     if (p->clear) {
@@ -365,6 +388,10 @@ static void run_graphics(fxgl_runtime *rt, gl_effect *e, const gl_pass *p, bool 
         }
     }
     gl_cache_program(rt, p->program);
+    if (direct && p->flip_loc >= 0) {
+        // SV_Position.y counts rows from the top, as in the back-buffer copy.
+        GLC(rt, Uniform2f(p->flip_loc, 1.0f, (float)h));
+    }
     bind_textures(rt, p, &bits);
     barrier_for(rt, bits);
     if (e->ubo) {
@@ -372,7 +399,12 @@ static void run_graphics(fxgl_runtime *rt, gl_effect *e, const gl_pass *p, bool 
     }
     GLC(rt, DrawArrays(p->mode, 0, p->vertex_count));
     rt->stats.draw_calls++;
-    if (p->to_backbuffer) {
+    if (direct) {
+        if (p->flip_loc >= 0) {
+            GLC(rt, Uniform2f(p->flip_loc, 0.0f, 0.0f));
+        }
+        GLP(rt, rt->st.clip_control(GL_LOWER_LEFT, GL_NEGATIVE_ONE_TO_ONE));
+    } else if (p->to_backbuffer) {
         rt->bb_dirty = true;
     } else if (p->generate_mips) {
         for (int i = 0; i < p->target_count; i++) {
@@ -470,6 +502,46 @@ void fxgl_runtime_collect_timings(fxgl_runtime *rt) {
     }
 }
 
+// Framebuffer 0 (bound for drawing) draws into its back buffer.
+static void set_draw_back(fxgl_runtime *rt) {
+    if (rt->info.api == FXGL_API_GL) {
+        GLC(rt, DrawBuffer(GL_BACK)); // desktop glDrawBuffers rejects GL_BACK
+    } else {
+        GLenum back = GL_BACK;
+        GLC(rt, DrawBuffers(1, &back));
+    }
+}
+
+// The pass that can draw straight into the program's framebuffer, sparing
+// the copy out: the last pass of the frame and its only back-buffer pass
+// (the program's framebuffer then still holds what the back-buffer copy
+// would, so blending and partial coverage come out the same), single-
+// sampled, no sRGB write, stencil or clear, and flip_safe (SV_Position is
+// turned the right way up through the pass's _fxgl_flip uniform).
+static const gl_pass *find_direct(fxgl_runtime *rt, const fxgl_frame_desc *f) {
+    if (!rt->st.clip_control || rt->source_samples > 0 || rt->desc.no_direct_pass) {
+        return NULL;
+    }
+    const gl_pass *last = NULL;
+    int bb_passes = 0;
+    for (size_t i = 0; i < rt->order_count; i++) {
+        const gl_technique *t = rt->order[i];
+        if (!t->enabled || t->status != FXGL_STATUS_READY ||
+            (f->screenshot && !t->src->enabled_in_screenshot)) {
+            continue;
+        }
+        for (size_t k = 0; k < t->src->pass_count; k++) {
+            last = &t->passes[k];
+            bb_passes += !last->compute && last->to_backbuffer;
+        }
+    }
+    if (!last || bb_passes != 1 || last->compute || !last->to_backbuffer || !last->flip_safe ||
+        last->srgb_write || last->stencil.enable || last->clear) {
+        return NULL;
+    }
+    return last;
+}
+
 static void copy_in(fxgl_runtime *rt, const fxgl_frame_desc *f) {
     GLuint src = f->framebuffer;
     gl_cache_srgb(rt, false);
@@ -483,8 +555,10 @@ static void copy_in(fxgl_runtime *rt, const fxgl_frame_desc *f) {
         blit(rt, src, rt->resolve_fbo, false, GL_COLOR_BUFFER_BIT);
         src = rt->resolve_fbo;
     }
-    blit(rt, src, rt->bb_fbos[GL_BB_UNORM], true, GL_COLOR_BUFFER_BIT);
-    rt->bb_dirty = true;
+    // Into the back-buffer copy and COLOR at once: COLOR is current. With a
+    // direct pass nothing draws into the back-buffer copy: COLOR alone.
+    blit(rt, src, rt->direct ? rt->color_fbo : rt->in_fbo, true, GL_COLOR_BUFFER_BIT);
+    rt->bb_dirty = false;
 }
 
 static void copy_out(fxgl_runtime *rt, const fxgl_frame_desc *f) {
@@ -492,12 +566,7 @@ static void copy_out(fxgl_runtime *rt, const fxgl_frame_desc *f) {
     gl_cache_srgb(rt, false);
     if (dst == 0) {
         gl_cache_draw_fbo(rt, 0);
-        if (rt->info.api == FXGL_API_GL) {
-            GLC(rt, DrawBuffer(GL_BACK)); // desktop glDrawBuffers rejects GL_BACK
-        } else {
-            GLenum back = GL_BACK;
-            GLC(rt, DrawBuffers(1, &back));
-        }
+        set_draw_back(rt);
     }
     if (rt->source_samples > 0 && rt->info.api == FXGL_API_GLES) {
         // GLES forbids blits into a multisampled framebuffer: draw instead.
@@ -588,7 +657,17 @@ bool fxgl_runtime_frame(fxgl_runtime *rt, const fxgl_frame_desc *f) {
         rt->start_time = f->time;
     }
     rt->last_time = f->time;
-    copy_depth(rt, f);
+    // A frame that runs no technique leaves the back buffer alone: no copies.
+    size_t runs = 0;
+    for (size_t i = 0; i < rt->order_count; i++) {
+        const gl_technique *t = rt->order[i];
+        runs += t->enabled && t->status == FXGL_STATUS_READY &&
+                (!f->screenshot || t->src->enabled_in_screenshot);
+    }
+    rt->direct = runs ? find_direct(rt, f) : NULL;
+    if (runs) {
+        copy_depth(rt, f);
+    }
     for (size_t i = 0; i < rt->effect_count; i++) {
         gl_effect *e = rt->effects[i];
         if (!e->loaded) {
@@ -603,7 +682,9 @@ bool fxgl_runtime_frame(fxgl_runtime *rt, const fxgl_frame_desc *f) {
             upload_uniforms(rt, e);
         }
     }
-    copy_in(rt, f);
+    if (runs) {
+        copy_in(rt, f);
+    }
     uint32_t pass_calls0 = rt->calls;
     for (size_t i = 0; i < rt->order_count; i++) {
         gl_technique *t = rt->order[i];
@@ -616,7 +697,10 @@ bool fxgl_runtime_frame(fxgl_runtime *rt, const fxgl_frame_desc *f) {
         run_technique(rt, t);
     }
     rt->stats.pass_calls = rt->calls - pass_calls0;
-    copy_out(rt, f);
+    if (runs && !rt->direct) {
+        copy_out(rt, f);
+    }
+    rt->direct = NULL;
     gl_state_restore(&rt->st);
     rt->frame_count++;
     rt->frame = NULL;

@@ -125,6 +125,8 @@ typedef struct fxgl_runtime_desc {
     bool no_debug_groups;        // no KHR_debug groups around techniques and passes
     bool no_depth_copy;          // the built-in DEPTH provider stays off
     bool no_image_formats;       // GLES: store as if GL_NV_image_formats were missing (tests)
+    bool no_direct_pass;         // the last back-buffer pass never draws straight into the
+                                 // program's framebuffer: a copy out ends every frame
     uint32_t random_seed;        // seed of the `random`/`pingpong` generator; 0: 1
 } fxgl_runtime_desc;
 

@@ -145,6 +145,10 @@ typedef struct gl_pass {
     gl_image_bind *images;       // owned
     int image_count;
     bool generate_mips;          // some target/storage has levels > 1 and GenerateMipMaps
+    bool flip_safe;              // its pixel shader calls no dFdy: it gives the same pixels
+                                 // drawn upside down (clip origin upper left) into the
+                                 // program's framebuffer, SV_Position through flip_loc
+    GLint flip_loc;              // _fxgl_flip, where the pixel shader reads SV_Position; -1
 } gl_pass;
 
 // A 60-frame moving average (sum of the window / its length).
@@ -287,6 +291,8 @@ struct fxgl_runtime {
     bool has_copy_image;         // glCopyImageSubData
     bool has_compute;
     bool warming;                // prewarm.c: draws scissored away, dispatches one group
+    const gl_pass *direct;       // this frame: the pass that draws straight into the
+                                 // program's framebuffer (no copy out), or NULL
     bool has_timer;
     bool has_debug;
     bool has_dsa;                // GL 4.5
@@ -335,6 +341,8 @@ struct fxgl_runtime {
     GLuint stencil_rb;           // the runtime's stencil (DEPTH24_STENCIL8)
     GLuint bb_fbos[GL_BB_COUNT];
     GLuint color_fbo;            // to refresh COLOR by blit where CopyImageSubData is missing
+    GLuint in_fbo;               // the back-buffer copy and COLOR as draw buffers 0 and 1:
+                                 // the copy in fills both with one blit
     GLuint resolve_rb, resolve_fbo; // MSAA resolve target
     GLuint depth_tex, depth_fbo; // DEPTH copy of the source framebuffer (flipped)
     GLenum depth_format;         // 0: the source has no depth

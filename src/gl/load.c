@@ -586,6 +586,26 @@ static GLuint shared_program(const gl_effect *e, const fxgl_pass *fp) {
     return 0;
 }
 
+// True when GLSL calls dFdy, dFdyFine or dFdyCoarse (a `#define dFdyFine
+// dFdy` of the header is no call).
+static bool calls_ddy(const char *glsl) {
+    for (const char *q = glsl ? strstr(glsl, "dFdy") : NULL; q; q = strstr(q + 4, "dFdy")) {
+        const char *r = q + 4;
+        if (strncmp(r, "Fine", 4) == 0) {
+            r += 4;
+        } else if (strncmp(r, "Coarse", 6) == 0) {
+            r += 6;
+        }
+        while (*r == ' ') {
+            r++;
+        }
+        if (*r == '(') {
+            return true;
+        }
+    }
+    return !glsl;
+}
+
 static bool pass_load(fxgl_runtime *rt, gl_effect *e, gl_technique *t, gl_pass *p,
                       const fxgl_pass *fp, size_t index, char *reason, size_t size) {
     const fxgl_effect *fx = e->fx;
@@ -614,9 +634,18 @@ static bool pass_load(fxgl_runtime *rt, gl_effect *e, gl_technique *t, gl_pass *
         }
         stages[nsh] = &fx->shaders[fp->vertex_shader];
         sh[nsh++] = e->shaders[fp->vertex_shader];
+        p->flip_safe = true;
         if (fp->pixel_shader >= 0) {
             stages[nsh] = &fx->shaders[fp->pixel_shader];
             sh[nsh++] = e->shaders[fp->pixel_shader];
+            // The derivative along y changes sign when the pass is drawn
+            // upside down (SV_Position follows _fxgl_flip; sampling,
+            // texcoords and facing do not change).
+            // GLSL not from fxgl's generator (no _fxgl_flip) that reads
+            // gl_FragCoord cannot be turned: it keeps the copy out.
+            const char *glsl = fx->shaders[fp->pixel_shader].glsl;
+            p->flip_safe = !calls_ddy(glsl) &&
+                           (!strstr(glsl, "gl_FragCoord") || strstr(glsl, "_fxgl_flip"));
         }
     }
     for (int i = 0; i < nsh; i++) {
@@ -644,6 +673,7 @@ static bool pass_load(fxgl_runtime *rt, gl_effect *e, gl_technique *t, gl_pass *
         gl_label(rt, GL_PROGRAM, p->program, p->label);
     }
     GLC(rt, UseProgram(p->program));
+    p->flip_loc = p->compute ? -1 : GLC(rt, GetUniformLocation(p->program, "_fxgl_flip"));
     GLuint block = GLC(rt, GetUniformBlockIndex(p->program, FXGL_GLSL_UNIFORM_BLOCK));
     if (block != GL_INVALID_INDEX) {
         GLC(rt, UniformBlockBinding(p->program, block, 0));
@@ -1088,12 +1118,13 @@ void gl_size_release(fxgl_runtime *rt) {
             GLC(rt, DeleteTextures(1, &tex[i]));
         }
     }
-    GLuint fbo[GL_BB_COUNT + 3];
+    GLuint fbo[GL_BB_COUNT + 4];
     int n = 0;
     for (int i = 0; i < GL_BB_COUNT; i++) {
         fbo[n++] = rt->bb_fbos[i];
     }
     fbo[n++] = rt->color_fbo;
+    fbo[n++] = rt->in_fbo;
     fbo[n++] = rt->resolve_fbo;
     fbo[n++] = rt->depth_fbo;
     for (int i = 0; i < n; i++) {
@@ -1109,7 +1140,7 @@ void gl_size_release(fxgl_runtime *rt) {
     }
     rt->bb_tex = rt->bb_srgb = rt->color_tex = rt->color_srgb = rt->depth_tex = 0;
     memset(rt->bb_fbos, 0, sizeof(rt->bb_fbos));
-    rt->color_fbo = rt->resolve_fbo = rt->depth_fbo = 0;
+    rt->color_fbo = rt->in_fbo = rt->resolve_fbo = rt->depth_fbo = 0;
     rt->stencil_rb = rt->resolve_rb = 0;
     rt->depth_format = 0;
     rt->width = rt->height = 0;
@@ -1202,6 +1233,19 @@ bool gl_resize(fxgl_runtime *rt, const fxgl_frame_desc *frame) {
     GLC(rt, BindFramebuffer(GL_FRAMEBUFFER, rt->color_fbo));
     GLC(rt, FramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D,
                                  rt->color_tex, 0));
+    // One blit writes every draw buffer of its draw framebuffer: the copy in
+    // fills the back-buffer copy and COLOR at once, where a COLOR refresh
+    // after it would read the back-buffer copy back in a second full-screen
+    // pass.
+    GLC(rt, GenFramebuffers(1, &rt->in_fbo));
+    GLC(rt, BindFramebuffer(GL_FRAMEBUFFER, rt->in_fbo));
+    GLC(rt, FramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D,
+                                 rt->bb_tex, 0));
+    GLC(rt, FramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT1, GL_TEXTURE_2D,
+                                 rt->color_tex, 0));
+    static const GLenum both[2] = {GL_COLOR_ATTACHMENT0, GL_COLOR_ATTACHMENT1};
+    GLC(rt, DrawBuffers(2, both));
+    gl_label(rt, GL_FRAMEBUFFER, rt->in_fbo, "fxgl copy in");
     // The source: its sample count (a multisampled one is resolved first,
     // because a resolving blit cannot flip) and its depth format.
     GLC(rt, BindFramebuffer(GL_FRAMEBUFFER, frame->framebuffer));

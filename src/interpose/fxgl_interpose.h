@@ -194,6 +194,14 @@ FXGL_INTERNAL bool ip_input_poll(ip_input *in, const char *display_name, uint32_
                                  int width, int height, void *wl_display,
                                  struct fxgl_input *out);
 
+// The size of X window `window` on display_name (NULL: $DISPLAY) as the
+// server last announced it to fxgl's private connection (StructureNotify,
+// read without blocking; one round trip on a window's first call). False
+// when it cannot be known so (no connection, another display, not a
+// window): the caller then asks the server itself.
+FXGL_INTERNAL bool ip_x11_window_size(const char *display_name, uint32_t window, int *width,
+                                      int *height);
+
 // --- wayland.c ---
 
 // The state of the keys (Windows virtual keys), buttons, pointer (surface

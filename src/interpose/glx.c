@@ -115,10 +115,18 @@ static void before_swap(Display *dpy, GLXDrawable drawable) {
         FXGL_LOG_ONCE(FXGL_LOG_INFO, "swap of a drawable that is not current: passed through");
         return;
     }
-    unsigned int w = 0, h = 0;
-    r->query_drawable(dpy, drawable, GLX_WIDTH, &w);
-    r->query_drawable(dpy, drawable, GLX_HEIGHT, &h);
-    ip_drawable_state state = ip_drawable_swap(IP_WSI_GLX, dpy, drawable, (int)w, (int)h);
+    // The size from the window's events on fxgl's own connection: no round
+    // trip on the program's connection at each swap (input.c). Only what
+    // cannot be watched (a GLXWindow id) is asked for here, every frame.
+    int w = 0, h = 0;
+    if (!ip_x11_window_size(DisplayString(dpy), (uint32_t)drawable, &w, &h)) {
+        unsigned int qw = 0, qh = 0;
+        r->query_drawable(dpy, drawable, GLX_WIDTH, &qw);
+        r->query_drawable(dpy, drawable, GLX_HEIGHT, &qh);
+        w = (int)qw;
+        h = (int)qh;
+    }
+    ip_drawable_state state = ip_drawable_swap(IP_WSI_GLX, dpy, drawable, w, h);
     ip_slot *slot = ip_slot_acquire(IP_WSI_GLX, dpy, ctx);
     if (!slot) {
         return;

@@ -310,7 +310,7 @@ static inline bool ip_app_file_has(const char *path, const char *needle) {
 
 // --toggle-at N: the window takes the focus; ip_app_toggle_key holds I
 // (XTest) around frame N's swap, which the test preset binds to Invert.fx
-// (KeyInvert@Invert.fx=73): frames from N on are expected without it.
+// (KeyInvert@Invert.fx=73): frames from N + 1 on are expected without it.
 // With FXGL_TEST_TOGGLE_KEY=Home it holds Home instead (fxgl's effects key).
 // False when the server has no XTEST.
 static inline bool ip_app_toggle_setup(Display *dpy, Window win, int toggle_at) {
@@ -323,7 +323,9 @@ static inline bool ip_app_toggle_setup(Display *dpy, Window win, int toggle_at) 
     }
     XSetInputFocus(dpy, win, RevertToParent, CurrentTime);
     XSync(dpy, False);
-    ip_app_invert_until = toggle_at;
+    // fxgl sees the key held during frame N's swap at frame N + 1 (its input
+    // requests of one swap are answered at the next).
+    ip_app_invert_until = toggle_at + 1;
     return true;
 }
 

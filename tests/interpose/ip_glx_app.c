@@ -9,8 +9,10 @@
  *                everything else through it (Wine's X11 driver)
  * Modes (--mode): one (a window), msc (glXSwapBuffersMscOML, through
  * glXGetProcAddressARB), two (two windows, two unshared contexts, one of
- * them core profile), resize (the window grows every 3 frames).
- * --size WxH sets the first window's size, --size2 WxH the second's (mode two). See ip_app.h for the checks.
+ * them core profile), resize (the window grows every 3 frames), resize-every
+ * (a new size before every frame, checked in that frame).
+ * --size WxH sets the first window's size, --size2 WxH the second's (mode two).
+ * See ip_app.h for the checks.
  * --toggle-at N: see ip_app.h (the first window takes the focus).
  * --origin-dlopen REL: dlopen("$ORIGIN/REL", RTLD_NOLOAD) must find the
  * (already loaded) library: libc expands $ORIGIN from the caller's return
@@ -180,14 +182,25 @@ static void profiler_after_swap(window *w, int frame) {
     }
 }
 
+// --requests FILE with --requests-mode write|check: X requests the program's
+// own connection carries per swap from frame 2 on (XNextRequest before and
+// after). write: the most of any frame, into FILE (a run with FXGL_DISABLE=1:
+// what the driver's swap sends itself); check: no frame may send more.
+static unsigned long max_swap_requests;
+
 static void frame(Display *dpy, window *w, int i, swap_msc_fn msc, bool expect) {
     glx.MakeCurrent(dpy, w->win, w->ctx);
     ip_app_draw(&w->app, i, w->w, w->h);
     profiler_before_swap(w, i);
+    unsigned long before = XNextRequest(dpy);
     if (msc) {
         msc(dpy, w->win, 0, 0, 0);
     } else {
         glx.SwapBuffers(dpy, w->win);
+    }
+    unsigned long sent = XNextRequest(dpy) - before;
+    if (i >= 2 && sent > max_swap_requests) {
+        max_swap_requests = sent;
     }
     profiler_after_swap(w, i);
     w->app.gl.Finish();
@@ -478,7 +491,11 @@ int main(int argc, char **argv) {
         live_edits(dpy, &wins[0], edit,
                    atoi(ip_app_arg(argc, argv, "--wait-frames", "1000")));
     }
-    for (int i = 0; !edit && i < FRAMES * (strcmp(mode, "resize") == 0 ? 2 : 1); i++) {
+    int frames = FRAMES * (strcmp(mode, "resize") == 0 ? 2 : 1);
+    if (strcmp(mode, "resize-every") == 0) {
+        frames = 4 * FRAMES;
+    }
+    for (int i = 0; !edit && i < frames; i++) {
         if (strcmp(mode, "resize") == 0 && i > 0 && i % 3 == 0) {
             wins[0].w += 24;
             wins[0].h += 16;
@@ -490,6 +507,14 @@ int main(int argc, char **argv) {
             ip_app_draw(&wins[0].app, i, wins[0].w, wins[0].h);
             glx.SwapBuffers(dpy, wins[0].win);
         }
+        if (strcmp(mode, "resize-every") == 0 && i > 0) {
+            // Every frame a new size, checked in that very frame: growing and
+            // shrinking in turn, never back to a size fxgl saw just before.
+            wins[0].w += i % 2 ? 20 : -12;
+            wins[0].h += i % 2 ? 14 : -8;
+            XResizeWindow(dpy, wins[0].win, (unsigned)wins[0].w, (unsigned)wins[0].h);
+            XSync(dpy, False);
+        }
         for (int k = 0; k < (two ? 2 : 1); k++) {
             bool press = toggle_at >= 0 && i == toggle_at && k == 0;
             if (press) {
@@ -499,6 +524,25 @@ int main(int argc, char **argv) {
             if (press) {
                 ip_app_toggle_key(dpy, false);
             }
+        }
+    }
+    const char *requests = ip_app_arg(argc, argv, "--requests", NULL);
+    if (requests) {
+        bool write = strcmp(ip_app_arg(argc, argv, "--requests-mode", "check"), "write") == 0;
+        printf("ip_glx_app: at most %lu X requests per swap\n", max_swap_requests);
+        FILE *f = fopen(requests, write ? "w" : "r");
+        unsigned long allowed = 0;
+        IP_APP_CHECK(f != NULL, "cannot open %s", requests);
+        if (f && write) {
+            fprintf(f, "%lu\n", max_swap_requests);
+        } else if (f) {
+            IP_APP_CHECK(fscanf(f, "%lu", &allowed) == 1, "no count in %s", requests);
+            IP_APP_CHECK(max_swap_requests <= allowed, "a swap sent %lu X requests on the "
+                         "program's connection, the driver alone %lu", max_swap_requests,
+                         allowed);
+        }
+        if (f) {
+            fclose(f);
         }
     }
     for (int k = 0; k < (two ? 2 : 1); k++) {

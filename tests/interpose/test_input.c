@@ -56,8 +56,12 @@ static void focus(Window w) {
     XSync(dpy, False);
 }
 
+// A poll answers with the state at the previous poll of the same window
+// (the requests of one frame are answered at the next): the state after the
+// actions above is the second poll's.
 static fxgl_input poll_for(ip_input *in, Window w) {
     fxgl_input s;
+    ck_assert(ip_input_poll(in, xvfb.display_name, (uint32_t)w, 200, 100, NULL, &s));
     ck_assert(ip_input_poll(in, xvfb.display_name, (uint32_t)w, 200, 100, NULL, &s));
     return s;
 }
@@ -179,6 +183,26 @@ START_TEST(no_window_no_keys) {
 }
 END_TEST
 
+START_TEST(pipelined) {
+    // A swap does not wait for the server: each poll takes the answers to the
+    // previous poll's requests. A key pressed between two polls shows at the
+    // poll after the next one - a poll that asked and waited would see it at
+    // once.
+    ip_input *in = ip_input_create();
+    focus(win);
+    fxgl_input s;
+    ck_assert(ip_input_poll(in, xvfb.display_name, (uint32_t)win, 200, 100, NULL, &s));
+    ck_assert(!s.key_down[VK_A]);
+    key(XK_a, true);
+    ck_assert(ip_input_poll(in, xvfb.display_name, (uint32_t)win, 200, 100, NULL, &s));
+    ck_assert_msg(!s.key_down[VK_A], "the poll waited for an answer to its own request");
+    ck_assert(ip_input_poll(in, xvfb.display_name, (uint32_t)win, 200, 100, NULL, &s));
+    ck_assert(s.key_down[VK_A] && s.key_pressed[VK_A]);
+    key(XK_a, false);
+    ip_input_destroy(in);
+}
+END_TEST
+
 int main(void) {
     char reason[256];
     if (!fxgl_test_xvfb_start(&xvfb, 800, 600, 60000, reason, sizeof(reason))) {
@@ -199,6 +223,7 @@ int main(void) {
     tcase_add_test(tc, pointer_and_buttons);
     tcase_add_test(tc, focus_rules);
     tcase_add_test(tc, no_window_no_keys);
+    tcase_add_test(tc, pipelined);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_set_fork_status(sr, CK_NOFORK); // the X connection and Xvfb are this process's

@@ -313,6 +313,32 @@ START_TEST(effect_inverted_glx) {
 }
 END_TEST
 
+START_TEST(glx_resize_every_frame) {
+    // A new window size before every frame, checked in that frame: fxgl
+    // follows the size without asking the server at each swap (the window's
+    // ConfigureNotify on fxgl's own connection), the mark at the new top-left
+    // corner and, with Invert.fx, every pixel of the new size inverted.
+    expect_app("ip_glx_app", ENV(MARK), ARGS("--mode", "resize-every"), 0);
+    expect_app("ip_glx_app", ENV(MARK, INVERTED, preset("invert.ini"), effect_paths()),
+               ARGS("--mode", "resize-every"), 0);
+}
+END_TEST
+
+START_TEST(glx_no_request_per_swap) {
+    // Steady-state swaps send nothing on the program's X connection beyond
+    // what the driver's own swap sends (measured with fxgl disabled): no
+    // size query, no input poll there - with the mark, and with an effect.
+    char path[1100];
+    snprintf(path, sizeof(path), "%s/tests/interpose/requests-per-swap.txt", builddir);
+    expect_app("ip_glx_app", ENV(NO_MARK, "FXGL_DISABLE=1"),
+               ARGS("--requests", path, "--requests-mode", "write"), 0);
+    expect_app("ip_glx_app", ENV(MARK), ARGS("--requests", path), 0);
+    expect_app("ip_glx_app", ENV(MARK, INVERTED, preset("invert.ini"), effect_paths()),
+               ARGS("--requests", path), 0);
+    remove(path);
+}
+END_TEST
+
 START_TEST(effect_inverted_egl) {
     expect_app("ip_egl_app", ENV(MARK, INVERTED, preset("invert.ini"), effect_paths()),
                ARGS("--mode", "swap"), 0);
@@ -1422,6 +1448,8 @@ int main(void) {
     add(s, "effect_performance_mode_key", effect_performance_mode_key);
     add(s, "effect_preset_transition", effect_preset_transition);
     add(s, "effect_resize_recompile", effect_resize_recompile);
+    add(s, "glx_resize_every_frame", glx_resize_every_frame);
+    add(s, "glx_no_request_per_swap", glx_no_request_per_swap);
     add(s, "effect_failures_pass_through", effect_failures_pass_through);
     add(s, "glxgears_inverted", glxgears_inverted);
     add(s, "mangohud_both_orders", mangohud_both_orders);
