@@ -2290,6 +2290,12 @@ static void io_leaf(gen *g, io *x, fx_type t, const char *path, const char *base
         if (b) {
             if (is_in) {
                 bprintf(&x->reads, "    %s = %s;\n", path, convert_str(g, bt, t, b));
+            } else if (fx_type_is_vector(t) && t.rows < bt.rows) {
+                // vec4(v2) is no GLSL: a short position gets z = 0, w = 1.
+                static const char *const pad[] = {"", "", ", 0.0, 1.0", ", 1.0"};
+                fx_type ft = float_shape(t);
+                bprintf(&x->writes, "    %s = %s(%s%s);\n", b, type_name(g, bt),
+                        convert_str(g, t, ft, path), pad[t.rows]);
             } else {
                 bprintf(&x->writes, "    %s = %s;\n", b, convert_str(g, t, bt, path));
             }

@@ -888,6 +888,13 @@ static const rcase cases[] = {
      "uniform float S = 3;\n"
      "float f(float x) { static float m = 1.0 / 0.0; m = min(m, x); return m; }\n"
      PS_HEAD "float a = f(S); return float4(a, f(S + 1), 0, 0); }\n", NULL, {3, 3, 0, 0}, 0, 0},
+    {"short_sv_position_output",
+     // A float2 position gets z = 0, w = 1 (vec4(v2) would not compile).
+     "void VS(uint id : SV_VertexID, out float2 p : SV_Position, out float2 uv : TEXCOORD0) {\n"
+     "    uv = float2(id == 2 ? 2 : 0, id == 1 ? 2 : 0); p = uv * float2(2, -2) + float2(-1, 1); }\n"
+     "float4 PS(float4 p : SV_Position, float2 uv : TEXCOORD0) : SV_Target { return float4(uv, 0, p.w); }\n"
+     "technique T { pass { VertexShader = VS; PixelShader = PS; } }\n",
+     e_uv, {0}, 1e-6f, 0},
     {"scalar_sv_position_input",
      "float4 PS(float x : SV_Position, float2 uv : TEXCOORD) : SV_Target { return float4(x, uv.y, 0, 1); }\n",
      e_fragx_uvy, {0}, 1e-6f, 0},
