@@ -243,7 +243,7 @@ TESTS += tests/interpose/test_first_hour.sh
 EXTRA_DIST += tests/interpose/test_first_hour.sh \
 	tests/interpose/data/first_hour/Shaders/TestLUT.fx \
 	tests/interpose/data/first_hour/Shaders/SMAA/TestSMAA.fx \
-	tests/interpose/data/first_hour/Textures/luts/test_lut.png \
+	tests/interpose/data/first_hour/Textures/luts/strip_lut.png \
 	tests/interpose/data/first_hour/Textures/smaa/TestArea.png \
 	tests/interpose/data/first_hour/Textures/smaa/TestSearch.png
 tests/interpose/test_first_hour.log: $(ip_host_programs) fxgl-render$(EXEEXT) fxc$(EXEEXT)

@@ -77,7 +77,7 @@ rs=$game/reshade-shaders
 mkdir -p "$rs/Shaders/SMAA" "$rs/Textures/luts" "$rs/Textures/smaa"
 cp "$data_src/first_hour/Shaders/TestLUT.fx" "$rs/Shaders/"
 cp "$data_src/first_hour/Shaders/SMAA/TestSMAA.fx" "$rs/Shaders/SMAA/"
-cp "$data_src/first_hour/Textures/luts/test_lut.png" "$rs/Textures/luts/"
+cp "$data_src/first_hour/Textures/luts/strip_lut.png" "$rs/Textures/luts/"
 cp "$data_src/first_hour/Textures/smaa/TestArea.png" "$data_src/first_hour/Textures/smaa/TestSearch.png" \
     "$rs/Textures/smaa/"
 chmod -R u+w "$game" # distcheck's sources are read-only
@@ -116,7 +116,7 @@ run_env "$bin/fxc" preset "$game/FirstHour.ini" --config "$tmp/flat/ReShade.ini"
 rc=$?
 same "fxc preset, textures without **: exit status" "1" "$rc"
 same "fxc preset, textures without **: stderr" \
-"$rs/Shaders/TestLUT.fx: warning: texture 'LutTex': source 'test_lut.png' not found in: $rs/Shaders, $rs/Textures
+"$rs/Shaders/TestLUT.fx: warning: texture 'LutTex': source 'strip_lut.png' not found in: $rs/Shaders, $rs/Textures
 $rs/Shaders/SMAA/TestSMAA.fx: warning: texture 'AreaTex': source 'TestArea.png' not found in: $rs/Shaders/SMAA, $rs/Textures
 $rs/Shaders/SMAA/TestSMAA.fx: warning: texture 'SearchTex': source 'TestSearch.png' not found in: $rs/Shaders/SMAA, $rs/Textures
 fxc preset: 3 warnings" "$(cat "$tmp/preset.err")"
@@ -185,9 +185,9 @@ else
     same "fxgl-render, textures without **: stderr" \
 "fxgl-render: TestSMAA.fx: texture 'AreaTex': source 'TestArea.png' not found in: reshade-shaders/Shaders/SMAA, reshade-shaders/Textures
 fxgl-render: TestSMAA.fx: texture 'SearchTex': source 'TestSearch.png' not found in: reshade-shaders/Shaders/SMAA, reshade-shaders/Textures
-fxgl-render: TestLUT.fx: texture 'LutTex': source 'test_lut.png' not found in: reshade-shaders/Shaders, reshade-shaders/Textures
+fxgl-render: TestLUT.fx: texture 'LutTex': source 'strip_lut.png' not found in: reshade-shaders/Shaders, reshade-shaders/Textures
 fxgl-render: technique TestSMAA@TestSMAA.fx loaded, but texture 'AreaTex' (TestArea.png) missing, texture 'SearchTex' (TestSearch.png) missing
-fxgl-render: technique TestLUT@TestLUT.fx loaded, but texture 'LutTex' (test_lut.png) missing" \
+fxgl-render: technique TestLUT@TestLUT.fx loaded, but texture 'LutTex' (strip_lut.png) missing" \
         "$(cat "$tmp/render.err")"
     cmp -s "$tmp/ref.png" "$tmp/flat.png" &&
         { echo "FAIL: fxgl-render: the chain inverted the frame without its textures"; fail=1; }
@@ -248,9 +248,9 @@ rc=$?
 same "fxgl, textures without **: exit status" "1" "$rc"
 for line in \
     "fxgl: error: TestSMAA.fx: texture 'AreaTex': source 'TestArea.png' not found in: $rs/Shaders/SMAA, $rs/Textures" \
-    "fxgl: error: TestLUT.fx: texture 'LutTex': source 'test_lut.png' not found in: $rs/Shaders, $rs/Textures" \
+    "fxgl: error: TestLUT.fx: texture 'LutTex': source 'strip_lut.png' not found in: $rs/Shaders, $rs/Textures" \
     "fxgl: warn: technique TestSMAA@TestSMAA.fx loaded, on, but texture 'AreaTex' (TestArea.png) missing, texture 'SearchTex' (TestSearch.png) missing" \
-    "fxgl: warn: technique TestLUT@TestLUT.fx loaded, on, but texture 'LutTex' (test_lut.png) missing"; do
+    "fxgl: warn: technique TestLUT@TestLUT.fx loaded, on, but texture 'LutTex' (strip_lut.png) missing"; do
     has_line "fxgl, textures without **" "$line" "$tmp/run.log"
 done
 

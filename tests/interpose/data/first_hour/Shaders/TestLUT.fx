@@ -1,10 +1,10 @@
 // TestLUT.fx - a LUT effect of the first-hour test: each channel through a 256x1 curve
-// image (Textures/luts/test_lut.png, texel k = 255 - k: an inversion), sampled at texel
+// image (Textures/luts/strip_lut.png, texel k = 255 - k: an inversion), sampled at texel
 // centres with point filtering, so the result is exact. A LUT that is not found reads
 // zero: a black frame.
 texture2D BackBufferTex : COLOR;
 sampler2D BackBuffer { Texture = BackBufferTex; };
-texture2D LutTex < source = "test_lut.png"; > { Width = 256; Height = 1; Format = RGBA8; };
+texture2D LutTex < source = "strip_lut.png"; > { Width = 256; Height = 1; Format = RGBA8; };
 sampler2D Lut { Texture = LutTex; MinFilter = POINT; MagFilter = POINT; MipFilter = POINT; };
 
 void LutVS(in uint id : SV_VertexID, out float4 position : SV_Position,
