@@ -266,7 +266,12 @@ typedef enum fxgl_stage {
 //    stages of a pass use would otherwise carry two units and not link): the
 //    runtime binds those by name, e.g. at units after the pixel shader's.
 //  - Storages: `layout(binding = unit, <format>) uniform [readonly|writeonly]
-//    image2D name;`, compute only.
+//    image2D name;`, compute only. GLSL ES: a storage the shader reads and
+//    writes is two images, `coherent writeonly` name and `coherent readonly`
+//    _gr<name>, each with its fxgl_binding (same object, own unit); formats
+//    of GL_NV_image_formats are declared under `#ifdef _gimage_formats`,
+//    the fxgl_es_storage_format stand-in otherwise (the runtime defines
+//    _gemulated_formats after #version when it allocated the stand-ins).
 //  - No vertex attributes: the runtime draws vertex_count vertices with an
 //    empty vertex array; SV_VertexID is gl_VertexID.
 //  - Varyings carry no location: a vertex output and a pixel input match by
@@ -275,6 +280,8 @@ typedef enum fxgl_stage {
 //    They are `[flat] out|in vec4|ivec4|uvec4 _v_<SEMANTIC><n>` (a reader
 //    takes the components it needs; integer ones are flat; struct members,
 //    array elements and matrix rows each take the next semantic index).
+//    A pixel input that no vertex shader of its passes writes is a plain
+//    global of zeros instead.
 //  - GLSL names are the effect's with "::" as "_" (prefixed where a name is
 //    a GLSL word, starts with '_' or "gl_"); fxgl_binding.name has them.
 //    int, uint and bool matrix uniforms sit in the block as arrays of
