@@ -162,6 +162,9 @@ typedef struct gen {
     int pre_depth;               // their indentation
     int level;                   // expr() calls in progress
     int level_max;               // deepest level reached in the current subtree
+    int unsplit;                 // expr() calls in progress where pre is NULL
+    const fx_expr *unsplit_at;   // the innermost of them
+    bool too_deep;               // FX_GLSL_MAX_NESTING was reported
     const fx_expr *guard[2];     // children of the node being written that are evaluated
                                  // conditionally or written to: never split out
 } gen;
@@ -170,6 +173,10 @@ typedef struct gen {
 // compilers parse and lower expressions recursively: Mesa gives up at 10000
 // nested parentheses, and a deep one could exhaust a game thread's stack.
 #define FX_GLSL_SPLIT 64
+// Where an expression cannot be split (it is evaluated repeatedly or only
+// sometimes), deeper ones are an error: well below Mesa's 10000 parentheses,
+// far above anything real (and the text of a chain grows with its square).
+#define FX_GLSL_MAX_NESTING 2048
 
 static void gerror(gen *g, fx_pos loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void gerror(gen *g, fx_pos pos, const char *fmt, ...) {
@@ -1270,11 +1277,13 @@ static void init_list(gen *g, buf *o, const fx_expr *e, fx_type t) {
 
 static void expr_node(gen *g, buf *o, const fx_expr *e);
 
-// A value stmt_expr may move into a temporary: a scalar or vector. Members
-// and elements qualify because what is written to (an assignment's left
-// side) is never split, and a statement with out arguments is not split.
+// A value stmt_expr may move into a temporary: a scalar, vector or matrix
+// (declared with the GLSL type its text has). Members and elements qualify
+// because what is written to (an assignment's left side) is never split,
+// and a statement with out arguments is not split.
 static bool splittable(const fx_expr *e) {
-    if (!(fx_type_is_scalar(e->type) || fx_type_is_vector(e->type))) {
+    if (!(fx_type_is_scalar(e->type) || fx_type_is_vector(e->type) ||
+          (fx_type_is_matrix(e->type) && !fx_type_is_array(e->type)))) {
         return false;
     }
     switch ((fx_expr_kind)e->kind) {
@@ -1293,8 +1302,30 @@ static bool splittable(const fx_expr *e) {
 }
 
 static void expr(gen *g, buf *o, const fx_expr *e) {
-    if (!g->pre || !e) {
+    if (!e) {
+        return;
+    }
+    if (!g->pre) {
+        // Not splittable here: a GLSL compiler would meet all of it.
+        if (g->unsplit >= FX_GLSL_MAX_NESTING) {
+            if (!g->too_deep) { // once: its siblings are as deep
+                g->too_deep = true;
+                // At the parent: which child comes first is the C compiler's choice.
+                gerror(g, g->unsplit_at->loc,
+                       "expression nested more than %d levels deep in a loop condition, a "
+                       "global initializer or a branch of ?:, && or || (split it into "
+                       "statements)",
+                       FX_GLSL_MAX_NESTING);
+            }
+            bput(o, "0");
+            return;
+        }
+        const fx_expr *at = g->unsplit_at;
+        g->unsplit++;
+        g->unsplit_at = e;
         expr_node(g, o, e);
+        g->unsplit_at = at;
+        g->unsplit--;
         return;
     }
     buf *pre = g->pre;
