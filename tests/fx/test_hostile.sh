@@ -5,7 +5,7 @@
 # hang: expression chains of 100,000 operands, 100,000 nested brackets,
 # blocks and ternaries, a deep loop condition, deep and exponential macros,
 # a huge macro body, an include loop and chain, oversized arrays and
-# textures. Each must end in its exact diagnostic (file, line, column, the
+# textures (for FX, and for the context). Each must end in its exact diagnostic (file, line, column, the
 # limit) and a plain exit status, never a signal or a timeout; a legal
 # 16,384-term sum must compile and render the value it computes. The
 # preloaded program must go on presenting correct frames with the hostile
@@ -146,6 +146,10 @@ for e in $hostile; do
     printf '%s\n' "$out" | grep -qxF -- "$want" ||
         bad "fxc $e.fx: no line '$want' in: $(printf '%s' "$out" | head -c 300)"
 done
+# The texture context limit is the runtime's: fxc accepts TexCtx.fx.
+(cd "$tmp" && timeout 60 "$fxc" check TexCtx.fx) > "$tmp/texctx.log" 2>&1 ||
+    bad "fxc TexCtx.fx: $(head -c 300 "$tmp/texctx.log")"
+texctx="TexCtx.fx(8, 9): texture 'Wide' is 65536x16x1; the context allows at most [0-9]* (GL_MAX_TEXTURE_SIZE)"
 out=$(cd "$tmp" && timeout 60 "$fxc" glsl --target gl450 SumInvert.fx 2>&1)
 rc=$?
 [ $rc -eq 0 ] || bad "fxc SumInvert.fx: exit $rc: $(printf '%s' "$out" | head -c 300)"
@@ -157,7 +161,7 @@ temps=$(printf '%s\n' "$out" | grep -c '^ *float _gx[0-9]* = ')
 # --- fxgl-render: each effect is skipped with its diagnostic; the legal sum renders ---
 if [ -x "$render" ]; then
     args=
-    for e in $hostile; do args="$args $e.fx"; done
+    for e in $hostile TexCtx; do args="$args $e.fx"; done
     (cd "$tmp" && timeout 120 "$render" --size 16x16 --frames 1 --output h.png $args) > "$tmp/render.log" 2>&1
     rc=$?
     if [ $rc -ne 0 ] && grep -q "no EGL context" "$tmp/render.log"; then
@@ -168,7 +172,9 @@ if [ -x "$render" ]; then
             eval want=\$want_$e
             grep -qxF -- "$want" "$tmp/render.log" || bad "fxgl-render: no line '$want'"
         done
-        grep -q "effect(s), $(echo $hostile | wc -w) failed" "$tmp/render.log" ||
+        grep -q "effect skipped: $texctx" "$tmp/render.log" ||
+            bad "fxgl-render: no line '$texctx'"
+        grep -q "effect(s), $(($(echo $hostile | wc -w) + 1)) failed" "$tmp/render.log" ||
             bad "fxgl-render: $(tail -n 1 "$tmp/render.log")"
         for e in SumQuarter ConstQuarter; do
             (cd "$tmp" && timeout 120 "$render" --test-image --size 16x16 --frames 1 \
@@ -204,7 +210,7 @@ else
     else
         {
             printf 'Techniques=SumInvert@SumInvert.fx'
-            for e in $hostile; do printf ',%s@%s.fx' "$e" "$e"; done
+            for e in $hostile TexCtx; do printf ',%s@%s.fx' "$e" "$e"; done
             printf '\n'
         } > "$tmp/hostile.ini"
         DISPLAY=:$(cat "$tmp/display") LD_PRELOAD="$lib" FXGL_LOG=info FXGL_TEST_MARK= \
@@ -221,6 +227,7 @@ else
             [ "$e" = Loop ] && want="$tmp/Loop.fx(1, 10): error: recursive #include of '$tmp/Loop.fx'"
             grep -qF -- "$want" "$tmp/host.log" || bad "host: no '$want' in the log"
         done
+        grep -q "skipped: $tmp/$texctx" "$tmp/host.log" || bad "host: no '$tmp/$texctx' in the log"
         [ $fail -eq 0 ] && echo "host: every frame inverted by the $legal-term sum; hostile effects reported"
     fi
 fi
