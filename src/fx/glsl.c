@@ -1645,11 +1645,30 @@ static const char *stmt_expr(gen *g, buf *o, const fx_expr *e, int depth) {
     return text;
 }
 
+// Arrays each invocation keeps for itself. Direct3D 11 allows 4096
+// indexable registers (an element takes one, a matrix one per row); beyond
+// that GLSL drivers take minutes and gigabytes (llvmpipe: a 65536-element
+// float4x4 array ran past 5 minutes and 3.7 GB), on the game's thread.
+#define FX_GLSL_MAX_PRIVATE_REGISTERS 4096
+
+static void private_array(gen *g, fx_pos loc, fx_type t, const char *name) {
+    if (!fx_type_is_array(t)) {
+        return;
+    }
+    fx_type el = fx_type_element(t);
+    long regs = (long)t.array_len * (fx_type_is_matrix(el) ? el.rows : 1);
+    if (regs > FX_GLSL_MAX_PRIVATE_REGISTERS) {
+        gerror(g, loc, "array '%s' needs %ld registers per invocation (limit is %d, as in "
+               "Direct3D 11)", name, regs, FX_GLSL_MAX_PRIVATE_REGISTERS);
+    }
+}
+
 static void local_decl(gen *g, buf *o, const fx_var_decl *v, int depth) {
     const fx_symbol *s = v->sym;
     if (!s) {
         return;
     }
+    private_array(g, v->loc, v->type, v->name->str);
     if (v->type.quals & FX_Q_STATIC) {
         // Static locals live as long as the invocation: a global, initialized
         // at the start of main() (HLSL initializes them once).
@@ -2498,6 +2517,8 @@ static void globals(gen *g, buf *o, buf *inits) {
             bool shared = (s->type.quals & FX_Q_GROUPSHARED) != 0;
             if (shared && g->stage == FXGL_STAGE_COMPUTE) {
                 bput(o, "shared ");
+            } else if (s->var) {
+                private_array(g, s->var->loc, s->type, s->var->name->str);
             }
             declarator(g, o, s->type, name);
             if (init && !shared) {

@@ -5,7 +5,8 @@
 # hang: expression chains of 100,000 operands, 100,000 nested brackets,
 # blocks and ternaries, a deep loop condition, deep and exponential macros,
 # a huge macro body, an include loop and chain, oversized arrays and
-# textures (for FX, and for the context). Each must end in its exact diagnostic (file, line, column, the
+# textures (for FX, and for the context), a local array past Direct3D's
+# registers. Each must end in its exact diagnostic (file, line, column, the
 # limit) and a plain exit status, never a signal or a timeout; a legal
 # 16,384-term sum must compile and render the value it computes. The
 # preloaded program must go on presenting correct frames with the hostile
@@ -78,6 +79,8 @@ ps Index "    int A[2] = { 0, 0 }; return float4($(rep $n 'A[')0$(rep $n ']'), 0
 ps Ternary "    float a = p.x; return float4($(rep $n 'a > 1 ? 1 : ')0, 0, 0, 1);"
 ps Block "$(rep $n '{') return 1; $(rep $n '}')"
 ps Unary "    return float4($(rep $n '!')1, 0, 0, 1);"
+# 65536 float4x4 per invocation: 262144 registers, llvmpipe ran past 5 minutes.
+ps BigLocal "    float4x4 A[65536]; A[0] = (float4x4)p.x; return A[(int)p.x][0];"
 # Legal FX, but a loop condition cannot be split into statements: 5000 terms.
 ps LoopCond "    float a = p.x; float r = 0; while (" "$(join 5000 a +) > r) { r += 1; } return r;"
 { head_fx; printf '#define M0 p.x\n'
@@ -127,6 +130,7 @@ want_Unary="Unary.fx(10, $((19 + 254))): error: $lim256"
 # condition's top '+' is level 2 (under '>'), level 2048 is '+' number
 # 5000-2048.
 want_LoopCond="LoopCond.fx(11, $((2 * (5000 - 2048) + 2))): error: expression nested more than 2048 levels deep in a loop condition, a global initializer or a branch of ?:, && or || (split it into statements)"
+want_BigLocal="BigLocal.fx(10, 14): error: array 'A' needs 262144 registers per invocation (limit is 4096, as in Direct3D 11)"
 want_MacroDepth="MacroDepth.fx(309, 56): error: too many nested macro expansions (limit is 256)"
 want_MacroExp="MacroExp.fx(49, 56): error: too many tokens from macro expansions (limit is 8000000)"
 want_MacroBody="MacroBody.fx(9, $((59 + 4 * (n - 20002)))): error: $lim20k"
@@ -135,7 +139,7 @@ want_Loop="Loop.fx(1, 10): error: recursive #include of 'Loop.fx'"
 want_Deep="I63.fxh(1, 1): error: too many nested #include (limit is 64)"
 want_Array="Array.fx(8, 22): error: array dimension must be between 1 and 65536"
 want_Tex="Tex.fx(8, 24): error: 'Width' of 100000 is out of range (at most 65536)"
-hostile="Sum Member Logic Comma Paren Index Ternary Block Unary LoopCond MacroDepth MacroExp MacroBody Loop Deep Array Tex"
+hostile="Sum Member Logic Comma Paren Index Ternary Block Unary LoopCond BigLocal MacroDepth MacroExp MacroBody Loop Deep Array Tex"
 
 # --- fxc: exit status 1 and the diagnostic, within a bound (a hang fails) ---
 for e in $hostile; do
