@@ -1312,9 +1312,9 @@ static void expr(gen *g, buf *o, const fx_expr *e) {
                 g->too_deep = true;
                 // At the parent: which child comes first is the C compiler's choice.
                 gerror(g, g->unsplit_at->loc,
-                       "expression nested more than %d levels deep in a loop condition, a "
-                       "global initializer or a branch of ?:, && or || (split it into "
-                       "statements)",
+                       "expression nested more than %d levels deep where it cannot be split "
+                       "(a loop condition, a global initializer, a branch of ?:, && or ||, "
+                       "a statement with calls or side effects): split it into statements",
                        FX_GLSL_MAX_NESTING);
             }
             bput(o, "0");

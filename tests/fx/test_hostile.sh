@@ -129,7 +129,7 @@ want_Unary="Unary.fx(10, $((19 + 254))): error: $lim256"
 # The generator's own limit, reported at the last level it allows: the
 # condition's top '+' is level 2 (under '>'), level 2048 is '+' number
 # 5000-2048.
-want_LoopCond="LoopCond.fx(11, $((2 * (5000 - 2048) + 2))): error: expression nested more than 2048 levels deep in a loop condition, a global initializer or a branch of ?:, && or || (split it into statements)"
+want_LoopCond="LoopCond.fx(11, $((2 * (5000 - 2048) + 2))): error: expression nested more than 2048 levels deep where it cannot be split (a loop condition, a global initializer, a branch of ?:, && or ||, a statement with calls or side effects): split it into statements"
 want_BigLocal="BigLocal.fx(10, 14): error: array 'A' needs 262144 registers per invocation (limit is 4096, as in Direct3D 11)"
 want_MacroDepth="MacroDepth.fx(309, 56): error: too many nested macro expansions (limit is 256)"
 want_MacroExp="MacroExp.fx(49, 56): error: too many tokens from macro expansions (limit is 8000000)"
