@@ -69,8 +69,14 @@ bool fx_run_on_compile_stack(void *(*fn)(void *), void *arg) {
     sigfillset(&all);
     // The thread inherits the mask: a host's signals stay on its own threads.
     pthread_sigmask(SIG_SETMASK, &all, &old);
-    bool ok = pthread_attr_setstacksize(&attr, FX_COMPILE_STACK) == 0 &&
-              pthread_create(&thread, &attr, fn, arg) == 0;
+    // Under strict overcommit a large stack can be refused: 64 MiB still
+    // holds the deepest tree of an optimised build (about 12 MiB).
+    bool ok = false;
+    static const size_t sizes[] = {FX_COMPILE_STACK, 64u << 20};
+    for (size_t i = 0; i < 2 && !ok; i++) {
+        ok = pthread_attr_setstacksize(&attr, sizes[i]) == 0 &&
+             pthread_create(&thread, &attr, fn, arg) == 0;
+    }
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     pthread_attr_destroy(&attr);
     if (ok) {

@@ -172,6 +172,8 @@ typedef struct fxgl_texture {
     const char *source;          // "source" annotation (an image file), or NULL
     bool pooled;                 // "pooled" annotation
     fxgl_annotations annotations;
+    const char *file;            // where it is declared (for messages of the runtime)
+    int line, col;               // 1-based
 } fxgl_texture;
 
 typedef enum fxgl_address {

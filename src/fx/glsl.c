@@ -168,6 +168,9 @@ typedef struct gen {
     int pre_depth;               // their indentation
     int level;                   // expr() calls in progress
     int level_max;               // deepest level reached in the current subtree
+    int unsplit;                 // expr() calls in progress where pre is NULL
+    const fx_expr *unsplit_at;   // the innermost of them
+    bool too_deep;               // FX_GLSL_MAX_NESTING was reported
     const fx_expr *guard[2];     // children of the node being written that are evaluated
                                  // conditionally or written to: never split out
 } gen;
@@ -176,6 +179,10 @@ typedef struct gen {
 // compilers parse and lower expressions recursively: Mesa gives up at 10000
 // nested parentheses, and a deep one could exhaust a game thread's stack.
 #define FX_GLSL_SPLIT 64
+// Where an expression cannot be split (it is evaluated repeatedly or only
+// sometimes), deeper ones are an error: well below Mesa's 10000 parentheses,
+// far above anything real (and the text of a chain grows with its square).
+#define FX_GLSL_MAX_NESTING 2048
 
 static void gerror(gen *g, fx_pos loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void gerror(gen *g, fx_pos pos, const char *fmt, ...) {
@@ -1428,11 +1435,13 @@ static void init_list(gen *g, buf *o, const fx_expr *e, fx_type t) {
 
 static void expr_node(gen *g, buf *o, const fx_expr *e);
 
-// A value stmt_expr may move into a temporary: a scalar or vector. Members
-// and elements qualify because what is written to (an assignment's left
-// side) is never split, and a statement with out arguments is not split.
+// A value stmt_expr may move into a temporary: a scalar, vector or matrix
+// (declared with the GLSL type its text has). Members and elements qualify
+// because what is written to (an assignment's left side) is never split,
+// and a statement with out arguments is not split.
 static bool splittable(const fx_expr *e) {
-    if (!(fx_type_is_scalar(e->type) || fx_type_is_vector(e->type))) {
+    if (!(fx_type_is_scalar(e->type) || fx_type_is_vector(e->type) ||
+          (fx_type_is_matrix(e->type) && !fx_type_is_array(e->type)))) {
         return false;
     }
     switch ((fx_expr_kind)e->kind) {
@@ -1451,8 +1460,30 @@ static bool splittable(const fx_expr *e) {
 }
 
 static void expr(gen *g, buf *o, const fx_expr *e) {
-    if (!g->pre || !e) {
+    if (!e) {
+        return;
+    }
+    if (!g->pre) {
+        // Not splittable here: a GLSL compiler would meet all of it.
+        if (g->unsplit >= FX_GLSL_MAX_NESTING) {
+            if (!g->too_deep) { // once: its siblings are as deep
+                g->too_deep = true;
+                // At the parent: which child comes first is the C compiler's choice.
+                gerror(g, g->unsplit_at->loc,
+                       "expression nested more than %d levels deep where it cannot be split "
+                       "(a loop condition, a global initializer, a branch of ?:, && or ||, "
+                       "a statement with calls or side effects): split it into statements",
+                       FX_GLSL_MAX_NESTING);
+            }
+            bput(o, "0");
+            return;
+        }
+        const fx_expr *at = g->unsplit_at;
+        g->unsplit++;
+        g->unsplit_at = e;
         expr_node(g, o, e);
+        g->unsplit_at = at;
+        g->unsplit--;
         return;
     }
     buf *pre = g->pre;
@@ -1786,11 +1817,30 @@ static const char *stmt_expr(gen *g, buf *o, const fx_expr *e, int depth) {
     return text;
 }
 
+// Arrays each invocation keeps for itself. Direct3D 11 allows 4096
+// indexable registers (an element takes one, a matrix one per row); beyond
+// that GLSL drivers take minutes and gigabytes (llvmpipe: a 65536-element
+// float4x4 array ran past 5 minutes and 3.7 GB), on the game's thread.
+#define FX_GLSL_MAX_PRIVATE_REGISTERS 4096
+
+static void private_array(gen *g, fx_pos loc, fx_type t, const char *name) {
+    if (!fx_type_is_array(t)) {
+        return;
+    }
+    fx_type el = fx_type_element(t);
+    long regs = (long)t.array_len * (fx_type_is_matrix(el) ? el.rows : 1);
+    if (regs > FX_GLSL_MAX_PRIVATE_REGISTERS) {
+        gerror(g, loc, "array '%s' needs %ld registers per invocation (limit is %d, as in "
+               "Direct3D 11)", name, regs, FX_GLSL_MAX_PRIVATE_REGISTERS);
+    }
+}
+
 static void local_decl(gen *g, buf *o, const fx_var_decl *v, int depth) {
     const fx_symbol *s = v->sym;
     if (!s) {
         return;
     }
+    private_array(g, v->loc, v->type, v->name->str);
     if (v->type.quals & FX_Q_STATIC) {
         // Static locals live as long as the invocation: a global. A constant
         // initializer is the global's (set at the start of main() when GLSL
@@ -2783,6 +2833,8 @@ static void globals(gen *g, buf *o, buf *inits) {
             bool shared = (s->type.quals & FX_Q_GROUPSHARED) != 0;
             if (shared && g->stage == FXGL_STAGE_COMPUTE) {
                 bput(o, "shared ");
+            } else if (s->var) {
+                private_array(g, s->var->loc, s->type, s->var->name->str);
             }
             declarator(g, o, s->type, name);
             if (init && !shared) {

@@ -408,6 +408,10 @@ static void texture(builder *b, fx_symbol *sym) {
     fxgl_texture *t = &b->textures[b->texture_count++];
     memset(t, 0, sizeof(*t));
     t->name = fx_strdup(b->ctx, sym->unique);
+    fx_loc loc = fx_lex_loc(b->prog->ast->lexer, v->loc);
+    t->file = fx_strdup(b->ctx, loc.file ? loc.file : "");
+    t->line = loc.line;
+    t->col = loc.col;
     t->dim = (fxgl_texture_dim)fx_type_object_dim(sym->type);
     t->width = t->height = t->depth = t->levels = 1;
     t->format = v->has_props ? FXGL_FORMAT_RGBA8 : FXGL_FORMAT_UNKNOWN;

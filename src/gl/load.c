@@ -289,8 +289,11 @@ static gl_tex *tex_create(fxgl_runtime *rt, gl_effect *e, const fxgl_texture *ft
     int limit = ft->dim == FXGL_TEXTURE_3D ? rt->max_3d_size : rt->max_texture_size;
     if (ft->width > limit || ft->height > limit ||
         (ft->dim == FXGL_TEXTURE_3D && ft->depth > limit)) {
-        fail(reason, size, "texture '%s' is %dx%dx%d; the context allows at most %d", ft->name,
-             ft->width, ft->height, ft->depth, limit);
+        fail(reason, size,
+             "%s(%d, %d): texture '%s' is %dx%dx%d; the context allows at most %d (%s)",
+             ft->file ? ft->file : e->file, ft->line, ft->col, ft->name, ft->width, ft->height,
+             ft->depth, limit,
+             ft->dim == FXGL_TEXTURE_3D ? "GL_MAX_3D_TEXTURE_SIZE" : "GL_MAX_TEXTURE_SIZE");
         return NULL;
     }
     if (ft->storage_access && !f->image) {

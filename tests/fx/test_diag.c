@@ -64,7 +64,8 @@ END_TEST
 static char *big_sum(void) {
     static const char head[] =
         "uniform float k = 1.0;\n"
-        "float4 VS(uint id : SV_VertexID) : SV_Position { return float4(id, 0, 0, 1); }\n"
+        "float4 VS(uint id : SV_VertexID) : SV_Position "
+        "{ return float4(id, 0, 0, 1); }\n"
         "float4 PS(float4 p : SV_Position) : SV_Target { return k";
     static const char tail[] = "; }\ntechnique T { pass { VertexShader = VS; PixelShader = PS; } }\n";
     char *src = malloc(sizeof(head) + 16384 * 4 + sizeof(tail));

@@ -3,12 +3,14 @@
 # fxc, fxgl-render and a program with libfxgl.so preloaded. Every input is
 # generated here (nothing large is committed), at sizes that used to crash or
 # hang: expression chains of 100,000 operands, 100,000 nested brackets,
-# blocks and ternaries, deep and exponential macros, a huge macro body, an
-# include loop, oversized arrays and textures. Each must end in its exact
-# diagnostic (file, line, column, the limit) and a plain exit status, never a
-# signal or a timeout; a legal 16,384-term sum must compile and render the
-# value it computes. The preloaded program must go on presenting correct
-# frames with the hostile effects in its preset.
+# blocks and ternaries, a deep loop condition, deep and exponential macros,
+# a huge macro body, an include loop and chain, oversized arrays and
+# textures (for FX, and for the context), a local array past Direct3D's
+# registers. Each must end in its exact diagnostic (file, line, column, the
+# limit) and a plain exit status, never a signal or a timeout; a legal
+# 16,384-term sum must compile and render the value it computes. The
+# preloaded program must go on presenting correct frames with the hostile
+# effects in its preset.
 #
 # Positions, worked out from the generated text (7 lines of shared header,
 # the pixel shader's line 8, its '{' line 9, its body from line 10):
@@ -77,6 +79,10 @@ ps Index "    int A[2] = { 0, 0 }; return float4($(rep $n 'A[')0$(rep $n ']'), 0
 ps Ternary "    float a = p.x; return float4($(rep $n 'a > 1 ? 1 : ')0, 0, 0, 1);"
 ps Block "$(rep $n '{') return 1; $(rep $n '}')"
 ps Unary "    return float4($(rep $n '!')1, 0, 0, 1);"
+# 65536 float4x4 per invocation: 262144 registers, llvmpipe ran past 5 minutes.
+ps BigLocal "    float4x4 A[65536]; A[0] = (float4x4)p.x; return A[(int)p.x][0];"
+# Legal FX, but a loop condition cannot be split into statements: 5000 terms.
+ps LoopCond "    float a = p.x; float r = 0; while (" "$(join 5000 a +) > r) { r += 1; } return r;"
 { head_fx; printf '#define M0 p.x\n'
   awk 'BEGIN { for (i = 1; i <= 300; i++) printf "#define M%d M%d\n", i, i - 1 }'
   printf 'float4 PS(float4 p : SV_Position) : SV_Target { return M300; }\n'; tail_fx MacroDepth; } > "$tmp/MacroDepth.fx"
@@ -120,6 +126,11 @@ want_Index="Index.fx(10, $((40 + 2 * 254))): error: $lim256"
 want_Ternary="Ternary.fx(10, $((34 + 12 * 253 + 8))): error: $lim256"
 want_Block="Block.fx(10, 257): error: $lim256"
 want_Unary="Unary.fx(10, $((19 + 254))): error: $lim256"
+# The generator's own limit, reported at the last level it allows: the
+# condition's top '+' is level 2 (under '>'), level 2048 is '+' number
+# 5000-2048.
+want_LoopCond="LoopCond.fx(11, $((2 * (5000 - 2048) + 2))): error: expression nested more than 2048 levels deep where it cannot be split (a loop condition, a global initializer, a branch of ?:, && or ||, a statement with calls or side effects): split it into statements"
+want_BigLocal="BigLocal.fx(10, 14): error: array 'A' needs 262144 registers per invocation (limit is 4096, as in Direct3D 11)"
 want_MacroDepth="MacroDepth.fx(309, 56): error: too many nested macro expansions (limit is 256)"
 want_MacroExp="MacroExp.fx(49, 56): error: too many tokens from macro expansions (limit is 8000000)"
 want_MacroBody="MacroBody.fx(9, $((59 + 4 * (n - 20002)))): error: $lim20k"
@@ -128,7 +139,7 @@ want_Loop="Loop.fx(1, 10): error: recursive #include of 'Loop.fx'"
 want_Deep="I63.fxh(1, 1): error: too many nested #include (limit is 64)"
 want_Array="Array.fx(8, 22): error: array dimension must be between 1 and 65536"
 want_Tex="Tex.fx(8, 24): error: 'Width' of 100000 is out of range (at most 65536)"
-hostile="Sum Member Logic Comma Paren Index Ternary Block Unary MacroDepth MacroExp MacroBody Loop Deep Array Tex"
+hostile="Sum Member Logic Comma Paren Index Ternary Block Unary LoopCond BigLocal MacroDepth MacroExp MacroBody Loop Deep Array Tex"
 
 # --- fxc: exit status 1 and the diagnostic, within a bound (a hang fails) ---
 for e in $hostile; do
@@ -139,6 +150,10 @@ for e in $hostile; do
     printf '%s\n' "$out" | grep -qxF -- "$want" ||
         bad "fxc $e.fx: no line '$want' in: $(printf '%s' "$out" | head -c 300)"
 done
+# The texture context limit is the runtime's: fxc accepts TexCtx.fx.
+(cd "$tmp" && timeout 60 "$fxc" check TexCtx.fx) > "$tmp/texctx.log" 2>&1 ||
+    bad "fxc TexCtx.fx: $(head -c 300 "$tmp/texctx.log")"
+texctx="TexCtx.fx(8, 9): texture 'Wide' is 65536x16x1; the context allows at most [0-9]* (GL_MAX_TEXTURE_SIZE)"
 out=$(cd "$tmp" && timeout 60 "$fxc" glsl --target gl450 SumInvert.fx 2>&1)
 rc=$?
 [ $rc -eq 0 ] || bad "fxc SumInvert.fx: exit $rc: $(printf '%s' "$out" | head -c 300)"
@@ -150,7 +165,7 @@ temps=$(printf '%s\n' "$out" | grep -c '^ *float _gx[0-9]* = ')
 # --- fxgl-render: each effect is skipped with its diagnostic; the legal sum renders ---
 if [ -x "$render" ]; then
     args=
-    for e in $hostile; do args="$args $e.fx"; done
+    for e in $hostile TexCtx; do args="$args $e.fx"; done
     (cd "$tmp" && timeout 120 "$render" --size 16x16 --frames 1 --output h.png $args) > "$tmp/render.log" 2>&1
     rc=$?
     if [ $rc -ne 0 ] && grep -q "no EGL context" "$tmp/render.log"; then
@@ -161,7 +176,9 @@ if [ -x "$render" ]; then
             eval want=\$want_$e
             grep -qxF -- "$want" "$tmp/render.log" || bad "fxgl-render: no line '$want'"
         done
-        grep -q "effect(s), $(echo $hostile | wc -w) failed" "$tmp/render.log" ||
+        grep -q "effect skipped: $texctx" "$tmp/render.log" ||
+            bad "fxgl-render: no line '$texctx'"
+        grep -q "effect(s), $(($(echo $hostile | wc -w) + 1)) failed" "$tmp/render.log" ||
             bad "fxgl-render: $(tail -n 1 "$tmp/render.log")"
         for e in SumQuarter ConstQuarter; do
             (cd "$tmp" && timeout 120 "$render" --test-image --size 16x16 --frames 1 \
@@ -197,7 +214,7 @@ else
     else
         {
             printf 'Techniques=SumInvert@SumInvert.fx'
-            for e in $hostile; do printf ',%s@%s.fx' "$e" "$e"; done
+            for e in $hostile TexCtx; do printf ',%s@%s.fx' "$e" "$e"; done
             printf '\n'
         } > "$tmp/hostile.ini"
         DISPLAY=:$(cat "$tmp/display") LD_PRELOAD="$lib" FXGL_LOG=info FXGL_TEST_MARK= \
@@ -214,6 +231,7 @@ else
             [ "$e" = Loop ] && want="$tmp/Loop.fx(1, 10): error: recursive #include of '$tmp/Loop.fx'"
             grep -qF -- "$want" "$tmp/host.log" || bad "host: no '$want' in the log"
         done
+        grep -q "skipped: $tmp/$texctx" "$tmp/host.log" || bad "host: no '$tmp/$texctx' in the log"
         [ $fail -eq 0 ] && echo "host: every frame inverted by the $legal-term sum; hostile effects reported"
     fi
 fi
