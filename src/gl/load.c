@@ -1161,10 +1161,18 @@ static GLenum source_depth_format(fxgl_runtime *rt, GLuint fbo) {
                                                 GL_FRAMEBUFFER_ATTACHMENT_DEPTH_SIZE, &bits));
     GLC(rt, GetFramebufferAttachmentParameteriv(
                 GL_READ_FRAMEBUFFER, attach, GL_FRAMEBUFFER_ATTACHMENT_COMPONENT_TYPE, &comp));
-    GLC(rt, GetFramebufferAttachmentParameteriv(GL_READ_FRAMEBUFFER,
-                                                fbo ? GL_STENCIL_ATTACHMENT : GL_STENCIL,
-                                                GL_FRAMEBUFFER_ATTACHMENT_STENCIL_SIZE,
-                                                &stencil));
+    // Without a stencil buffer its attachment reads GL_NONE, and every other
+    // query of it is GL_INVALID_OPERATION (left behind for the program).
+    GLenum stencil_attach = fbo ? GL_STENCIL_ATTACHMENT : GL_STENCIL;
+    GLint stencil_type = GL_NONE;
+    GLC(rt, GetFramebufferAttachmentParameteriv(GL_READ_FRAMEBUFFER, stencil_attach,
+                                                GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE,
+                                                &stencil_type));
+    if (stencil_type != GL_NONE) {
+        GLC(rt, GetFramebufferAttachmentParameteriv(GL_READ_FRAMEBUFFER, stencil_attach,
+                                                    GL_FRAMEBUFFER_ATTACHMENT_STENCIL_SIZE,
+                                                    &stencil));
+    }
     if (bits == 0) {
         return 0;
     }
