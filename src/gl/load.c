@@ -1176,11 +1176,30 @@ static GLenum source_depth_format(fxgl_runtime *rt, GLuint fbo) {
     if (bits == 0) {
         return 0;
     }
+    // A depth blit needs the same depth bits and type on both sides (and
+    // the same stencil bits where both have stencil), so the copy takes the
+    // source's own format. Formats with no depth-stencil twin (16 or 32
+    // unorm bits with stencil) copy the depth alone.
     if (comp == GL_FLOAT) {
         return stencil ? GL_DEPTH32F_STENCIL8 : GL_DEPTH_COMPONENT32F;
     }
-    if (bits <= 16 && !stencil) {
+    if (bits <= 16) {
         return GL_DEPTH_COMPONENT16;
+    }
+    if (bits == 32) {
+        // 32-bit unorm depth (Mesa's Z32 visuals) has a texture format on
+        // desktop GL only; GLES has no texture a blit from it accepts and no
+        // other way to read a window's depth.
+        if (rt->info.api != FXGL_API_GLES) {
+            return GL_DEPTH_COMPONENT32;
+        }
+        if (!rt->depth_unmatched_logged) {
+            rt->depth_unmatched_logged = true;
+            gl_log(rt, FXGL_GL_LOG_WARN,
+                   "DEPTH: the window's 32-bit integer depth buffer cannot be copied on "
+                   "GLES; effects read no depth");
+        }
+        return 0;
     }
     return stencil ? GL_DEPTH24_STENCIL8 : GL_DEPTH_COMPONENT24;
 }
