@@ -2,7 +2,9 @@
  * test_depth_visual.c - the DEPTH an effect reads from the default
  * framebuffer, for each kind of depth buffer a window's visual can have:
  * 24 bits with 8 of stencil, 24 without stencil, 16, 32 (where offered) and
- * none, under a private Xvfb on GL 4.5 core and GLES 3.2 (GLX's ES profile).
+ * none, on GL 4.5 core and GLES 3.2: GLX windows under a private Xvfb (GLX's
+ * ES profile for GLES), and EGL pbuffers (a hardware device's display, else
+ * Mesa's surfaceless platform), whose configs are checked where offered.
  *
  * The program draws straight into the window: depth cleared to 0.25, then,
  * in the bottom half (GL rows), an orthographic triangle whose depth ramps
@@ -18,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
 #include <glad/gl.h>
 #include <GL/glx.h>
 #include <X11/Xlib.h>
@@ -193,6 +197,88 @@ static int to_byte(double v) {
     return (int)lround(v * 255.0);
 }
 
+typedef void (*swap_fn)(void *user);
+
+// The check on the current context, whose default framebuffer has the
+// visual (or config) of kind k: two frames, each drawn, run and read back.
+static void check_depth(GladGLContext *gl, const fxgl_gl_info *info, const visual_kind *k,
+                        bool es, const char *where, swap_fn swap, void *swap_user) {
+    // What the driver made of the visual, for the log.
+    GLint depth_bits = 0, type = GL_NONE, comp = GL_NONE;
+    gl->GetFramebufferAttachmentParameteriv(GL_FRAMEBUFFER, GL_DEPTH,
+                                           GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, &type);
+    if (type != GL_NONE) {
+        gl->GetFramebufferAttachmentParameteriv(GL_FRAMEBUFFER, GL_DEPTH,
+                                               GL_FRAMEBUFFER_ATTACHMENT_DEPTH_SIZE,
+                                               &depth_bits);
+        gl->GetFramebufferAttachmentParameteriv(GL_FRAMEBUFFER, GL_DEPTH,
+                                               GL_FRAMEBUFFER_ATTACHMENT_COMPONENT_TYPE,
+                                               &comp);
+    }
+    ck_assert_int_eq(depth_bits, k->depth);
+    // 32-bit integer depth has no texture format on GLES a blit accepts:
+    // such a window reads as one without depth there (docs/runtime.md).
+    bool readable = depth_bits > 0 && !(es && depth_bits == 32 && comp != GL_FLOAT);
+    printf("depth_visual: %s %s on %s: %d bits, %s%s\n", where, k->name, es ? "GLES" : "GL",
+           depth_bits, comp == GL_FLOAT ? "float" : "unorm",
+           readable ? "" : ", DEPTH reads 0");
+    ck_assert_int_eq(gl->GetError(), GL_NO_ERROR);
+    log_text[0] = '\0';
+    fxgl_runtime_desc rd = {.log = on_log};
+    fxgl_runtime *rt = fxgl_runtime_create(gl, info, &rd);
+    ck_assert_msg(rt, "runtime: %s", log_text);
+    static tfx t;
+    ck_assert_int_eq(fxgl_runtime_add_effect(rt, depth_effect(&t, es), NULL), 0);
+    // Two frames: the first creates the copy target, the second reuses it.
+    for (int frame = 0; frame < 2; frame++) {
+        draw_scene(gl, es);
+        ck_assert_int_eq(gl->GetError(), GL_NO_ERROR);
+        fxgl_frame_desc d = {.width = W, .height = H, .framebuffer = 0};
+        ck_assert(fxgl_runtime_frame(rt, &d));
+        GLenum err = gl->GetError();
+        ck_assert_msg(err == GL_NO_ERROR, "%s %s, %s, frame %d: GL error 0x%04x left\n%s",
+                      where, k->name, es ? "GLES" : "GL", frame, err, log_text);
+        const char *why = NULL;
+        ck_assert_msg(fxgl_runtime_effect_status(rt, 0, &why) == FXGL_STATUS_READY,
+                      "%s\n%s", why, log_text);
+        fxgl_image out;
+        gl->BindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+        ck_assert(fxgl_image_read_gl(&out, gl, W, H));
+        for (int y = 0; y < H; y++) {
+            for (int x = 0; x < W; x++) {
+                // Top-down rows: the ramp is in the bottom half.
+                double want = stored(y >= H / 2 ? ramp(x) : 0.25,
+                                     readable ? depth_bits : 0);
+                const uint8_t *px = fxgl_image_at(&out, x, y);
+                int want_r = to_byte(want), want_g = readable ? 255 : 0;
+                if (abs(px[0] - want_r) > 1 || px[1] != want_g) {
+                    fxgl_image_free(&out);
+                    ck_abort_msg("%s %s, %s, frame %d: pixel (%d,%d): depth %d ready %d, "
+                                 "want %d ready %d\n%s",
+                                 where, k->name, es ? "GLES" : "GL", frame, x, y, px[0], px[1],
+                                 want_r, want_g, log_text);
+                }
+            }
+        }
+        fxgl_image_free(&out);
+        swap(swap_user);
+    }
+    fxgl_runtime_destroy(rt);
+    ck_assert_int_eq(gl->GetError(), GL_NO_ERROR);
+    printf("depth_visual: %s %s on %s %d.%d: ok\n", where, k->name, es ? "GLES" : "GL", info->major,
+           info->minor);
+}
+
+typedef struct glx_swap_target {
+    Display *dpy;
+    Window win;
+} glx_swap_target;
+
+static void glx_swap(void *user) {
+    glx_swap_target *t = user;
+    glXSwapBuffers(t->dpy, t->win);
+}
+
 // One visual kind on one API; false when the server or driver offers none.
 static bool run_case(Display *dpy, const visual_kind *k, bool es) {
     GLXFBConfig config = find_config(dpy, k);
@@ -231,70 +317,8 @@ static bool run_case(Display *dpy, const visual_kind *k, bool es) {
         char reason[256];
         ck_assert_msg(fxgl_gl_load(&gl, &info, glx_proc, NULL, reason, sizeof(reason)), "%s",
                       reason);
-        // What the driver made of the visual, for the log.
-        GLint depth_bits = 0, type = GL_NONE, comp = GL_NONE;
-        gl.GetFramebufferAttachmentParameteriv(GL_FRAMEBUFFER, GL_DEPTH,
-                                               GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, &type);
-        if (type != GL_NONE) {
-            gl.GetFramebufferAttachmentParameteriv(GL_FRAMEBUFFER, GL_DEPTH,
-                                                   GL_FRAMEBUFFER_ATTACHMENT_DEPTH_SIZE,
-                                                   &depth_bits);
-            gl.GetFramebufferAttachmentParameteriv(GL_FRAMEBUFFER, GL_DEPTH,
-                                                   GL_FRAMEBUFFER_ATTACHMENT_COMPONENT_TYPE,
-                                                   &comp);
-        }
-        ck_assert_int_eq(depth_bits, k->depth);
-        // 32-bit integer depth has no texture format on GLES a blit accepts:
-        // such a window reads as one without depth there (docs/runtime.md).
-        bool readable = depth_bits > 0 && !(es && depth_bits == 32 && comp != GL_FLOAT);
-        printf("depth_visual: %s on %s: %d bits, %s%s\n", k->name, es ? "GLES" : "GL",
-               depth_bits, comp == GL_FLOAT ? "float" : "unorm",
-               readable ? "" : ", DEPTH reads 0");
-        ck_assert_int_eq(gl.GetError(), GL_NO_ERROR);
-        log_text[0] = '\0';
-        fxgl_runtime_desc rd = {.log = on_log};
-        fxgl_runtime *rt = fxgl_runtime_create(&gl, &info, &rd);
-        ck_assert_msg(rt, "runtime: %s", log_text);
-        static tfx t;
-        ck_assert_int_eq(fxgl_runtime_add_effect(rt, depth_effect(&t, es), NULL), 0);
-        // Two frames: the first creates the copy target, the second reuses it.
-        for (int frame = 0; frame < 2; frame++) {
-            draw_scene(&gl, es);
-            ck_assert_int_eq(gl.GetError(), GL_NO_ERROR);
-            fxgl_frame_desc d = {.width = W, .height = H, .framebuffer = 0};
-            ck_assert(fxgl_runtime_frame(rt, &d));
-            GLenum err = gl.GetError();
-            ck_assert_msg(err == GL_NO_ERROR, "%s, %s, frame %d: GL error 0x%04x left\n%s",
-                          k->name, es ? "GLES" : "GL", frame, err, log_text);
-            const char *why = NULL;
-            ck_assert_msg(fxgl_runtime_effect_status(rt, 0, &why) == FXGL_STATUS_READY,
-                          "%s\n%s", why, log_text);
-            fxgl_image out;
-            gl.BindFramebuffer(GL_READ_FRAMEBUFFER, 0);
-            ck_assert(fxgl_image_read_gl(&out, &gl, W, H));
-            for (int y = 0; y < H; y++) {
-                for (int x = 0; x < W; x++) {
-                    // Top-down rows: the ramp is in the bottom half.
-                    double want = stored(y >= H / 2 ? ramp(x) : 0.25,
-                                         readable ? depth_bits : 0);
-                    const uint8_t *px = fxgl_image_at(&out, x, y);
-                    int want_r = to_byte(want), want_g = readable ? 255 : 0;
-                    if (abs(px[0] - want_r) > 1 || px[1] != want_g) {
-                        fxgl_image_free(&out);
-                        ck_abort_msg("%s, %s, frame %d: pixel (%d,%d): depth %d ready %d, "
-                                     "want %d ready %d\n%s",
-                                     k->name, es ? "GLES" : "GL", frame, x, y, px[0], px[1],
-                                     want_r, want_g, log_text);
-                    }
-                }
-            }
-            fxgl_image_free(&out);
-            glXSwapBuffers(dpy, win);
-        }
-        fxgl_runtime_destroy(rt);
-        ck_assert_int_eq(gl.GetError(), GL_NO_ERROR);
-        printf("depth_visual: %s on %s %d.%d: ok\n", k->name, es ? "GLES" : "GL", info.major,
-               info.minor);
+        glx_swap_target target = {dpy, win};
+        check_depth(&gl, &info, k, es, "GLX", glx_swap, &target);
         glXMakeCurrent(dpy, None, NULL);
         glXDestroyContext(dpy, ctx);
         ran = true;
@@ -331,27 +355,199 @@ END_TEST
 START_TEST(no_depth) { run_kind(4, true); }
 END_TEST
 
+// --- EGL: pbuffer surfaces (the surfaceless platform has no default
+// framebuffer, a pbuffer has one with the config's depth and stencil) ---
+
+static EGLDisplay egl_dpy = EGL_NO_DISPLAY;
+static const char *egl_where = "EGL";
+
+static bool has_word(const char *list, const char *word) {
+    size_t n = strlen(word);
+    for (const char *p = list; p && (p = strstr(p, word)) != NULL; p += n) {
+        if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0')) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// A hardware device's display where there is one (NVIDIA has no other
+// headless route), else Mesa's surfaceless platform.
+static EGLDisplay egl_open(void) {
+    const char *client = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
+    PFNEGLGETPLATFORMDISPLAYEXTPROC get_display =
+        (PFNEGLGETPLATFORMDISPLAYEXTPROC)eglGetProcAddress("eglGetPlatformDisplayEXT");
+    PFNEGLQUERYDEVICESEXTPROC query_devices =
+        (PFNEGLQUERYDEVICESEXTPROC)eglGetProcAddress("eglQueryDevicesEXT");
+    PFNEGLQUERYDEVICESTRINGEXTPROC query_string =
+        (PFNEGLQUERYDEVICESTRINGEXTPROC)eglGetProcAddress("eglQueryDeviceStringEXT");
+    if (!get_display) {
+        return EGL_NO_DISPLAY;
+    }
+    if (has_word(client, "EGL_EXT_platform_device") && query_devices && query_string) {
+        EGLDeviceEXT devices[16];
+        EGLint count = 0;
+        if (query_devices(16, devices, &count)) {
+            for (EGLint i = 0; i < count; i++) {
+                const char *ext = query_string(devices[i], EGL_EXTENSIONS);
+                if (has_word(ext, "EGL_MESA_device_software")) {
+                    continue;
+                }
+                EGLDisplay d = get_display(EGL_PLATFORM_DEVICE_EXT, devices[i], NULL);
+                if (d != EGL_NO_DISPLAY && eglInitialize(d, NULL, NULL)) {
+                    egl_where = "EGL device";
+                    return d;
+                }
+            }
+        }
+    }
+    if (has_word(client, "EGL_MESA_platform_surfaceless")) {
+        EGLDisplay d = get_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
+        if (d != EGL_NO_DISPLAY && eglInitialize(d, NULL, NULL)) {
+            egl_where = "EGL surfaceless";
+            return d;
+        }
+    }
+    return EGL_NO_DISPLAY;
+}
+
+static EGLint egl_attrib(EGLConfig c, EGLint name) {
+    EGLint v = 0;
+    eglGetConfigAttrib(egl_dpy, c, name, &v);
+    return v;
+}
+
+static EGLConfig egl_find_config(const visual_kind *k, bool es) {
+    EGLConfig all[512];
+    EGLint n = 0;
+    if (!eglGetConfigs(egl_dpy, all, 512, &n)) {
+        return NULL;
+    }
+    for (EGLint i = 0; i < n; i++) {
+        EGLConfig c = all[i];
+        if ((egl_attrib(c, EGL_SURFACE_TYPE) & EGL_PBUFFER_BIT) &&
+            (egl_attrib(c, EGL_RENDERABLE_TYPE) & (es ? EGL_OPENGL_ES3_BIT : EGL_OPENGL_BIT)) &&
+            egl_attrib(c, EGL_COLOR_BUFFER_TYPE) == EGL_RGB_BUFFER &&
+            egl_attrib(c, EGL_RED_SIZE) == 8 && egl_attrib(c, EGL_GREEN_SIZE) == 8 &&
+            egl_attrib(c, EGL_BLUE_SIZE) == 8 && egl_attrib(c, EGL_SAMPLES) == 0 &&
+            egl_attrib(c, EGL_DEPTH_SIZE) == k->depth &&
+            egl_attrib(c, EGL_STENCIL_SIZE) == k->stencil &&
+            egl_attrib(c, EGL_CONFIG_CAVEAT) != EGL_SLOW_CONFIG) {
+            return c;
+        }
+    }
+    return NULL;
+}
+
+static void egl_swap(void *user) {
+    eglSwapBuffers(egl_dpy, (EGLSurface)user);
+}
+
+// One config kind on one API through a pbuffer; false when none is offered.
+static bool run_egl_case(const visual_kind *k, bool es) {
+    EGLConfig config = egl_find_config(k, es);
+    if (!config) {
+        printf("depth_visual: %s: no %s pbuffer config for %s, not tested\n", egl_where,
+               k->name, es ? "GLES" : "GL");
+        return false;
+    }
+    EGLint pb_attribs[] = {EGL_WIDTH, W, EGL_HEIGHT, H, EGL_NONE};
+    EGLSurface surface = eglCreatePbufferSurface(egl_dpy, config, pb_attribs);
+    ck_assert_msg(surface != EGL_NO_SURFACE, "eglCreatePbufferSurface: 0x%x", eglGetError());
+    ck_assert(eglBindAPI(es ? EGL_OPENGL_ES_API : EGL_OPENGL_API));
+    EGLint ctx_attribs[] = {EGL_CONTEXT_MAJOR_VERSION, es ? 3 : 4,
+                            EGL_CONTEXT_MINOR_VERSION, es ? 2 : 5,
+                            es ? EGL_NONE : EGL_CONTEXT_OPENGL_PROFILE_MASK,
+                            EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
+    EGLContext ctx = eglCreateContext(egl_dpy, config, EGL_NO_CONTEXT, ctx_attribs);
+    bool ran = false;
+    if (ctx == EGL_NO_CONTEXT) {
+        printf("depth_visual: %s: no %s context, %s not tested\n", egl_where,
+               es ? "GLES 3.2" : "GL 4.5", k->name);
+    } else {
+        ck_assert(eglMakeCurrent(egl_dpy, surface, surface, ctx));
+        fxgl_test_pin_drivers();
+        GladGLContext gl;
+        fxgl_gl_info info;
+        char reason[256];
+        ck_assert_msg(fxgl_gl_load(&gl, &info, fxgl_test_egl_proc, NULL, reason,
+                                   sizeof(reason)),
+                      "%s", reason);
+        check_depth(&gl, &info, k, es, egl_where, egl_swap, surface);
+        eglMakeCurrent(egl_dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+        eglDestroyContext(egl_dpy, ctx);
+        ran = true;
+    }
+    eglDestroySurface(egl_dpy, surface);
+    return ran;
+}
+
+static void run_egl_kind(int i) {
+    if (egl_dpy == EGL_NO_DISPLAY) {
+        printf("depth_visual: no EGL display, EGL %s not tested\n", kinds[i].name);
+        return;
+    }
+    for (int es = 0; es < 2; es++) {
+        run_egl_case(&kinds[i], es);
+    }
+}
+
+START_TEST(egl_depth24_stencil8) { run_egl_kind(0); }
+END_TEST
+
+START_TEST(egl_depth24_no_stencil) { run_egl_kind(1); }
+END_TEST
+
+START_TEST(egl_depth16) { run_egl_kind(2); }
+END_TEST
+
+START_TEST(egl_depth32) { run_egl_kind(3); }
+END_TEST
+
+START_TEST(egl_no_depth) { run_egl_kind(4); }
+END_TEST
+
 int main(void) {
     char reason[256];
-    if (!fxgl_test_xvfb_start(&xvfb, 640, 480, 60000, reason, sizeof(reason))) {
-        printf("SKIP: %s\n", reason);
+    bool have_x = fxgl_test_xvfb_start(&xvfb, 640, 480, 60000, reason, sizeof(reason));
+    if (!have_x) {
+        printf("depth_visual: GLX not tested: %s\n", reason);
+    }
+    egl_dpy = egl_open();
+    if (!have_x && egl_dpy == EGL_NO_DISPLAY) {
+        printf("SKIP: no Xvfb (%s) and no EGL display\n", reason);
         return FXGL_TEST_SKIP;
     }
     Suite *s = suite_create("depth_visual");
-    TCase *tc = tcase_create("glx");
-    tcase_set_timeout(tc, 120);
-    tcase_add_test(tc, depth24_stencil8);
-    tcase_add_test(tc, depth24_no_stencil);
-    tcase_add_test(tc, depth16);
-    tcase_add_test(tc, depth32);
-    tcase_add_test(tc, no_depth);
-    suite_add_tcase(s, tc);
+    if (have_x) {
+        TCase *tc = tcase_create("glx");
+        tcase_set_timeout(tc, 120);
+        tcase_add_test(tc, depth24_stencil8);
+        tcase_add_test(tc, depth24_no_stencil);
+        tcase_add_test(tc, depth16);
+        tcase_add_test(tc, depth32);
+        tcase_add_test(tc, no_depth);
+        suite_add_tcase(s, tc);
+    }
+    TCase *te = tcase_create("egl");
+    tcase_set_timeout(te, 120);
+    tcase_add_test(te, egl_depth24_stencil8);
+    tcase_add_test(te, egl_depth24_no_stencil);
+    tcase_add_test(te, egl_depth16);
+    tcase_add_test(te, egl_depth32);
+    tcase_add_test(te, egl_no_depth);
+    suite_add_tcase(s, te);
     SRunner *sr = srunner_create(s);
     // No fork: the X connection and Xvfb belong to this process.
     srunner_set_fork_status(sr, CK_NOFORK);
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);
-    fxgl_test_xvfb_stop(&xvfb);
+    if (egl_dpy != EGL_NO_DISPLAY) {
+        eglTerminate(egl_dpy);
+    }
+    if (have_x) {
+        fxgl_test_xvfb_stop(&xvfb);
+    }
     return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }
