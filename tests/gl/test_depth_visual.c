@@ -4,7 +4,9 @@
  * 24 bits with 8 of stencil, 24 without stencil, 16, 32 (where offered) and
  * none, on GL 4.5 core and GLES 3.2: GLX windows under a private Xvfb (GLX's
  * ES profile for GLES), and EGL pbuffers (a hardware device's display, else
- * Mesa's surfaceless platform), whose configs are checked where offered.
+ * Mesa's surfaceless platform), whose configs are checked where offered;
+ * and an FBO as the source, with depth renderbuffers of each format (float
+ * ones too).
  *
  * The program draws straight into the window: depth cleared to 0.25, then,
  * in the bottom half (GL rows), an orthographic triangle whose depth ramps
@@ -120,8 +122,8 @@ static double stored(double d, int bits) {
     return floor(d * m + 0.5) / m;
 }
 
-// Draws the scene into the default framebuffer.
-static void draw_scene(GladGLContext *gl, bool es) {
+// Draws the scene into the default framebuffer (fbo 0) or an FBO.
+static void draw_scene(GladGLContext *gl, bool es, GLuint fbo) {
     const char *head = es ? "#version 320 es\nprecision highp float;\n" : "#version 450\n";
     char vs_src[512], fs_src[256];
     // An orthographic triangle over the whole viewport: z = 0.8 * x (NDC),
@@ -156,7 +158,7 @@ static void draw_scene(GladGLContext *gl, bool es) {
     GLuint vao = 0;
     gl->GenVertexArrays(1, &vao);
     gl->BindVertexArray(vao);
-    gl->BindFramebuffer(GL_FRAMEBUFFER, 0);
+    gl->BindFramebuffer(GL_FRAMEBUFFER, fbo);
     gl->Viewport(0, 0, W, H);
     gl->ClearColor(0.0f, 0.0f, 0.0f, 1.0f);
     gl->ClearDepthf(0.25f);
@@ -204,16 +206,19 @@ typedef void (*swap_fn)(void *user);
 // The check on the current context, whose default framebuffer has the
 // visual (or config) of kind k: two frames, each drawn, run and read back.
 static void check_depth(GladGLContext *gl, const fxgl_gl_info *info, const visual_kind *k,
-                        bool es, const char *where, swap_fn swap, void *swap_user) {
+                        bool es, const char *where, swap_fn swap, void *swap_user,
+                        GLuint fbo) {
+    GLenum depth_attach = fbo ? GL_DEPTH_ATTACHMENT : GL_DEPTH;
+    gl->BindFramebuffer(GL_FRAMEBUFFER, fbo);
     // What the driver made of the visual, for the log.
     GLint depth_bits = 0, type = GL_NONE, comp = GL_NONE;
-    gl->GetFramebufferAttachmentParameteriv(GL_FRAMEBUFFER, GL_DEPTH,
+    gl->GetFramebufferAttachmentParameteriv(GL_FRAMEBUFFER, depth_attach,
                                             GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, &type);
     if (type != GL_NONE) {
-        gl->GetFramebufferAttachmentParameteriv(GL_FRAMEBUFFER, GL_DEPTH,
+        gl->GetFramebufferAttachmentParameteriv(GL_FRAMEBUFFER, depth_attach,
                                                 GL_FRAMEBUFFER_ATTACHMENT_DEPTH_SIZE,
                                                 &depth_bits);
-        gl->GetFramebufferAttachmentParameteriv(GL_FRAMEBUFFER, GL_DEPTH,
+        gl->GetFramebufferAttachmentParameteriv(GL_FRAMEBUFFER, depth_attach,
                                                 GL_FRAMEBUFFER_ATTACHMENT_COMPONENT_TYPE,
                                                 &comp);
     }
@@ -233,9 +238,9 @@ static void check_depth(GladGLContext *gl, const fxgl_gl_info *info, const visua
     ck_assert_int_eq(fxgl_runtime_add_effect(rt, depth_effect(&t, es), NULL), 0);
     // Two frames: the first creates the copy target, the second reuses it.
     for (int frame = 0; frame < 2; frame++) {
-        draw_scene(gl, es);
+        draw_scene(gl, es, fbo);
         ck_assert_int_eq(gl->GetError(), GL_NO_ERROR);
-        fxgl_frame_desc d = {.width = W, .height = H, .framebuffer = 0};
+        fxgl_frame_desc d = {.width = W, .height = H, .framebuffer = fbo};
         ck_assert(fxgl_runtime_frame(rt, &d));
         GLenum err = gl->GetError();
         ck_assert_msg(err == GL_NO_ERROR, "%s %s, %s, frame %d: GL error 0x%04x left\n%s",
@@ -244,7 +249,7 @@ static void check_depth(GladGLContext *gl, const fxgl_gl_info *info, const visua
         ck_assert_msg(fxgl_runtime_effect_status(rt, 0, &why) == FXGL_STATUS_READY,
                       "%s\n%s", why, log_text);
         fxgl_image out;
-        gl->BindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+        gl->BindFramebuffer(GL_READ_FRAMEBUFFER, fbo);
         ck_assert(fxgl_image_read_gl(&out, gl, W, H));
         for (int y = 0; y < H; y++) {
             for (int x = 0; x < W; x++) {
@@ -325,7 +330,7 @@ static bool run_case(Display *dpy, const visual_kind *k, bool es) {
         ck_assert_msg(fxgl_gl_load(&gl, &info, glx_proc, NULL, reason, sizeof(reason)), "%s",
                       reason);
         glx_swap_target target = {dpy, win};
-        check_depth(&gl, &info, k, es, "GLX", glx_swap, &target);
+        check_depth(&gl, &info, k, es, "GLX", glx_swap, &target, 0);
         glXMakeCurrent(dpy, None, NULL);
         glXDestroyContext(dpy, ctx);
         ran = true;
@@ -480,7 +485,7 @@ static bool run_egl_case(const visual_kind *k, bool es) {
         ck_assert_msg(fxgl_gl_load(&gl, &info, fxgl_test_egl_proc, NULL, reason,
                                    sizeof(reason)),
                       "%s", reason);
-        check_depth(&gl, &info, k, es, egl_where, egl_swap, surface);
+        check_depth(&gl, &info, k, es, egl_where, egl_swap, surface, 0);
         eglMakeCurrent(egl_dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
         eglDestroyContext(egl_dpy, ctx);
         ran = true;
@@ -488,6 +493,93 @@ static bool run_egl_case(const visual_kind *k, bool es) {
     eglDestroySurface(egl_dpy, surface);
     return ran;
 }
+
+// --- an FBO as the source (a host that hands fxgl its own framebuffer):
+// the same formats as renderbuffers, float ones too ---
+
+typedef struct fbo_kind {
+    const char *name;
+    GLenum format;
+    int depth, stencil;
+    bool gl_only;                // no such renderbuffer format on GLES
+} fbo_kind;
+
+static const fbo_kind fbo_kinds[] = {
+    {"FBO DEPTH24_STENCIL8", GL_DEPTH24_STENCIL8, 24, 8, false},
+    {"FBO DEPTH_COMPONENT24", GL_DEPTH_COMPONENT24, 24, 0, false},
+    {"FBO DEPTH_COMPONENT16", GL_DEPTH_COMPONENT16, 16, 0, false},
+    {"FBO DEPTH_COMPONENT32F", GL_DEPTH_COMPONENT32F, 32, 0, false},
+    {"FBO DEPTH32F_STENCIL8", GL_DEPTH32F_STENCIL8, 32, 8, false},
+    {"FBO DEPTH_COMPONENT32", GL_DEPTH_COMPONENT32, 32, 0, true},
+};
+
+static void no_swap(void *user) {
+    (void)user;
+}
+
+static void run_fbo_case(const fbo_kind *fk, bool es) {
+    EGLConfig all[512];
+    EGLint n = 0;
+    EGLConfig config = NULL;
+    ck_assert(eglGetConfigs(egl_dpy, all, 512, &n));
+    for (EGLint i = 0; i < n && !config; i++) {
+        config = (egl_attrib(all[i], EGL_RENDERABLE_TYPE) &
+                  (es ? EGL_OPENGL_ES3_BIT : EGL_OPENGL_BIT)) ? all[i] : NULL;
+    }
+    ck_assert(config != NULL);
+    ck_assert(eglBindAPI(es ? EGL_OPENGL_ES_API : EGL_OPENGL_API));
+    EGLint ctx_attribs[] = {EGL_CONTEXT_MAJOR_VERSION, es ? 3 : 4,
+                            EGL_CONTEXT_MINOR_VERSION, es ? 2 : 5,
+                            es ? EGL_NONE : EGL_CONTEXT_OPENGL_PROFILE_MASK,
+                            EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
+    EGLContext ctx = eglCreateContext(egl_dpy, config, EGL_NO_CONTEXT, ctx_attribs);
+    if (ctx == EGL_NO_CONTEXT) {
+        printf("depth_visual: %s: no %s context, %s not tested\n", egl_where,
+               es ? "GLES 3.2" : "GL 4.5", fk->name);
+        return;
+    }
+    ck_assert(eglMakeCurrent(egl_dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, ctx));
+    GladGLContext gl;
+    fxgl_gl_info info;
+    char reason[256];
+    ck_assert_msg(fxgl_gl_load(&gl, &info, fxgl_test_egl_proc, NULL, reason, sizeof(reason)),
+                  "%s", reason);
+    GLuint rb[2], fbo = 0;
+    gl.GenRenderbuffers(2, rb);
+    gl.BindRenderbuffer(GL_RENDERBUFFER, rb[0]);
+    gl.RenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, W, H);
+    gl.BindRenderbuffer(GL_RENDERBUFFER, rb[1]);
+    gl.RenderbufferStorage(GL_RENDERBUFFER, fk->format, W, H);
+    gl.GenFramebuffers(1, &fbo);
+    gl.BindFramebuffer(GL_FRAMEBUFFER, fbo);
+    gl.FramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb[0]);
+    gl.FramebufferRenderbuffer(GL_FRAMEBUFFER,
+                               fk->stencil ? GL_DEPTH_STENCIL_ATTACHMENT : GL_DEPTH_ATTACHMENT,
+                               GL_RENDERBUFFER, rb[1]);
+    ck_assert_int_eq(gl.CheckFramebufferStatus(GL_FRAMEBUFFER), GL_FRAMEBUFFER_COMPLETE);
+    ck_assert_int_eq(gl.GetError(), GL_NO_ERROR);
+    visual_kind k = {fk->name, fk->depth, fk->stencil};
+    check_depth(&gl, &info, &k, es, egl_where, no_swap, NULL, fbo);
+    gl.DeleteFramebuffers(1, &fbo);
+    gl.DeleteRenderbuffers(2, rb);
+    eglMakeCurrent(egl_dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+    eglDestroyContext(egl_dpy, ctx);
+}
+
+START_TEST(fbo_sources) {
+    if (egl_dpy == EGL_NO_DISPLAY) {
+        printf("depth_visual: no EGL display, FBO sources not tested\n");
+        return;
+    }
+    for (size_t i = 0; i < sizeof(fbo_kinds) / sizeof(fbo_kinds[0]); i++) {
+        for (int es = 0; es < 2; es++) {
+            if (!(es && fbo_kinds[i].gl_only)) {
+                run_fbo_case(&fbo_kinds[i], es);
+            }
+        }
+    }
+}
+END_TEST
 
 static void run_egl_kind(int i) {
     if (egl_dpy == EGL_NO_DISPLAY) {
@@ -543,6 +635,7 @@ int main(void) {
     tcase_add_test(te, egl_depth16);
     tcase_add_test(te, egl_depth32);
     tcase_add_test(te, egl_no_depth);
+    tcase_add_test(te, fbo_sources);
     suite_add_tcase(s, te);
     SRunner *sr = srunner_create(s);
     // No fork: the X connection and Xvfb belong to this process.
