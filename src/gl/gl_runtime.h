@@ -345,7 +345,8 @@ struct fxgl_runtime {
                                  // the copy in fills both with one blit
     GLuint resolve_rb, resolve_fbo; // MSAA resolve target
     GLuint depth_tex, depth_fbo; // DEPTH copy of the source framebuffer (flipped)
-    GLenum depth_format;         // 0: the source has no depth
+    GLenum depth_format;         // 0: the source has no depth (or none we can copy)
+    bool depth_unmatched_logged; // said once that the source's depth has no copy format
     bool depth_ready;            // bufready_depth
     GLuint empty_tex;            // 1x1 zero texture for unknown semantics
     GLuint vao;

@@ -1164,18 +1164,45 @@ static GLenum source_depth_format(fxgl_runtime *rt, GLuint fbo) {
                                                 GL_FRAMEBUFFER_ATTACHMENT_DEPTH_SIZE, &bits));
     GLC(rt, GetFramebufferAttachmentParameteriv(
                 GL_READ_FRAMEBUFFER, attach, GL_FRAMEBUFFER_ATTACHMENT_COMPONENT_TYPE, &comp));
-    GLC(rt, GetFramebufferAttachmentParameteriv(GL_READ_FRAMEBUFFER,
-                                                fbo ? GL_STENCIL_ATTACHMENT : GL_STENCIL,
-                                                GL_FRAMEBUFFER_ATTACHMENT_STENCIL_SIZE,
-                                                &stencil));
+    // Without a stencil buffer its attachment reads GL_NONE, and every other
+    // query of it is GL_INVALID_OPERATION (left behind for the program).
+    GLenum stencil_attach = fbo ? GL_STENCIL_ATTACHMENT : GL_STENCIL;
+    GLint stencil_type = GL_NONE;
+    GLC(rt, GetFramebufferAttachmentParameteriv(GL_READ_FRAMEBUFFER, stencil_attach,
+                                                GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE,
+                                                &stencil_type));
+    if (stencil_type != GL_NONE) {
+        GLC(rt, GetFramebufferAttachmentParameteriv(GL_READ_FRAMEBUFFER, stencil_attach,
+                                                    GL_FRAMEBUFFER_ATTACHMENT_STENCIL_SIZE,
+                                                    &stencil));
+    }
     if (bits == 0) {
         return 0;
     }
+    // A depth blit needs the same depth bits and type on both sides (and
+    // the same stencil bits where both have stencil), so the copy takes the
+    // source's own format. Formats with no depth-stencil twin (16 or 32
+    // unorm bits with stencil) copy the depth alone.
     if (comp == GL_FLOAT) {
         return stencil ? GL_DEPTH32F_STENCIL8 : GL_DEPTH_COMPONENT32F;
     }
-    if (bits <= 16 && !stencil) {
+    if (bits <= 16) {
         return GL_DEPTH_COMPONENT16;
+    }
+    if (bits == 32) {
+        // 32-bit unorm depth (Mesa's Z32 visuals) has a texture format on
+        // desktop GL only; GLES has no texture a blit from it accepts and no
+        // other way to read a window's depth.
+        if (rt->info.api != FXGL_API_GLES) {
+            return GL_DEPTH_COMPONENT32;
+        }
+        if (!rt->depth_unmatched_logged) {
+            rt->depth_unmatched_logged = true;
+            gl_log(rt, FXGL_GL_LOG_WARN,
+                   "DEPTH: the window's 32-bit integer depth buffer cannot be copied on "
+                   "GLES; effects read no depth");
+        }
+        return 0;
     }
     return stencil ? GL_DEPTH24_STENCIL8 : GL_DEPTH_COMPONENT24;
 }

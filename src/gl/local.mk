@@ -35,6 +35,12 @@ tests_gl_test_runtime_SOURCES = tests/gl/test_runtime.c tests/gl/tfx.h
 tests_gl_test_runtime_CPPFLAGS = $(TEST_CPPFLAGS) $(EGL_CFLAGS)
 tests_gl_test_runtime_LDADD = $(TEST_LDADD) -lm -lpthread
 
+# The default framebuffer's depth for each kind of window visual (GLX, Xvfb).
+check_PROGRAMS += tests/gl/test_depth_visual
+tests_gl_test_depth_visual_SOURCES = tests/gl/test_depth_visual.c tests/gl/tfx.h
+tests_gl_test_depth_visual_CPPFLAGS = $(TEST_CPPFLAGS) $(EGL_CFLAGS) $(X11_CFLAGS) $(GLX_CFLAGS)
+tests_gl_test_depth_visual_LDADD = $(TEST_LDADD) $(EGL_LIBS) $(GLX_LIBS) $(X11_LIBS) -lm
+
 check_PROGRAMS += tests/gl/test_gles_emulation
 tests_gl_test_gles_emulation_SOURCES = tests/gl/test_gles_emulation.c
 tests_gl_test_gles_emulation_CPPFLAGS = $(TEST_CPPFLAGS) $(EGL_CFLAGS)

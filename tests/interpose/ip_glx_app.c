@@ -12,6 +12,7 @@
  * them core profile), resize (the window grows every 3 frames), resize-every
  * (a new size before every frame, checked in that frame).
  * --size WxH sets the first window's size, --size2 WxH the second's (mode two).
+ * --depth D:S picks a config with exactly D depth and S stencil bits.
  * See ip_app.h for the checks.
  * --toggle-at N: see ip_app.h (the first window takes the focus).
  * --origin-dlopen REL: dlopen("$ORIGIN/REL", RTLD_NOLOAD) must find the
@@ -34,6 +35,7 @@
 typedef struct glx_api {
     GLXFBConfig *(*ChooseFBConfig)(Display *, int, const int *, int *);
     XVisualInfo *(*GetVisualFromFBConfig)(Display *, GLXFBConfig);
+    int (*GetFBConfigAttrib)(Display *, GLXFBConfig, int, int *);
     GLXContext (*CreateNewContext)(Display *, GLXFBConfig, int, GLXContext, Bool);
     Bool (*MakeCurrent)(Display *, GLXDrawable, GLXContext);
     void (*SwapBuffers)(Display *, GLXDrawable);
@@ -62,6 +64,8 @@ static bool load_glx(const char *path) {
                 dlsym(h, "glXChooseFBConfig"));
         LOAD_AS(GetVisualFromFBConfig, XVisualInfo *(*)(Display *, GLXFBConfig),
                 dlsym(h, "glXGetVisualFromFBConfig"));
+        LOAD_AS(GetFBConfigAttrib, int (*)(Display *, GLXFBConfig, int, int *),
+                dlsym(h, "glXGetFBConfigAttrib"));
         LOAD_AS(CreateNewContext, GLXContext(*)(Display *, GLXFBConfig, int, GLXContext, Bool),
                 dlsym(h, "glXCreateNewContext"));
         LOAD_AS(MakeCurrent, Bool(*)(Display *, GLXDrawable, GLXContext),
@@ -86,6 +90,8 @@ static bool load_glx(const char *path) {
                 GPA("glXChooseFBConfig"));
         LOAD_AS(GetVisualFromFBConfig, XVisualInfo *(*)(Display *, GLXFBConfig),
                 GPA("glXGetVisualFromFBConfig"));
+        LOAD_AS(GetFBConfigAttrib, int (*)(Display *, GLXFBConfig, int, int *),
+                GPA("glXGetFBConfigAttrib"));
         LOAD_AS(CreateNewContext, GLXContext(*)(Display *, GLXFBConfig, int, GLXContext, Bool),
                 GPA("glXCreateNewContext"));
         LOAD_AS(MakeCurrent, Bool(*)(Display *, GLXDrawable, GLXContext),
@@ -96,10 +102,12 @@ static bool load_glx(const char *path) {
     }
 #else
     (void)path;
-    glx = (glx_api){glXChooseFBConfig, glXGetVisualFromFBConfig, glXCreateNewContext,
+    glx = (glx_api){glXChooseFBConfig, glXGetVisualFromFBConfig, glXGetFBConfigAttrib,
+                    glXCreateNewContext,
                     glXMakeCurrent, glXSwapBuffers, glXDestroyContext, glXGetProcAddressARB};
 #endif
-    return glx.ChooseFBConfig && glx.GetVisualFromFBConfig && glx.CreateNewContext &&
+    return glx.ChooseFBConfig && glx.GetVisualFromFBConfig && glx.GetFBConfigAttrib &&
+           glx.CreateNewContext &&
            glx.MakeCurrent && glx.SwapBuffers && glx.DestroyContext && glx.GetProcAddressARB;
 }
 
@@ -388,10 +396,30 @@ int main(int argc, char **argv) {
         printf("SKIP: no GLX framebuffer config\n");
         return IP_APP_SKIP;
     }
-    XVisualInfo *vi = glx.GetVisualFromFBConfig(dpy, configs[0]);
+    // --depth D:S: the first config with exactly D depth and S stencil bits
+    // (the window's default framebuffer then has that depth buffer).
+    GLXFBConfig config = configs[0];
+    const char *depth = ip_app_arg(argc, argv, "--depth", NULL);
+    if (depth) {
+        int want_depth = -1, want_stencil = -1;
+        sscanf(depth, "%d:%d", &want_depth, &want_stencil);
+        config = NULL;
+        for (int i = 0; i < n && !config; i++) {
+            int d = -1, st = -1;
+            glx.GetFBConfigAttrib(dpy, configs[i], GLX_DEPTH_SIZE, &d);
+            glx.GetFBConfigAttrib(dpy, configs[i], GLX_STENCIL_SIZE, &st);
+            config = d == want_depth && st == want_stencil ? configs[i] : NULL;
+        }
+        if (!config) {
+            printf("SKIP: no GLX config with depth %d and stencil %d\n", want_depth,
+                   want_stencil);
+            return IP_APP_SKIP;
+        }
+    }
+    XVisualInfo *vi = glx.GetVisualFromFBConfig(dpy, config);
     bool two = strcmp(mode, "two") == 0;
     for (int k = 0; k < (two ? 2 : 1); k++) {
-        if (!open_window(dpy, configs[0], vi, &wins[k], k == 1)) {
+        if (!open_window(dpy, config, vi, &wins[k], k == 1)) {
             printf("SKIP: cannot create GLX context %d\n", k);
             return IP_APP_SKIP;
         }

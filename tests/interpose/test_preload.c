@@ -313,6 +313,23 @@ START_TEST(effect_inverted_glx) {
 }
 END_TEST
 
+START_TEST(glx_depth_visuals) {
+    // Windows whose visual has 24-bit depth with and without stencil, 16 and
+    // 32 bits, and none, with an effect that binds DEPTH: every frame copies
+    // the window's depth, the colour is still inverted, and no GL error of
+    // fxgl's is left for the program (its profiler check after each swap);
+    // the first frame and the resizes of mode resize read the source's
+    // depth and stencil formats. A config the server lacks skips itself.
+    static const char *const visuals[] = {"24:8", "24:0", "16:0", "32:0", "0:0"};
+    for (size_t i = 0; i < sizeof(visuals) / sizeof(visuals[0]); i++) {
+        char depth[16];
+        snprintf(depth, sizeof(depth), "%s", visuals[i]);
+        expect_app("ip_glx_app", ENV(MARK, INVERTED, preset("depthinvert.ini"), effect_paths()),
+                   ARGS("--depth", depth, "--mode", "resize"), 0);
+    }
+}
+END_TEST
+
 START_TEST(glx_resize_every_frame) {
     // A new window size before every frame, checked in that frame: fxgl
     // follows the size without asking the server at each swap (the window's
@@ -1424,6 +1441,7 @@ int main(void) {
     add(s, "glx_msc_oml", glx_msc_oml);
     add(s, "glx_two_windows", glx_two_windows);
     add(s, "glx_resize", glx_resize);
+    add(s, "glx_depth_visuals", glx_depth_visuals);
     add(s, "glx_tiny_skipped", glx_tiny_skipped);
     add(s, "glx_disabled", glx_disabled);
     add(s, "glx_blacklist_env", glx_blacklist_env);
