@@ -306,9 +306,12 @@ FXGL_INTERNAL ip_runtime *ip_slot_runtime(ip_slot *slot);
 FXGL_INTERNAL ip_drawable_state ip_drawable_swap(ip_wsi wsi, void *dpy, uintptr_t id, int width,
                                                  int height);
 FXGL_INTERNAL void ip_drawable_set_pbuffer(ip_wsi wsi, void *dpy, uintptr_t id);
-// Records the X window behind an EGL window surface (for input).
+// Records the X window behind an EGL window surface (for input) or a
+// GLXWindow (for its size).
 FXGL_INTERNAL void ip_drawable_set_native(ip_wsi wsi, void *dpy, uintptr_t id,
                                           uintptr_t window);
+// The native X window recorded for a drawable (an EGL surface, a GLXWindow), or 0.
+FXGL_INTERNAL uintptr_t ip_drawable_native(ip_wsi wsi, void *dpy, uintptr_t id);
 FXGL_INTERNAL void ip_drawable_forget(ip_wsi wsi, void *dpy, uintptr_t id);
 
 // --- frame.c ---

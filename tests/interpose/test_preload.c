@@ -321,6 +321,7 @@ START_TEST(glx_resize_every_frame) {
     expect_app("ip_glx_app", ENV(MARK), ARGS("--mode", "resize-every"), 0);
     expect_app("ip_glx_app", ENV(MARK, INVERTED, preset("invert.ini"), effect_paths()),
                ARGS("--mode", "resize-every"), 0);
+    expect_app("ip_glx_app", ENV(MARK), ARGS("--mode", "resize-every", "--glxwindow", "yes"), 0);
 }
 END_TEST
 
@@ -335,6 +336,10 @@ START_TEST(glx_no_request_per_swap) {
     expect_app("ip_glx_app", ENV(MARK), ARGS("--requests", path), 0);
     expect_app("ip_glx_app", ENV(MARK, INVERTED, preset("invert.ini"), effect_paths()),
                ARGS("--requests", path), 0);
+    // Through a GLXWindow (GLFW's way): its X window is recorded at creation.
+    expect_app("ip_glx_app", ENV(NO_MARK, "FXGL_DISABLE=1"),
+               ARGS("--glxwindow", "yes", "--requests", path, "--requests-mode", "write"), 0);
+    expect_app("ip_glx_app", ENV(MARK), ARGS("--glxwindow", "yes", "--requests", path), 0);
     remove(path);
 }
 END_TEST
