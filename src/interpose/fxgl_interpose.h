@@ -248,6 +248,9 @@ FXGL_INTERNAL void ip_effects_destroy(ip_effects *fx);
 // before ip_effects_frame. False when KeyEffects has switched every effect off.
 FXGL_INTERNAL bool ip_effects_input(ip_effects *fx, struct fxgl_runtime *rt,
                                     const struct fxgl_input *in);
+// True when a key is bound: KeyEffects, KeyReload, KeyNextPreset,
+// KeyPreviousPreset, KeyPerformanceMode or a technique's toggle key.
+FXGL_INTERNAL bool ip_effects_wants_input(const ip_effects *fx);
 // Requests, callable from any thread (toggle keys, the control socket). They
 // return at once; every runtime acts on them at its next frame
 // (ip_effects_frame), recompiling on its worker while the running versions
@@ -422,6 +425,8 @@ FXGL_INTERNAL void ip_inspect_note_failed(const char *file, const char *diagnost
 // The same polling on a frame that runs no effects (KeyEffects off), so
 // control still answers. Accepts NULL.
 FXGL_INTERNAL void ip_inspect_idle(ip_inspect *in, const struct fxgl_input *input);
+// True when a control key is bound (FXGL_KEYS) or the overlay is open.
+FXGL_INTERNAL bool ip_inspect_wants_input(const ip_inspect *in);
 // SIGUSR1 asks for a dump, where the program left SIGUSR1 at its default.
 FXGL_INTERNAL bool ip_control_signal_install(void);
 // True once per SIGUSR1 received (the frame hook then dumps).
