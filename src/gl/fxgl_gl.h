@@ -196,6 +196,9 @@ typedef struct fxgl_technique_info {
     size_t pass_count;           // passes of the technique
 } fxgl_technique_info;
 
+// True when a loaded effect has a uniform fed from the keyboard or mouse
+// (source = "key", "mousepoint", "mousedelta", "mousebutton", "mousewheel").
+bool fxgl_runtime_reads_input(const fxgl_runtime *rt);
 // Techniques of every effect in render order; index i < fxgl_runtime_technique_count.
 size_t fxgl_runtime_technique_count(fxgl_runtime *rt);
 bool fxgl_runtime_technique(fxgl_runtime *rt, size_t i, fxgl_technique_info *info);

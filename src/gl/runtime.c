@@ -426,6 +426,25 @@ fxgl_status fxgl_runtime_effect_status(fxgl_runtime *rt, size_t e, const char **
     return rt->effects[e]->status;
 }
 
+bool fxgl_runtime_reads_input(const fxgl_runtime *rt) {
+    for (size_t i = 0; rt && i < rt->effect_count; i++) {
+        const gl_effect *e = rt->effects[i];
+        for (size_t k = 0; e->loaded && k < e->special_count; k++) {
+            switch (e->specials[k].u->special) {
+            case FXGL_SPECIAL_KEY:
+            case FXGL_SPECIAL_MOUSEPOINT:
+            case FXGL_SPECIAL_MOUSEDELTA:
+            case FXGL_SPECIAL_MOUSEBUTTON:
+            case FXGL_SPECIAL_MOUSEWHEEL:
+                return true;
+            default:
+                break;
+            }
+        }
+    }
+    return false;
+}
+
 size_t fxgl_runtime_technique_count(fxgl_runtime *rt) {
     gl_adopt(rt);
     return rt->order_count;

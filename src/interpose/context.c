@@ -276,6 +276,14 @@ void ip_drawable_set_native(ip_wsi wsi, void *dpy, uintptr_t id, uintptr_t windo
     pthread_mutex_unlock(&table_lock);
 }
 
+uintptr_t ip_drawable_native(ip_wsi wsi, void *dpy, uintptr_t id) {
+    pthread_mutex_lock(&table_lock);
+    drawable_rec *d = find_drawable(wsi, dpy, id);
+    uintptr_t window = d ? d->native_window : 0;
+    pthread_mutex_unlock(&table_lock);
+    return window;
+}
+
 void ip_drawable_forget(ip_wsi wsi, void *dpy, uintptr_t id) {
     pthread_mutex_lock(&table_lock);
     drawable_rec *d = find_drawable(wsi, dpy, id);

@@ -689,6 +689,20 @@ bool ip_inspect_frame(ip_inspect *i, fxgl_runtime *fx, const fxgl_frame_desc *de
     return ok;
 }
 
+bool ip_inspect_wants_input(const ip_inspect *i) {
+    if (!i) {
+        return false;
+    }
+    pthread_mutex_lock(&control_lock);
+    bool bound = false;
+    for (int k = 0; k < IP_CTL_ACTIONS && !bound; k++) {
+        bound = keymap.vk[k] > 0;
+    }
+    bool want = bound || fxgl_inspect_overlay_is_on(i->in);
+    pthread_mutex_unlock(&control_lock);
+    return want;
+}
+
 void ip_inspect_idle(ip_inspect *i, const fxgl_input *input) {
     if (!i) {
         return;

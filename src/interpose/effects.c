@@ -1019,6 +1019,27 @@ static bool key_fired(const fxgl_preset_key *k, const fxgl_input *in) {
            (bool)in->key_down[0x12] == k->alt;
 }
 
+bool ip_effects_wants_input(const ip_effects *fx) {
+    if (!fx) {
+        return false;
+    }
+    const fxgl_config *c = &session.config;
+    if (session.ok && (c->key_effects.vk || c->key_reload.vk || c->key_next_preset.vk ||
+                       c->key_previous_preset.vk || c->key_performance_mode.vk)) {
+        return true;
+    }
+    for (size_t i = 0; i < fx->entry_count; i++) {
+        const ip_entry *e = &fx->entries[i];
+        const fxgl_preset_effect *p = &e->view;
+        for (size_t t = 0; e->described && t < p->technique_count; t++) {
+            if (p->techniques[t].toggle_key.vk) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 bool ip_effects_input(ip_effects *fx, fxgl_runtime *rt, const fxgl_input *in) {
     if (!in->has_focus) {
         return true;

@@ -45,6 +45,7 @@ struct ip_runtime {
     ip_effects *effects;         // what fx runs; freed after fx
     void *owner;                 // the context fx lives on
     ip_input *input;             // this runtime's previous input snapshot
+    bool input_idle_logged;      // "input not polled" logged once
     bool statuses_logged;        // the first run frame logged what loaded and was skipped
     bool frame_failed_logged;
     ip_inspect *inspect;         // control.c (issue 10): dump, overlay, control; NULL: none
@@ -286,10 +287,18 @@ static bool run_effects(ip_runtime *rt, const ip_frame_desc *frame) {
     }
     double now = now_seconds();
     fxgl_input input;
-    bool have_input = rt->input && ip_input_poll(rt->input, frame->x_display, frame->x_window,
-                                                 frame->drawable.width,
-                                                 frame->drawable.height, frame->wl_display,
-                                                 &input);
+    // Input only for what reads it: a bound key, a key or mouse uniform, the overlay.
+    bool wanted = rt->input && (ip_effects_wants_input(rt->effects) ||
+                                ip_inspect_wants_input(rt->inspect) ||
+                                fxgl_runtime_reads_input(rt->fx));
+    if (!wanted && rt->input && rt->inspect_tried && !rt->input_idle_logged) {
+        rt->input_idle_logged = true;
+        fxgl_log(FXGL_LOG_DEBUG, "input not polled: no key bound, no key or mouse uniform, "
+                 "no overlay");
+    }
+    bool have_input = wanted && ip_input_poll(rt->input, frame->x_display, frame->x_window,
+                                              frame->drawable.width, frame->drawable.height,
+                                              frame->wl_display, &input);
     // Keys first, so a preset switch or toggle shows in this very frame.
     bool on = !have_input || ip_effects_input(rt->effects, rt->fx, &input);
     if (!ip_effects_frame(rt->effects, rt->fx, frame->drawable.width, frame->drawable.height,

@@ -151,6 +151,7 @@ FXGL_INTERNAL extern const ip_hook ip_x11_hooks[]; // x11.c: XDestroyWindow, glX
 // XDestroyWindow/glXDestroyWindow: its swaps go to the driver untouched.
 // No request to the server.
 FXGL_INTERNAL bool ip_x11_window_gone(uintptr_t id);
+FXGL_INTERNAL void ip_x11_note_gone(uintptr_t id);
 
 // Our hook for name, or NULL. Callers return it only where the real
 // lookup of the same name succeeded.
@@ -262,6 +263,9 @@ FXGL_INTERNAL void ip_effects_destroy(ip_effects *fx);
 // before ip_effects_frame. False when KeyEffects has switched every effect off.
 FXGL_INTERNAL bool ip_effects_input(ip_effects *fx, struct fxgl_runtime *rt,
                                     const struct fxgl_input *in);
+// True when a key is bound: KeyEffects, KeyReload, KeyNextPreset,
+// KeyPreviousPreset, KeyPerformanceMode or a technique's toggle key.
+FXGL_INTERNAL bool ip_effects_wants_input(const ip_effects *fx);
 // Requests, callable from any thread (toggle keys, the control socket). They
 // return at once; every runtime acts on them at its next frame
 // (ip_effects_frame), recompiling on its worker while the running versions
@@ -322,9 +326,12 @@ FXGL_INTERNAL ip_runtime *ip_slot_runtime(ip_slot *slot);
 FXGL_INTERNAL ip_drawable_state ip_drawable_swap(ip_wsi wsi, void *dpy, uintptr_t id, int width,
                                                  int height);
 FXGL_INTERNAL void ip_drawable_set_pbuffer(ip_wsi wsi, void *dpy, uintptr_t id);
-// Records the X window behind an EGL window surface (for input).
+// Records the X window behind an EGL window surface (for input) or a
+// GLXWindow (for its size).
 FXGL_INTERNAL void ip_drawable_set_native(ip_wsi wsi, void *dpy, uintptr_t id,
                                           uintptr_t window);
+// The native X window recorded for a drawable (an EGL surface, a GLXWindow), or 0.
+FXGL_INTERNAL uintptr_t ip_drawable_native(ip_wsi wsi, void *dpy, uintptr_t id);
 FXGL_INTERNAL void ip_drawable_forget(ip_wsi wsi, void *dpy, uintptr_t id);
 
 // --- frame.c ---
@@ -435,6 +442,8 @@ FXGL_INTERNAL void ip_inspect_note_failed(const char *file, const char *diagnost
 // The same polling on a frame that runs no effects (KeyEffects off), so
 // control still answers. Accepts NULL.
 FXGL_INTERNAL void ip_inspect_idle(ip_inspect *in, const struct fxgl_input *input);
+// True when a control key is bound (FXGL_KEYS) or the overlay is open.
+FXGL_INTERNAL bool ip_inspect_wants_input(const ip_inspect *in);
 // SIGUSR1 asks for a dump, where the program left SIGUSR1 at its default.
 // KeyEffects: flips the one effects on/off state (`fxgl ctl toggle`'s) at the next frame.
 FXGL_INTERNAL void ip_control_toggle_effects(void);

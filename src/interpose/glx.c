@@ -37,6 +37,8 @@ typedef void (*destroy_pbuffer_fn)(Display *, GLXPbuffer);
 typedef GLXContext (*get_ctx_fn)(void);
 typedef GLXDrawable (*get_drawable_fn)(void);
 typedef void (*query_drawable_fn)(Display *, GLXDrawable, int, unsigned int *);
+typedef GLXWindow (*create_window_fn)(Display *, GLXFBConfig, Window, const int *);
+typedef void (*destroy_window_fn)(Display *, GLXWindow);
 
 // The real functions, resolved once: process-wide, immutable afterwards.
 static struct glx_real {
@@ -55,6 +57,8 @@ static struct glx_real {
     get_ctx_fn get_current_context;
     get_drawable_fn get_current_drawable;
     query_drawable_fn query_drawable;
+    create_window_fn create_window;
+    destroy_window_fn destroy_window;
 } real;
 static pthread_once_t real_once = PTHREAD_ONCE_INIT;
 
@@ -75,6 +79,8 @@ static void real_setup(void) {
         IP_FN(create_attribs_fn, ip_real_glx_chain("glXCreateContextAttribsARB"));
     real.create_pbuffer = IP_FN(create_pbuffer_fn, ip_real_glx_chain("glXCreatePbuffer"));
     real.destroy_pbuffer = IP_FN(destroy_pbuffer_fn, ip_real_glx_chain("glXDestroyPbuffer"));
+    real.create_window = IP_FN(create_window_fn, ip_real_glx_chain("glXCreateWindow"));
+    real.destroy_window = IP_FN(destroy_window_fn, ip_real_glx_chain("glXDestroyWindow"));
     // Queries never need another interposer: take them from libGLX itself.
     real.get_current_context =
         IP_FN(get_ctx_fn, ip_real_glx_terminal("glXGetCurrentContext"));
@@ -117,9 +123,12 @@ static void before_swap(Display *dpy, GLXDrawable drawable) {
     }
     // The size from the window's events on fxgl's own connection: no round
     // trip on the program's connection at each swap (input.c). Only what
-    // cannot be watched (a GLXWindow id) is asked for here, every frame.
+    // cannot be watched is asked for here, every frame.
     int w = 0, h = 0;
-    if (!ip_x11_window_size(DisplayString(dpy), (uint32_t)drawable, &w, &h)) {
+    // A GLXWindow (glXCreateWindow: GLFW's way) is followed through its X window.
+    uintptr_t window = ip_drawable_native(IP_WSI_GLX, dpy, drawable);
+    if (!ip_x11_window_size(DisplayString(dpy), (uint32_t)(window ? window : drawable), &w,
+                            &h)) {
         unsigned int qw = 0, qh = 0;
         r->query_drawable(dpy, drawable, GLX_WIDTH, &qw);
         r->query_drawable(dpy, drawable, GLX_HEIGHT, &qh);
@@ -137,7 +146,7 @@ static void before_swap(Display *dpy, GLXDrawable drawable) {
         .drawable = state,
         .context = ctx,
         .x_display = DisplayString(dpy),
-        .x_window = (uint32_t)drawable,
+        .x_window = (uint32_t)(window ? window : drawable),
     });
     ip_slot_release(slot);
 }
@@ -283,6 +292,29 @@ static void hook_glXDestroyPbuffer(Display *dpy, GLXPbuffer pbuffer) {
 }
 IP_EXPORT(glXDestroyPbuffer, hook_glXDestroyPbuffer);
 
+// A GLXWindow's id is no X window: its size is followed through the X
+// window it was made for, recorded here.
+static GLXWindow hook_glXCreateWindow(Display *dpy, GLXFBConfig config, Window win,
+                                      const int *attribs) {
+    const struct glx_real *r = glx();
+    GLXWindow window = r->create_window ? r->create_window(dpy, config, win, attribs) : 0;
+    if (window) {
+        ip_drawable_set_native(IP_WSI_GLX, dpy, window, win);
+    }
+    return window;
+}
+IP_EXPORT(glXCreateWindow, hook_glXCreateWindow);
+
+static void hook_glXDestroyWindow(Display *dpy, GLXWindow window) {
+    const struct glx_real *r = glx();
+    ip_x11_note_gone((uintptr_t)window); // its swaps pass through from now on
+    ip_drawable_forget(IP_WSI_GLX, dpy, window);
+    if (r->destroy_window) {
+        r->destroy_window(dpy, window);
+    }
+}
+IP_EXPORT(glXDestroyWindow, hook_glXDestroyWindow);
+
 #define IP_HOOK(name) {#name, IP_PTR(hook_##name)}
 const ip_hook ip_glx_hooks[] = {
     IP_HOOK(glXSwapBuffers),
@@ -295,6 +327,8 @@ const ip_hook ip_glx_hooks[] = {
     IP_HOOK(glXDestroyContext),
     IP_HOOK(glXCreatePbuffer),
     IP_HOOK(glXDestroyPbuffer),
+    IP_HOOK(glXCreateWindow),
+    IP_HOOK(glXDestroyWindow),
     {NULL, NULL},
 };
 #undef IP_HOOK

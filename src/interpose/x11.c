@@ -6,8 +6,8 @@
  * fxgl the frame must not turn that into anything else: not an error of
  * fxgl's own request (glXQueryDrawable) instead of the program's, and never
  * a GL call of ours on a context whose drawable is gone - drivers crash
- * there (NVIDIA inside a timer query). So XDestroyWindow and
- * glXDestroyWindow are hooked: no request of ours, just the XID noted, and
+ * there (NVIDIA inside a timer query). So XDestroyWindow (here) and
+ * glXDestroyWindow (glx.c) are hooked: no request of ours, just the XID noted, and
  * glx.c hands the swap of a noted drawable to the driver untouched. The
  * effect runtime stays with its context (still alive) and is released with
  * it, on glXDestroyContext.
@@ -32,7 +32,7 @@ static uintptr_t gone[IP_GONE_MAX]; // under gone_lock
 static unsigned gone_next;          // under gone_lock
 static atomic_uint gone_count;      // a swap checks nothing until one is noted
 
-static void note_gone(uintptr_t id) {
+void ip_x11_note_gone(uintptr_t id) {
     if (!id) {
         return;
     }
@@ -58,7 +58,6 @@ bool ip_x11_window_gone(uintptr_t id) {
 }
 
 typedef int (*destroy_window_fn)(Display *, Window);
-typedef void (*glx_destroy_window_fn)(Display *, GLXWindow);
 
 // The real XDestroyWindow: after fxgl in the search order, else in a libX11
 // the program opened itself (GLFW 3.4 and SDL2 dlopen it with RTLD_LOCAL
@@ -79,25 +78,14 @@ static void real_setup(void) {
 static int hook_XDestroyWindow(Display *dpy, Window window) {
     pthread_once(&real_once, real_setup);
     destroy_window_fn real = real_x_destroy_window;
-    note_gone((uintptr_t)window);
+    ip_x11_note_gone((uintptr_t)window);
     return real ? real(dpy, window) : 0;
 }
 IP_EXPORT(XDestroyWindow, hook_XDestroyWindow);
 
-static void hook_glXDestroyWindow(Display *dpy, GLXWindow window) {
-    glx_destroy_window_fn real =
-        IP_FN(glx_destroy_window_fn, ip_real_glx_chain("glXDestroyWindow"));
-    note_gone((uintptr_t)window);
-    if (real) {
-        real(dpy, window);
-    }
-}
-IP_EXPORT(glXDestroyWindow, hook_glXDestroyWindow);
-
 #define IP_HOOK(name) {#name, IP_PTR(hook_##name)}
 const ip_hook ip_x11_hooks[] = {
     IP_HOOK(XDestroyWindow),
-    IP_HOOK(glXDestroyWindow),
     {NULL, NULL},
 };
 #undef IP_HOOK

@@ -13,7 +13,8 @@
  * (a new size before every frame, checked in that frame).
  * --size WxH sets the first window's size, --size2 WxH the second's (mode two).
  * --depth D:S picks a config with exactly D depth and S stencil bits.
- * See ip_app.h for the checks.
+ * --glxwindow yes: draw through a GLXWindow made for each X window (GLFW's
+ * way; the linked build only). See ip_app.h for the checks.
  * --toggle-at N: see ip_app.h (the first window takes the focus).
  * --origin-dlopen REL: dlopen("$ORIGIN/REL", RTLD_NOLOAD) must find the
  * (already loaded) library: libc expands $ORIGIN from the caller's return
@@ -113,6 +114,7 @@ static bool load_glx(const char *path) {
 
 typedef struct window {
     Window win;
+    GLXDrawable drawable;        // win, or a GLXWindow made for it (--glxwindow)
     Colormap cmap;
     GLXContext ctx;
     ip_app_gl app;
@@ -125,9 +127,18 @@ typedef int64_t (*swap_msc_fn)(Display *, GLXDrawable, int64_t, int64_t, int64_t
 typedef GLXContext (*create_attribs_fn)(Display *, GLXFBConfig, GLXContext, Bool,
                                         const int *);
 
+static bool use_glx_window; // --glxwindow
+
 static bool open_window(Display *dpy, GLXFBConfig config, XVisualInfo *vi, window *w,
                         bool core) {
     w->win = ip_app_window_at(dpy, vi, core ? 400 : 0, w->w, w->h, &w->cmap);
+    w->drawable = w->win;
+#ifndef IP_APP_DLOPEN
+    if (use_glx_window) {
+        // GLFW's way: a GLXWindow, whose id is not the X window's.
+        w->drawable = glXCreateWindow(dpy, config, w->win, NULL);
+    }
+#endif
     if (core) {
         create_attribs_fn create = (create_attribs_fn)(uintptr_t)glx.GetProcAddressARB(
             (const GLubyte *)"glXCreateContextAttribsARB");
@@ -137,7 +148,7 @@ static bool open_window(Display *dpy, GLXFBConfig config, XVisualInfo *vi, windo
     } else {
         w->ctx = glx.CreateNewContext(dpy, config, GLX_RGBA_TYPE, NULL, True);
     }
-    if (!w->ctx || !glx.MakeCurrent(dpy, w->win, w->ctx)) {
+    if (!w->ctx || !glx.MakeCurrent(dpy, w->drawable, w->ctx)) {
         return false;
     }
     fxgl_gl_info info;
@@ -197,14 +208,14 @@ static void profiler_after_swap(window *w, int frame) {
 static unsigned long max_swap_requests;
 
 static void frame(Display *dpy, window *w, int i, swap_msc_fn msc, bool expect) {
-    glx.MakeCurrent(dpy, w->win, w->ctx);
+    glx.MakeCurrent(dpy, w->drawable, w->ctx);
     ip_app_draw(&w->app, i, w->w, w->h);
     profiler_before_swap(w, i);
     unsigned long before = XNextRequest(dpy);
     if (msc) {
-        msc(dpy, w->win, 0, 0, 0);
+        msc(dpy, w->drawable, 0, 0, 0);
     } else {
-        glx.SwapBuffers(dpy, w->win);
+        glx.SwapBuffers(dpy, w->drawable);
     }
     unsigned long sent = XNextRequest(dpy) - before;
     if (i >= 2 && sent > max_swap_requests) {
@@ -252,7 +263,7 @@ static void live_edits(Display *dpy, window *w, const char *path, int wait_frame
             break;
         }
         ip_app_draw(&w->app, 0, w->w, w->h);
-        glx.SwapBuffers(dpy, w->win);
+        glx.SwapBuffers(dpy, w->drawable);
         w->app.gl.Finish();
         int state = ip_app_window_state(dpy, w->win, 0, w->w, w->h);
         IP_APP_CHECK(state == 1, "frame %d after the broken edit: state %d, want the old "
@@ -265,7 +276,7 @@ static void live_edits(Display *dpy, window *w, const char *path, int wait_frame
     IP_APP_CHECK(ip_app_write_file(path, green), "cannot write %s", path);
     for (int f = 0; f < wait_frames; f++) {
         ip_app_draw(&w->app, 0, w->w, w->h);
-        glx.SwapBuffers(dpy, w->win);
+        glx.SwapBuffers(dpy, w->drawable);
         w->app.gl.Finish();
         int state = ip_app_window_state(dpy, w->win, 0, w->w, w->h);
         if (state == 2) {
@@ -299,7 +310,7 @@ static void key_then_plain(Display *dpy, window *w, int wait_frames, bool want_b
         if (f == 0) {
             ip_app_toggle_key(dpy, true);
         }
-        glx.SwapBuffers(dpy, w->win);
+        glx.SwapBuffers(dpy, w->drawable);
         if (f == 0) {
             ip_app_toggle_key(dpy, false);
         }
@@ -327,14 +338,14 @@ static void key_then_green(Display *dpy, window *w, int wait_frames, bool resize
         XSync(dpy, False);
         // The driver sees the new size at the next frame: one unchecked frame first.
         ip_app_draw(&w->app, 0, w->w, w->h);
-        glx.SwapBuffers(dpy, w->win);
+        glx.SwapBuffers(dpy, w->drawable);
     }
     for (int f = 0; f < wait_frames; f++) {
         ip_app_draw(&w->app, 0, w->w, w->h);
         if (f == 0 && !resize) {
             ip_app_toggle_key(dpy, true);
         }
-        glx.SwapBuffers(dpy, w->win);
+        glx.SwapBuffers(dpy, w->drawable);
         if (f == 0 && !resize) {
             ip_app_toggle_key(dpy, false);
         }
@@ -418,6 +429,7 @@ int main(int argc, char **argv) {
     }
     XVisualInfo *vi = glx.GetVisualFromFBConfig(dpy, config);
     bool two = strcmp(mode, "two") == 0;
+    use_glx_window = ip_app_arg(argc, argv, "--glxwindow", NULL) != NULL;
     for (int k = 0; k < (two ? 2 : 1); k++) {
         if (!open_window(dpy, config, vi, &wins[k], k == 1)) {
             printf("SKIP: cannot create GLX context %d\n", k);
@@ -441,9 +453,9 @@ int main(int argc, char **argv) {
     for (int k = 0; ip_app_expect_invert() && k < (two ? 2 : 1); k++) {
         window *w = &wins[k];
         for (int f = 0; f < IP_APP_WARMUP_FRAMES; f++) {
-            glx.MakeCurrent(dpy, w->win, w->ctx);
+            glx.MakeCurrent(dpy, w->drawable, w->ctx);
             ip_app_draw(&w->app, 0, w->w, w->h);
-            glx.SwapBuffers(dpy, w->win);
+            glx.SwapBuffers(dpy, w->drawable);
             w->app.gl.Finish();
             if (ip_app_warmup_check(dpy, w->win, f, w->w, w->h)) {
                 break;
@@ -453,9 +465,9 @@ int main(int argc, char **argv) {
     if (ip_app_expect_change()) {
         window *w = &wins[0];
         for (int f = 0; f < IP_APP_WARMUP_FRAMES; f++) {
-            glx.MakeCurrent(dpy, w->win, w->ctx);
+            glx.MakeCurrent(dpy, w->drawable, w->ctx);
             ip_app_draw(&w->app, 0, w->w, w->h);
-            glx.SwapBuffers(dpy, w->win);
+            glx.SwapBuffers(dpy, w->drawable);
             w->app.gl.Finish();
             if (ip_app_change_check(dpy, w->win, f, w->w, w->h)) {
                 break;
@@ -531,9 +543,9 @@ int main(int argc, char **argv) {
             XSync(dpy, False);
             // The driver sees the new size at the next frame; present one
             // unchecked frame at the new size first, as a resizing app does.
-            glx.MakeCurrent(dpy, wins[0].win, wins[0].ctx);
+            glx.MakeCurrent(dpy, wins[0].drawable, wins[0].ctx);
             ip_app_draw(&wins[0].app, i, wins[0].w, wins[0].h);
-            glx.SwapBuffers(dpy, wins[0].win);
+            glx.SwapBuffers(dpy, wins[0].drawable);
         }
         if (strcmp(mode, "resize-every") == 0 && i > 0) {
             // Every frame a new size, checked in that very frame: growing and
@@ -576,6 +588,11 @@ int main(int argc, char **argv) {
     for (int k = 0; k < (two ? 2 : 1); k++) {
         glx.MakeCurrent(dpy, None, NULL);
         glx.DestroyContext(dpy, wins[k].ctx);
+#ifndef IP_APP_DLOPEN
+        if (wins[k].drawable != wins[k].win) {
+            glXDestroyWindow(dpy, wins[k].drawable);
+        }
+#endif
         XDestroyWindow(dpy, wins[k].win);
         XFreeColormap(dpy, wins[k].cmap);
     }

@@ -13,7 +13,7 @@ if ! command -v nm >/dev/null 2>&1; then
     exit 77
 fi
 # The hooks the interposer may export (issue 7); anything else is a leak.
-allowed='^(glXSwapBuffers|glXSwapBuffersMscOML|glXGetProcAddress|glXGetProcAddressARB|glXCreateContext|glXCreateNewContext|glXCreateContextAttribsARB|glXDestroyContext|glXCreatePbuffer|glXDestroyPbuffer|glXDestroyWindow|XDestroyWindow|glXMakeCurrent|glXMakeContextCurrent|eglSwapBuffers|eglGetProcAddress|eglCreateContext|eglCreateWindowSurface|eglCreatePlatformWindowSurface|eglDestroyContext|eglDestroySurface|eglTerminate|eglMakeCurrent|eglGetDisplay|eglGetPlatformDisplay|dlsym|dlvsym|dlopen|__glx_Main|_init|_fini)$'
+allowed='^(glXSwapBuffers|glXSwapBuffersMscOML|glXGetProcAddress|glXGetProcAddressARB|glXCreateContext|glXCreateNewContext|glXCreateContextAttribsARB|glXDestroyContext|glXCreatePbuffer|glXDestroyPbuffer|glXCreateWindow|glXDestroyWindow|XDestroyWindow|glXMakeCurrent|glXMakeContextCurrent|eglSwapBuffers|eglGetProcAddress|eglCreateContext|eglCreateWindowSurface|eglCreatePlatformWindowSurface|eglDestroyContext|eglDestroySurface|eglTerminate|eglMakeCurrent|eglGetDisplay|eglGetPlatformDisplay|dlsym|dlvsym|dlopen|__glx_Main|_init|_fini)$'
 exported=$(nm -D --defined-only "$lib" | awk '$2 ~ /^[TDBRVW]$/ {print $3}' | sed 's/@.*//')
 fail=0
 for sym in $exported; do

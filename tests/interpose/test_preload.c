@@ -338,6 +338,7 @@ START_TEST(glx_resize_every_frame) {
     expect_app("ip_glx_app", ENV(MARK), ARGS("--mode", "resize-every"), 0);
     expect_app("ip_glx_app", ENV(MARK, INVERTED, preset("invert.ini"), effect_paths()),
                ARGS("--mode", "resize-every"), 0);
+    expect_app("ip_glx_app", ENV(MARK), ARGS("--mode", "resize-every", "--glxwindow", "yes"), 0);
 }
 END_TEST
 
@@ -352,6 +353,10 @@ START_TEST(glx_no_request_per_swap) {
     expect_app("ip_glx_app", ENV(MARK), ARGS("--requests", path), 0);
     expect_app("ip_glx_app", ENV(MARK, INVERTED, preset("invert.ini"), effect_paths()),
                ARGS("--requests", path), 0);
+    // Through a GLXWindow (GLFW's way): its X window is recorded at creation.
+    expect_app("ip_glx_app", ENV(NO_MARK, "FXGL_DISABLE=1"),
+               ARGS("--glxwindow", "yes", "--requests", path, "--requests-mode", "write"), 0);
+    expect_app("ip_glx_app", ENV(MARK), ARGS("--glxwindow", "yes", "--requests", path), 0);
     remove(path);
 }
 END_TEST
@@ -499,6 +504,30 @@ static bool file_has(const char *path, const char *needle) {
     buf[n] = '\0';
     return strstr(buf, needle) != NULL;
 }
+
+START_TEST(input_polled_only_when_read) {
+    // Invert.fx reads no key or mouse uniform and invert.ini binds no key:
+    // with every control key unbound too, nothing reads the input and fxgl
+    // does not poll it; with the control keys' defaults (F9, F10, ...) it does.
+    char log[1100], log_var[1200];
+    snprintf(log, sizeof(log), "%s/tests/interpose/input-polled.log", builddir);
+    snprintf(log_var, sizeof(log_var), "FXGL_LOG_FILE=%s", log);
+    remove(log);
+    expect_app("ip_glx_app",
+               ENV(MARK, INVERTED, preset("invert.ini"), effect_paths(), log_var, "FXGL_LOG=debug",
+                   "FXGL_KEYS=next=none,prev=none,overlay=none,dump=none,screenshot=none"),
+               ARGS("--mode", "one"), 0);
+    ck_assert_msg(file_has(log, "input not polled"), "input polled with nothing reading it: %s",
+                  log);
+    remove(log);
+    expect_app("ip_glx_app",
+               ENV(MARK, INVERTED, preset("invert.ini"), effect_paths(), log_var, "FXGL_LOG=debug"),
+               ARGS("--mode", "one"), 0);
+    ck_assert_msg(!file_has(log, "input not polled"), "input not polled with keys bound: %s",
+                  log);
+    remove(log);
+}
+END_TEST
 
 START_TEST(effect_live_reload) {
     // Live.fx (a copy of Invert.fx) in a scratch directory runs; the program
@@ -1468,6 +1497,7 @@ int main(void) {
     add(s, "effect_resize_recompile", effect_resize_recompile);
     add(s, "glx_resize_every_frame", glx_resize_every_frame);
     add(s, "glx_no_request_per_swap", glx_no_request_per_swap);
+    add(s, "input_polled_only_when_read", input_polled_only_when_read);
     add(s, "effect_failures_pass_through", effect_failures_pass_through);
     add(s, "glxgears_inverted", glxgears_inverted);
     add(s, "mangohud_both_orders", mangohud_both_orders);
