@@ -426,10 +426,10 @@ START_TEST(effect_performance_mode_key) {
     snprintf(config, sizeof(config), "FXGL_CONFIG=%s/interpose/data/perf_key.ini",
              FXGL_TEST_SRCDIR);
     expect_app("ip_glx_app", ENV(MARK, INVERTED, preset("perfmode.ini"), config, effect_paths()),
-               ARGS("--mode", "one", "--key-then-green", "1000"), 0);
-    // Unbound, the key changes nothing: no green within 100 frames (exit 1).
+               ARGS("--mode", "one", "--key-then-green", "60000"), 0);
+    // Unbound, the key changes nothing: no green within 3 s (exit 1).
     expect_app("ip_glx_app", ENV(MARK, INVERTED, preset("perfmode.ini"), effect_paths()),
-               ARGS("--mode", "one", "--key-then-green", "100"), 1);
+               ARGS("--mode", "one", "--key-then-green", "3000"), 1);
 }
 END_TEST
 
@@ -445,13 +445,13 @@ START_TEST(effect_preset_transition) {
     snprintf(start, sizeof(start), "FXGL_PRESET=%s/interpose/data/blend/a_inverted.ini",
              FXGL_TEST_SRCDIR);
     expect_app("ip_glx_app", ENV(MARK, INVERTED, start, config, effect_paths()),
-               ARGS("--mode", "one", "--key-then-plain", "1000", "--blend", "yes"), 0);
+               ARGS("--mode", "one", "--key-then-plain", "60000", "--blend", "yes"), 0);
     snprintf(config, sizeof(config), "FXGL_CONFIG=%s/interpose/data/blend0_key.ini",
              FXGL_TEST_SRCDIR);
     expect_app("ip_glx_app", ENV(MARK, INVERTED, start, config, effect_paths()),
-               ARGS("--mode", "one", "--key-then-plain", "1000", "--blend", "no"), 0);
+               ARGS("--mode", "one", "--key-then-plain", "60000", "--blend", "no"), 0);
     expect_app("ip_glx_app", ENV(MARK, INVERTED, start, config, effect_paths()),
-               ARGS("--mode", "one", "--key-then-plain", "1000", "--blend", "yes"), 1);
+               ARGS("--mode", "one", "--key-then-plain", "60000", "--blend", "yes"), 1);
 }
 END_TEST
 
@@ -461,7 +461,7 @@ START_TEST(effect_resize_recompile) {
     // the new size (off-thread) must turn it green, every frame in between
     // showing the old version at the new size.
     expect_app("ip_glx_app", ENV(MARK, INVERTED, preset("sizegreen.ini"), effect_paths()),
-               ARGS("--mode", "one", "--resize-then-green", "1000"), 0);
+               ARGS("--mode", "one", "--resize-then-green", "60000"), 0);
 }
 END_TEST
 
@@ -515,9 +515,9 @@ START_TEST(effect_live_reload) {
     ck_assert_msg(logged, "no 'reload of ... failed' with %s...: error in %s", want, log);
     // FXGL_RELOAD=0: nothing is watched, the edit never appears (exit 1).
     write_text(fx, text);
-    // 100 frames 10 ms apart: 20 times what the watched run needed here.
+    // 3 s: many times what the watched run needed here.
     expect_app("ip_glx_app", ENV(MARK, INVERTED, paths, preset_var, "FXGL_RELOAD=0"),
-               ARGS("--mode", "one", "--edit", fx, "--wait-frames", "100"), 1);
+               ARGS("--mode", "one", "--edit", fx, "--wait-ms", "3000"), 1);
     unlink(fx);
     unlink(ini);
     unlink(log);
