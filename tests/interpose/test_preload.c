@@ -954,7 +954,7 @@ START_TEST(glmark2_marked) {
             continue;
         }
         grab g = run_external_argv(ARGS((char *)progs[i], "-s", "200x150", "-b",
-                                        "build:duration=20"),
+                                        "build:duration=60"), // ended once the mark shows
                                    true, ENV("FXGL_TEST_MARK=1"), true);
         ck_assert_msg(g.presented && g.marked, "%s: presented %d marked %d", progs[i],
                       g.presented, g.marked);
