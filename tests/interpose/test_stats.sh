@@ -99,7 +99,8 @@ for frames in 40 400 4000; do
         timeout 120 "$demo" --frames $frames --size 64x48 >"$tmp/demo.log" 2>&1 ||
         { echo "FAIL: fxgl-demo failed"; cat "$tmp/demo.log"; exit 1; }
     [ "$(wc -l <"$tmp/demo.csv" 2>/dev/null || echo 0)" -le 2 ] || break
-    echo "note: the effect was not ready within $frames frames of fxgl-demo (a loaded machine): again, longer"
+    echo "note: the effect was not ready within $frames frames of fxgl-demo (a loaded" \
+        "machine): again, longer"
 done
 awk -F, -v frames=$frames 'NR > 2 {
     rows++
