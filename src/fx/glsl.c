@@ -42,6 +42,7 @@
 #include <ctype.h>
 #include <inttypes.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -287,17 +288,23 @@ static int compare_word(const void *a, const void *b) {
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+// A sorted private copy keeps the table above readable. Compiles run on
+// several threads at once (the reload worker, a prewarm context, each on a
+// thread of its own), so the copy is sorted exactly once, under pthread_once:
+// a plain flag would let a second thread search a half-sorted array.
+static const char *sorted_words[sizeof(reserved_words) / sizeof(reserved_words[0])];
+static pthread_once_t sorted_once = PTHREAD_ONCE_INIT;
+
+static void sort_words(void) {
+    memcpy(sorted_words, reserved_words, sizeof(sorted_words));
+    qsort(sorted_words, sizeof(sorted_words) / sizeof(sorted_words[0]), sizeof(sorted_words[0]),
+          compare_word);
+}
+
 static bool is_reserved(const char *s) {
-    static bool sorted;
-    static const char *words[sizeof(reserved_words) / sizeof(reserved_words[0])];
-    if (!sorted) {
-        // Sorting a private copy once keeps the table above readable.
-        memcpy(words, reserved_words, sizeof(words));
-        qsort(words, sizeof(words) / sizeof(words[0]), sizeof(words[0]), compare_word);
-        sorted = true;
-    }
-    return bsearch(&s, words, sizeof(words) / sizeof(words[0]), sizeof(words[0]),
-                   compare_word) != NULL;
+    pthread_once(&sorted_once, sort_words); // fails only for an invalid control
+    return bsearch(&s, sorted_words, sizeof(sorted_words) / sizeof(sorted_words[0]),
+                   sizeof(sorted_words[0]), compare_word) != NULL;
 }
 
 // The GLSL spelling of an FX name ("NS::x", "filter", "_a", "gl_b", "a__b").

@@ -86,6 +86,12 @@ tests_fx_test_memory_CPPFLAGS = $(TEST_CPPFLAGS) -DFX_TEST_DATA_DIR='"$(abs_top_
 tests_fx_test_memory_LDADD = libfxgl_fx.la $(TEST_LDADD) -lm
 EXTRA_DIST += tests/fx/data/mem/memory_budget.fx tests/fx/data/mem/memory_budget.fxh
 
+# Compiles on several threads at once (the generator's process state).
+check_PROGRAMS += tests/fx/test_threads
+tests_fx_test_threads_SOURCES = tests/fx/test_threads.c
+tests_fx_test_threads_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_fx_test_threads_LDADD = libfxgl_fx.la $(TEST_LDADD) -lm -lpthread
+
 TESTS += tests/fx/test_fxc.sh
 EXTRA_DIST += tests/fx/test_fxc.sh
 

@@ -206,7 +206,7 @@ elif ! command -v Xvfb >/dev/null 2>&1; then
 else
     Xvfb -displayfd 3 -screen 0 640x480x24 -nolisten tcp -noreset 3>"$tmp/display" 2>/dev/null &
     xvfb_pid=$!
-    for _ in $(seq 100); do
+    for _ in $(seq 600); do # up to 60 s: a loaded machine starts it slowly
         [ -s "$tmp/display" ] && break
         sleep 0.1
     done

@@ -229,7 +229,9 @@ static void frame(Display *dpy, window *w, int i, swap_msc_fn msc, bool expect) 
 
 // --edit PATH (live reload): PATH is the running Invert effect. A broken
 // edit must leave the inverted frames in place; the edit after it, an effect
-// that paints everything green, must appear within --wait-frames (1000).
+// that paints everything green, must appear within --wait-ms (60000)
+// milliseconds. The waits here are time, not frames: on a loaded machine the
+// recompile takes longer while each frame takes longer too.
 #define IP_LIVE_VS \
     "texture2D BackBufferTex : COLOR;\n" \
     "sampler2D BackBuffer { Texture = BackBufferTex; };\n" \
@@ -243,7 +245,7 @@ static void frame(Display *dpy, window *w, int i, swap_msc_fn msc, bool expect) 
 #define IP_LIVE_TECHNIQUE \
     "technique Invert { pass { VertexShader = FullscreenVS; PixelShader = LivePS; } }\n"
 
-static void live_edits(Display *dpy, window *w, const char *path, int wait_frames) {
+static void live_edits(Display *dpy, window *w, const char *path, long wait_ms) {
     // Line 11 refers to something undeclared: an error at a known place.
     static const char broken[] = IP_LIVE_VS
         "float4 LivePS(float4 p : SV_Position, float2 t : TEXCOORD) : SV_Target\n"
@@ -274,13 +276,15 @@ static void live_edits(Display *dpy, window *w, const char *path, int wait_frame
         nanosleep(&pause, NULL);
     }
     IP_APP_CHECK(ip_app_write_file(path, green), "cannot write %s", path);
-    for (int f = 0; f < wait_frames; f++) {
+    start = ip_app_now_ms();
+    for (int f = 0; f < IP_APP_WARMUP_FRAMES && ip_app_now_ms() - start < wait_ms; f++) {
         ip_app_draw(&w->app, 0, w->w, w->h);
         glx.SwapBuffers(dpy, w->drawable);
         w->app.gl.Finish();
         int state = ip_app_window_state(dpy, w->win, 0, w->w, w->h);
         if (state == 2) {
-            printf("ip_glx_app: the edited effect appeared %d frames after the edit\n", f);
+            printf("ip_glx_app: the edited effect appeared %d frames (%ld ms) after the "
+                   "edit\n", f, ip_app_now_ms() - start);
             return;
         }
         IP_APP_CHECK(state == 1, "frame %d after the good edit: state %d, want the old "
@@ -290,22 +294,25 @@ static void live_edits(Display *dpy, window *w, const char *path, int wait_frame
         }
         nanosleep(&pause, NULL);
     }
-    IP_APP_CHECK(false, "the edited effect did not appear within %d frames", wait_frames);
+    IP_APP_CHECK(false, "the edited effect did not appear within %ld ms", wait_ms);
 }
 
 // --key-then-green N: I (XTest) is held around the first swap after the
 // warm-up, then frames are presented until the window turns green (state
-// 2) within N frames, each one the old (inverted) or the new picture. The
+// 2) within N milliseconds, each one the old (inverted) or the new picture. The
 // test binds I to KeyPerformanceMode: PerfMode.fx paints green only when
 // compiled with __RESHADE_PERFORMANCE_MODE__=1, which happens off-thread.
 // --key-then-plain N --blend yes|no: the same key press, the window must
-// turn back to the untouched frame within N frames; in between every frame
+// turn back to the untouched frame within N milliseconds; in between every frame
 // is the inverted one or (a preset transition) a blend of the two, and with
 // --blend yes at least one blend must be seen, with no none.
-static void key_then_plain(Display *dpy, window *w, int wait_frames, bool want_blend) {
+static void key_then_plain(Display *dpy, window *w, long wait_ms, bool want_blend) {
     struct timespec pause = {0, 10 * 1000 * 1000};
     int blends = 0;
-    for (int f = 0; f < wait_frames; f++) {
+    long start = ip_app_now_ms();
+    // Frame 0 always runs: it is the one that presses the key.
+    for (int f = 0; f == 0 || (f < IP_APP_WARMUP_FRAMES && ip_app_now_ms() - start < wait_ms);
+         f++) {
         ip_app_draw(&w->app, 0, w->w, w->h);
         if (f == 0) {
             ip_app_toggle_key(dpy, true);
@@ -324,12 +331,12 @@ static void key_then_plain(Display *dpy, window *w, int wait_frames, bool want_b
         blends += state != 1;
         nanosleep(&pause, NULL);
     }
-    IP_APP_CHECK(false, "not plain within %d frames of the key", wait_frames);
+    IP_APP_CHECK(false, "not plain within %ld ms of the key", wait_ms);
 }
 
 // With resize (--resize-then-green N) the window grows to 128x80 instead of
 // the key: SizeGreen.fx paints green only when compiled for BUFFER_WIDTH > 100.
-static void key_then_green(Display *dpy, window *w, int wait_frames, bool resize) {
+static void key_then_green(Display *dpy, window *w, long wait_ms, bool resize) {
     struct timespec pause = {0, 10 * 1000 * 1000};
     if (resize) {
         w->w = 128;
@@ -340,7 +347,10 @@ static void key_then_green(Display *dpy, window *w, int wait_frames, bool resize
         ip_app_draw(&w->app, 0, w->w, w->h);
         glx.SwapBuffers(dpy, w->drawable);
     }
-    for (int f = 0; f < wait_frames; f++) {
+    long start = ip_app_now_ms();
+    // Frame 0 always runs: it is the one that presses the key.
+    for (int f = 0; f == 0 || (f < IP_APP_WARMUP_FRAMES && ip_app_now_ms() - start < wait_ms);
+         f++) {
         ip_app_draw(&w->app, 0, w->w, w->h);
         if (f == 0 && !resize) {
             ip_app_toggle_key(dpy, true);
@@ -352,7 +362,8 @@ static void key_then_green(Display *dpy, window *w, int wait_frames, bool resize
         w->app.gl.Finish();
         int state = ip_app_window_state(dpy, w->win, 0, w->w, w->h);
         if (state == 2) {
-            printf("ip_glx_app: green %d frames after the %s\n", f, resize ? "resize" : "key");
+            printf("ip_glx_app: green %d frames (%ld ms) after the %s\n", f,
+                   ip_app_now_ms() - start, resize ? "resize" : "key");
             return;
         }
         IP_APP_CHECK(state == 1, "frame %d after the key: state %d", f, state);
@@ -361,7 +372,7 @@ static void key_then_green(Display *dpy, window *w, int wait_frames, bool resize
         }
         nanosleep(&pause, NULL);
     }
-    IP_APP_CHECK(false, "not green within %d frames of the key", wait_frames);
+    IP_APP_CHECK(false, "not green within %ld ms of the %s", wait_ms, resize ? "resize" : "key");
 }
 
 // --x-errors print: every X error the program gets, one line each, and on
@@ -509,7 +520,7 @@ int main(int argc, char **argv) {
     }
     const char *resize_wait = ip_app_arg(argc, argv, "--resize-then-green", NULL);
     if (resize_wait) {
-        key_then_green(dpy, &wins[0], atoi(resize_wait), true);
+        key_then_green(dpy, &wins[0], atol(resize_wait), true);
     }
     const char *key_wait = ip_app_arg(argc, argv, "--key-then-green", resize_wait);
     const char *plain_wait = ip_app_arg(argc, argv, "--key-then-plain", NULL);
@@ -519,17 +530,17 @@ int main(int argc, char **argv) {
             return IP_APP_SKIP;
         }
         if (key_wait) {
-            key_then_green(dpy, &wins[0], atoi(key_wait), false);
+            key_then_green(dpy, &wins[0], atol(key_wait), false);
         } else {
             key_wait = plain_wait;
-            key_then_plain(dpy, &wins[0], atoi(plain_wait),
+            key_then_plain(dpy, &wins[0], atol(plain_wait),
                            strcmp(ip_app_arg(argc, argv, "--blend", "no"), "yes") == 0);
         }
     }
     const char *edit = key_wait ? "" : ip_app_arg(argc, argv, "--edit", NULL);
     if (edit && edit[0]) {
         live_edits(dpy, &wins[0], edit,
-                   atoi(ip_app_arg(argc, argv, "--wait-frames", "1000")));
+                   atol(ip_app_arg(argc, argv, "--wait-ms", "60000")));
     }
     int frames = FRAMES * (strcmp(mode, "resize") == 0 ? 2 : 1);
     if (strcmp(mode, "resize-every") == 0) {

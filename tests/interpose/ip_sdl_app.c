@@ -2,7 +2,7 @@
  * ip_sdl_app.c - an SDL2 program that loads GL the way SDL2 games do: SDL
  * dlopens libGL itself (SDL_GL_LoadLibrary) and finds glXSwapBuffers with
  * dlsym on that handle; the program links no GL library. It clears its
- * 160x120 window to a known colour every frame for --seconds (default 10)
+ * 160x120 window to a known colour every frame for --seconds (default 60)
  * or until killed; the test driver reads the window from outside.
  */
 #include <stdio.h>
@@ -15,7 +15,8 @@ typedef void (*clear_color_fn)(float, float, float, float);
 typedef void (*clear_fn)(unsigned int);
 
 int main(int argc, char **argv) {
-    double seconds = argc > 2 && strcmp(argv[1], "--seconds") == 0 ? atof(argv[2]) : 10.0;
+    // Long enough for a loaded machine; the watching test ends it once it has seen enough.
+    double seconds = argc > 2 && strcmp(argv[1], "--seconds") == 0 ? atof(argv[2]) : 60.0;
     if (SDL_Init(SDL_INIT_VIDEO) != 0) {
         printf("SKIP: SDL_Init: %s\n", SDL_GetError());
         return 77;

@@ -448,10 +448,10 @@ START_TEST(effect_performance_mode_key) {
     snprintf(config, sizeof(config), "FXGL_CONFIG=%s/interpose/data/perf_key.ini",
              FXGL_TEST_SRCDIR);
     expect_app("ip_glx_app", ENV(MARK, INVERTED, preset("perfmode.ini"), config, effect_paths()),
-               ARGS("--mode", "one", "--key-then-green", "1000"), 0);
-    // Unbound, the key changes nothing: no green within 100 frames (exit 1).
+               ARGS("--mode", "one", "--key-then-green", "60000"), 0);
+    // Unbound, the key changes nothing: no green within 3 s (exit 1).
     expect_app("ip_glx_app", ENV(MARK, INVERTED, preset("perfmode.ini"), effect_paths()),
-               ARGS("--mode", "one", "--key-then-green", "100"), 1);
+               ARGS("--mode", "one", "--key-then-green", "3000"), 1);
 }
 END_TEST
 
@@ -467,13 +467,13 @@ START_TEST(effect_preset_transition) {
     snprintf(start, sizeof(start), "FXGL_PRESET=%s/interpose/data/blend/a_inverted.ini",
              FXGL_TEST_SRCDIR);
     expect_app("ip_glx_app", ENV(MARK, INVERTED, start, config, effect_paths()),
-               ARGS("--mode", "one", "--key-then-plain", "1000", "--blend", "yes"), 0);
+               ARGS("--mode", "one", "--key-then-plain", "60000", "--blend", "yes"), 0);
     snprintf(config, sizeof(config), "FXGL_CONFIG=%s/interpose/data/blend0_key.ini",
              FXGL_TEST_SRCDIR);
     expect_app("ip_glx_app", ENV(MARK, INVERTED, start, config, effect_paths()),
-               ARGS("--mode", "one", "--key-then-plain", "1000", "--blend", "no"), 0);
+               ARGS("--mode", "one", "--key-then-plain", "60000", "--blend", "no"), 0);
     expect_app("ip_glx_app", ENV(MARK, INVERTED, start, config, effect_paths()),
-               ARGS("--mode", "one", "--key-then-plain", "1000", "--blend", "yes"), 1);
+               ARGS("--mode", "one", "--key-then-plain", "60000", "--blend", "yes"), 1);
 }
 END_TEST
 
@@ -483,7 +483,7 @@ START_TEST(effect_resize_recompile) {
     // the new size (off-thread) must turn it green, every frame in between
     // showing the old version at the new size.
     expect_app("ip_glx_app", ENV(MARK, INVERTED, preset("sizegreen.ini"), effect_paths()),
-               ARGS("--mode", "one", "--resize-then-green", "1000"), 0);
+               ARGS("--mode", "one", "--resize-then-green", "60000"), 0);
 }
 END_TEST
 
@@ -567,9 +567,9 @@ START_TEST(effect_live_reload) {
     ck_assert_msg(logged, "no 'reload of ... failed' with %s...: error in %s", want, log);
     // FXGL_RELOAD=0: nothing is watched, the edit never appears (exit 1).
     write_text(fx, text);
-    // 100 frames 10 ms apart: 20 times what the watched run needed here.
+    // 3 s: many times what the watched run needed here.
     expect_app("ip_glx_app", ENV(MARK, INVERTED, paths, preset_var, "FXGL_RELOAD=0"),
-               ARGS("--mode", "one", "--edit", fx, "--wait-frames", "100"), 1);
+               ARGS("--mode", "one", "--edit", fx, "--wait-ms", "3000"), 1);
     unlink(fx);
     unlink(ini);
     unlink(log);
@@ -638,7 +638,10 @@ static bool has_content(XImage *img, int w, int h) {
 }
 
 // Watches the first big mapped window for up to timeout_ms: until the
-// mark shows (want_mark) or for 1 s after frames appear (otherwise).
+// mark shows (want_mark), or for 1 s after until(g) first holds (after frames
+// appear when until is NULL). A condition waited for, then a second more to
+// look at: what comes late on a loaded machine (an effect still compiling, a
+// HUD still starting) is waited for, not missed.
 // The watcher lists another program's windows and reads them while that
 // program (or the one before it, whose windows the server destroys only when
 // it gets round to the closed connection) may destroy them: Xlib's default
@@ -650,7 +653,8 @@ static int tolerate_x_error(Display *dpy, XErrorEvent *ev) {
     return 0;
 }
 
-static grab watch(Display *dpy, pid_t pid, bool want_mark, long timeout_ms) {
+static grab watch(Display *dpy, pid_t pid, bool want_mark, bool (*until)(const grab *),
+                  long timeout_ms) {
     grab g = {0};
     long deadline = now_ms() + timeout_ms, settle = 0;
     while (now_ms() < deadline && waitpid(pid, NULL, WNOHANG) == 0) {
@@ -687,7 +691,7 @@ static grab watch(Display *dpy, pid_t pid, bool want_mark, long timeout_ms) {
         if (want_mark && g.marked && g.presented) {
             break;
         }
-        if (g.presented && !settle) {
+        if ((until ? until(&g) : g.presented) && !settle) {
             settle = now_ms() + 1000;
         }
         if (settle && now_ms() > settle) {
@@ -697,9 +701,12 @@ static grab watch(Display *dpy, pid_t pid, bool want_mark, long timeout_ms) {
     return g;
 }
 
+// How long an outside program is watched at most (each watch ends when its condition holds).
+#define WATCH_MS 60000
+
 // Runs an outside program (argv; through fxgl when via_fxgl) and watches it.
-static grab run_external_argv(char *const prog_argv[], bool via_fxgl, const char *const env[],
-                              bool want_mark) {
+static grab run_external_until(char *const prog_argv[], bool via_fxgl, const char *const env[],
+                               bool want_mark, bool (*until)(const grab *)) {
     char *argv[24] = {"/bin/sh", fxgl_cmd};
     int n = via_fxgl ? 2 : 0;
     for (char *const *a = prog_argv; *a && n < 23; a++) {
@@ -709,7 +716,7 @@ static grab run_external_argv(char *const prog_argv[], bool via_fxgl, const char
     Display *dpy = XOpenDisplay(xvfb.display_name);
     ck_assert(dpy != NULL);
     pid_t pid = spawn(argv, env);
-    grab g = watch(dpy, pid, want_mark, 15000);
+    grab g = watch(dpy, pid, want_mark, until, WATCH_MS);
     bool exited = waitpid(pid, NULL, WNOHANG) != 0;
     kill(pid, SIGTERM);
     int rc = reap(pid, 5000);
@@ -719,9 +726,22 @@ static grab run_external_argv(char *const prog_argv[], bool via_fxgl, const char
     return g;
 }
 
+static grab run_external_argv(char *const prog_argv[], bool via_fxgl, const char *const env[],
+                              bool want_mark) {
+    return run_external_until(prog_argv, via_fxgl, env, want_mark, NULL);
+}
+
 static grab run_external(const char *program, bool via_fxgl, const char *const env[],
                          bool want_mark) {
     return run_external_argv(ARGS((char *)program), via_fxgl, env, want_mark);
+}
+
+static bool seen_white_corner(const grab *g) {
+    return g->corner_white;
+}
+
+static bool seen_mark_and_hud(const grab *g) {
+    return g->marked && g->hud;
 }
 
 // Runs argv to completion with stdout and stderr into out (a file); the exit status.
@@ -794,8 +814,10 @@ START_TEST(glxgears_inverted) {
         return;
     }
     // glxgears clears to black: with Invert.fx the corner reads white.
-    grab g = run_external("/usr/bin/glxgears", true,
-                          ENV(preset("invert.ini"), effect_paths()), false);
+    // The effect compiles in the background (frames pass through until then): waited for.
+    grab g = run_external_until(ARGS((char *)"/usr/bin/glxgears"), true,
+                                ENV(preset("invert.ini"), effect_paths()), false,
+                                seen_white_corner);
     ck_assert_msg(g.presented && g.corner_white, "glxgears with Invert.fx: presented %d, "
                   "corner white %d", g.presented, g.corner_white);
     g = run_external("/usr/bin/glxgears", true, ENV(effect_paths()), false);
@@ -984,7 +1006,7 @@ START_TEST(glmark2_marked) {
             continue;
         }
         grab g = run_external_argv(ARGS((char *)progs[i], "-s", "200x150", "-b",
-                                        "build:duration=20"),
+                                        "build:duration=60"), // ended once the mark shows
                                    true, ENV("FXGL_TEST_MARK=1"), true);
         ck_assert_msg(g.presented && g.marked, "%s: presented %d marked %d", progs[i],
                       g.presented, g.marked);
@@ -1415,8 +1437,9 @@ START_TEST(mangohud_both_orders) {
     const char *orders[][2] = {{"fxgl:mangohud", first}, {"mangohud:fxgl", second},
                                {"mangohud(no dlsym):fxgl", plain}};
     for (int i = 0; i < 3; i++) {
-        grab g = run_external("/usr/bin/glxgears", true,
-                              ENV("FXGL_TEST_MARK=1", "MANGOHUD=1", cfg, orders[i][1]), false);
+        grab g = run_external_until(ARGS((char *)"/usr/bin/glxgears"), true,
+                                    ENV("FXGL_TEST_MARK=1", "MANGOHUD=1", cfg, orders[i][1]),
+                                    false, seen_mark_and_hud);
         printf("%s: %d images, mark %s, %d unmarked after the first mark, HUD %s\n",
                orders[i][0], g.samples, g.marked ? "yes" : "no", g.unmarked_after_mark,
                g.hud ? "yes" : "no");
