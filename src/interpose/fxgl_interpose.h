@@ -191,6 +191,11 @@ FXGL_INTERNAL void ip_input_destroy(ip_input *in);
 // root, no focus, no keys) of the given size on display_name (NULL:
 // $DISPLAY), through fxgl's private X connection. False, with out zeroed,
 // when there is no connection.
+// Waits for the answers to the X11 requests a poll left in flight. The
+// server handles the requests of different connections in any order, so a
+// test that acts on its own connection right after a poll calls this first
+// to know which side of its action the in-flight answers describe.
+FXGL_INTERNAL void ip_input_x11_settle(void);
 FXGL_INTERNAL bool ip_input_poll(ip_input *in, const char *display_name, uint32_t window,
                                  int width, int height, void *wl_display,
                                  struct fxgl_input *out);

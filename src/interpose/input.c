@@ -470,6 +470,14 @@ static void take(void) {
     free(focus);
 }
 
+void ip_input_x11_settle(void) {
+    pthread_mutex_lock(&x_lock);
+    if (x_conn && asked.pending) {
+        take();
+    }
+    pthread_mutex_unlock(&x_lock);
+}
+
 static bool poll_x11(const char *display_name, uint32_t window, int width, int height,
                      fxgl_input *out) {
     memset(out, 0, sizeof(*out));

@@ -27,6 +27,9 @@ static Window win;               // the presenting window: 200x100 at (20, 10)
 #define VK_SHIFT 0x10
 #define VK_LSHIFT 0xA0
 
+// The actions below first settle fxgl's requests still in flight: the server
+// answers two connections in any order, and on a loaded machine an answer
+// asked before an action could otherwise describe the state after it.
 static Window make_window(Window parent, int x, int y, int w, int h) {
     XSetWindowAttributes wa = {.override_redirect = True};
     Window wnd = XCreateWindow(dpy, parent, x, y, (unsigned)w, (unsigned)h, 0, CopyFromParent,
@@ -37,21 +40,25 @@ static Window make_window(Window parent, int x, int y, int w, int h) {
 }
 
 static void key(KeySym sym, bool down) {
+    ip_input_x11_settle(); // fxgl's requests in flight are answered before the action
     XTestFakeKeyEvent(dpy, XKeysymToKeycode(dpy, sym), down, CurrentTime);
     XSync(dpy, False);
 }
 
 static void button(unsigned int b, bool down) {
+    ip_input_x11_settle(); // fxgl's requests in flight are answered before the action
     XTestFakeButtonEvent(dpy, b, down, CurrentTime);
     XSync(dpy, False);
 }
 
 static void pointer_to(int x, int y) {
+    ip_input_x11_settle(); // fxgl's requests in flight are answered before the action
     XTestFakeMotionEvent(dpy, DefaultScreen(dpy), x, y, CurrentTime);
     XSync(dpy, False);
 }
 
 static void focus(Window w) {
+    ip_input_x11_settle(); // fxgl's requests in flight are answered before the action
     XSetInputFocus(dpy, w, RevertToNone, CurrentTime);
     XSync(dpy, False);
 }
