@@ -138,7 +138,7 @@ int main(int argc, char **argv) {
         } else {
             IP_APP_CHECK(eglSwapBuffers(dpy, surface), "eglSwapBuffers failed");
         }
-        if (i == toggle_at) {
+        if (toggle_at >= 0 && i == toggle_at + 1) { // held across two swaps (ip_app.h)
             ip_app_toggle_key(x, false);
         }
         app.gl.Finish();

@@ -567,12 +567,12 @@ int main(int argc, char **argv) {
             XSync(dpy, False);
         }
         for (int k = 0; k < (two ? 2 : 1); k++) {
-            bool press = toggle_at >= 0 && i == toggle_at && k == 0;
-            if (press) {
+            // Held across the swaps of frames N and N + 1 (ip_app_toggle_setup).
+            if (toggle_at >= 0 && i == toggle_at && k == 0) {
                 ip_app_toggle_key(dpy, true);
             }
             frame(dpy, &wins[k], i, msc, expect);
-            if (press) {
+            if (toggle_at >= 0 && i == toggle_at + 1 && k == 0) {
                 ip_app_toggle_key(dpy, false);
             }
         }
