@@ -297,8 +297,8 @@ static void live_edits(Display *dpy, window *w, const char *path, long wait_ms) 
     IP_APP_CHECK(false, "the edited effect did not appear within %ld ms", wait_ms);
 }
 
-// --key-then-green N: I (XTest) is held around the first swap after the
-// warm-up, then frames are presented until the window turns green (state
+// --key-then-green N: I (XTest) is held across the first two swaps after the
+// warm-up (fxgl's input is answered one swap late), then frames are presented until the window turns green (state
 // 2) within N milliseconds, each one the old (inverted) or the new picture. The
 // test binds I to KeyPerformanceMode: PerfMode.fx paints green only when
 // compiled with __RESHADE_PERFORMANCE_MODE__=1, which happens off-thread.
@@ -318,12 +318,15 @@ static void key_then_plain(Display *dpy, window *w, long wait_ms, bool want_blen
             ip_app_toggle_key(dpy, true);
         }
         glx.SwapBuffers(dpy, w->drawable);
-        if (f == 0) {
+        if (f == 1) { // held across two swaps (see ip_app_toggle_setup)
             ip_app_toggle_key(dpy, false);
         }
         w->app.gl.Finish();
         int state = ip_app_window_state(dpy, w->win, 0, w->w, w->h);
         if (state == 0) {
+            if (f == 0) {
+                ip_app_toggle_key(dpy, false);
+            }
             printf("ip_glx_app: plain %d frames after the key, %d blended frames\n", f, blends);
             IP_APP_CHECK(want_blend ? blends > 0 : blends == 0, "%d blended frames", blends);
             return;
@@ -356,11 +359,14 @@ static void key_then_green(Display *dpy, window *w, long wait_ms, bool resize) {
             ip_app_toggle_key(dpy, true);
         }
         glx.SwapBuffers(dpy, w->drawable);
-        if (f == 0 && !resize) {
+        if (f == 1 && !resize) { // held across two swaps (see ip_app_toggle_setup)
             ip_app_toggle_key(dpy, false);
         }
         w->app.gl.Finish();
         int state = ip_app_window_state(dpy, w->win, 0, w->w, w->h);
+        if (f == 0 && !resize && state != 1) {
+            ip_app_toggle_key(dpy, false);
+        }
         if (state == 2) {
             printf("ip_glx_app: green %d frames (%ld ms) after the %s\n", f,
                    ip_app_now_ms() - start, resize ? "resize" : "key");
