@@ -9,6 +9,7 @@
  *         psnr=DB (inf when equal)  max=N (0..255)  mean=X (mean absolute
  *         difference, in 1/255)  off2=F (share of pixels with some channel
  *         off by more than 2/255)  then max_r= max_g= max_b= mean_r= ...
+ *         and b_uniform=1 when every pixel of B has one colour
  *       SIDE.png is IN | A | B | |A - B| x 4, each W x H.
  *       Exit status 0 when compared, 1 when a file is unreadable or the sizes
  *       differ, 2 usage.
@@ -147,7 +148,10 @@ int main(int argc, char **argv) {
     int maxc[3] = {0, 0, 0};
     double sum[3] = {0, 0, 0}, sq = 0;
     size_t off2 = 0;
+    int b_uniform = 1; // B is one colour (R, G, B): a black or constant result
     for (size_t i = 0; i < n; i++) {
+        if (memcmp(b.p + i * 4, b.p, 3) != 0)
+            b_uniform = 0;
         int worst = 0;
         for (int c = 0; c < 3; c++) {
             int d = abs((int)a.p[i * 4 + c] - (int)b.p[i * 4 + c]);
@@ -171,9 +175,10 @@ int main(int argc, char **argv) {
     else
         snprintf(psnr, sizeof(psnr), "%.2f", 10.0 * log10(255.0 * 255.0 / mse));
     printf("psnr=%s\tmax=%d\tmean=%.4f\toff2=%.6f\tmax_r=%d\tmax_g=%d\tmax_b=%d\t"
-           "mean_r=%.4f\tmean_g=%.4f\tmean_b=%.4f\n",
+           "mean_r=%.4f\tmean_g=%.4f\tmean_b=%.4f\tb_uniform=%d\n",
            psnr, maxall, (sum[0] + sum[1] + sum[2]) / (double)(n * 3), (double)off2 / (double)n,
-           maxc[0], maxc[1], maxc[2], sum[0] / (double)n, sum[1] / (double)n, sum[2] / (double)n);
+           maxc[0], maxc[1], maxc[2], sum[0] / (double)n, sum[1] / (double)n, sum[2] / (double)n,
+           b_uniform);
     int rc = 0;
     if (side) {
         int w = a.w, h = a.h;

@@ -16,4 +16,10 @@ tools_fxgl_vkpresent_CPPFLAGS = $(AM_CPPFLAGS) $(STB_CFLAGS) $(VULKAN_CFLAGS) $(
 tools_fxgl_vkpresent_LDADD = $(VULKAN_LIBS) $(X11_LIBS) -lm
 endif
 
-EXTRA_DIST += tools/refdiff.sh tools/vkpresent.c
+EXTRA_DIST += tools/refdiff.sh
+
+TESTS += tests/refdiff/test_vkpresent.sh tests/refdiff/test_refdiff.sh
+EXTRA_DIST += tests/refdiff/test_vkpresent.sh tests/refdiff/test_refdiff.sh tests/refdiff/effects \
+	tools/refdiff.py
+tests/refdiff/test_vkpresent.log: tools/fxgl-imgdiff
+tests/refdiff/test_refdiff.log: tools/fxgl-imgdiff fxc fxgl-render

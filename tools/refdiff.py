@@ -151,16 +151,46 @@ def analyse(ctx, fx, includes):
     return d, None
 
 
-def leave_out(d):
-    specials = sorted({u["special"] for u in d["uniforms"] if u.get("special", "none") != "none"})
-    if specials:
-        return "runtime value source=" + ",".join(specials)
-    for t in d["textures"]:
-        if (t.get("semantic") or "") not in ("", "COLOR"):
-            return "texture semantic " + t["semantic"]
-    if not d["techniques"]:
+def tech0_glsl(ctx, fx, includes, d):
+    """fxgl's GLSL of the first technique's passes (fxc counts passes across
+    techniques in declaration order: the first technique's come first)."""
+    text = ""
+    for i in range(len(d["techniques"][0]["passes"])):
+        cmd = [ctx.fxc, "glsl", "--target", "gl450", "--pass", str(i), "--performance-mode",
+               "--width", str(ctx.w), "--height", str(ctx.h)]
+        for inc in includes:
+            cmd += ["-I", inc]
+        rc, out, _ = run(cmd + [fx])
+        text += out
+    return text
+
+
+def leave_out(d, glsl):
+    """Why the effect is left out, or None. What is declared but unused by the
+    first technique does not count: ReShade.fxh declares a DEPTH texture for
+    every effect that includes it."""
+    tech = d["techniques"][0] if d["techniques"] else None
+    if tech is None:
         return "no technique"
-    tech = d["techniques"][0]
+    used = set()
+    for p in tech["passes"]:
+        for k in ("vertex_shader", "pixel_shader", "compute_shader"):
+            if p[k] >= 0:
+                used.update(s["object"] for s in d["shaders"][p[k]]["samplers"])
+    for i in sorted(used):
+        t = d["textures"][d["samplers"][i]["texture"]]
+        if (t.get("semantic") or "") not in ("", "COLOR"):
+            return "reads texture semantic " + t["semantic"]
+    specials = set()
+    for u in d["uniforms"]:
+        if u.get("special", "none") == "none":
+            continue
+        name = u["name"].split("::")[-1]
+        # Declared once in the uniform block; any further mention is a use.
+        if len(re.findall(r"\b\w*%s\b" % re.escape(name), glsl)) > 1:
+            specials.add(u["special"])
+    if specials:
+        return "runtime value source=" + ",".join(sorted(specials))
     if any(p["compute_shader"] >= 0 for p in tech["passes"]):
         return "compute pass (the reference path has none)"
     if d["storages"]:
@@ -259,7 +289,7 @@ def one(ctx, key, fx, includes, texdirs, w):
         for vals in ctx.value_sets:
             w(key, vals, "fxc-fail", "", "", "", "", why)
         return
-    out = leave_out(d)
+    out = leave_out(d, tech0_glsl(ctx, fx, includes, d) if d["techniques"] else "")
     if out:
         for vals in ctx.value_sets:
             w(key, vals, "skip", "", "", "", "", out)
@@ -315,6 +345,8 @@ def one(ctx, key, fx, includes, texdirs, w):
         extra = []
         if unchanged and unchanged["max"] == "0":
             extra.append("reference leaves the input unchanged")
+        if m.get("b_uniform") == "1":
+            extra.append("reference is one colour")
         if values:
             extra.append("values " + " ".join("%s=%s" % (k, v) for (k, _, v) in values))
         w(key, vals, st, m["psnr"], m["max"], m["off2"], ",".join(hints), "; ".join(extra))
