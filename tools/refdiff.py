@@ -67,6 +67,46 @@ def merged_dir(dest, sources):
     return dest
 
 
+BACKSLASH_INCLUDE = re.compile(r'#\s*include\s*"([^"]*\\[^"]*)"')
+_backslash_cache = {}
+
+
+def backslash_links(dest, fx, includes):
+    """ReShade on Windows reads `#include ".\\sub\\file.fxh"`; vkBasalt on
+    Linux appends the name to its include path as it is written, so it looks
+    for a file whose NAME has backslashes in it. Such a file is made here, in
+    the merged include folder: a link named as written, to the file the name
+    means (found from the including file's folder, then the include path).
+    fxgl reads the effect itself, unchanged."""
+    roots = tuple(includes)
+    if roots not in _backslash_cache:
+        found = {}
+        files = [fx]
+        for d in includes:
+            try:
+                files += [os.path.join(d, n) for n in os.listdir(d)
+                          if n.lower().endswith((".fx", ".fxh"))]
+            except OSError:
+                pass
+        for f in files:
+            try:
+                text = open(f, errors="replace").read()
+            except OSError:
+                continue
+            for name in BACKSLASH_INCLUDE.findall(text):
+                rel = name.replace("\\", "/")
+                for base in [os.path.dirname(f)] + list(includes):
+                    target = os.path.normpath(os.path.join(base, rel))
+                    if os.path.isfile(target):
+                        found.setdefault(name, target)
+                        break
+        _backslash_cache[roots] = found
+    for name, target in _backslash_cache[roots].items():
+        link = os.path.join(dest, name)
+        if "/" not in name and not os.path.lexists(link):
+            os.symlink(target, link)
+
+
 def walk_dirs(top):
     out = [top]
     for root, dirs, _ in os.walk(top):
@@ -242,7 +282,10 @@ def vk_side(ctx, fx, name, incdir, texdir, values, out_png, tag):
         os.unlink(out_png)
     rc, out, err = run([ctx.vkpresent, "--frames", "1", ctx.input, out_png], env=env)
     log = out + err
-    errs = [l for l in log.splitlines() if "vkBasalt err" in l]
+    # vkBasalt logs the compiler's warnings at its error level too: only
+    # errors (and a file it could not load) fail the run.
+    errs = [l for l in log.splitlines() if "vkBasalt err" in l and
+            re.search(r"\berror\b|failed to load|couldn't open", l)]
     if errs:
         return "ref-fail", errs[0].split("err:", 1)[-1].strip()
     if rc != 0 or not os.path.exists(out_png):
@@ -308,6 +351,7 @@ def one(ctx, key, fx, includes, texdirs, w):
     # A name vkBasalt's config can hold: letters and digits.
     name = "fx" + re.sub(r"[^A-Za-z0-9]", "", os.path.splitext(os.path.basename(fx))[0])
     incdir = merged_dir(os.path.join(ctx.tmp, "inc-" + safe), includes)
+    backslash_links(incdir, fx, includes)
     texdir = merged_dir(os.path.join(ctx.tmp, "tex-" + safe), texdirs)
     for vals in ctx.value_sets:
         values = []
@@ -425,7 +469,10 @@ def main():
             includes = walk_dirs(rs) if os.path.isdir(rs) else [os.path.join(corpus, repo)]
             includes.append(slim)
             tex = os.path.join(corpus, repo, "Textures")
-            texdirs = [tex if os.path.isdir(tex) else includes[0], slim_tex]
+            # Textures likewise: a repository's Textures folder and every
+            # folder below it (sources name files in subfolders), then slim's.
+            texdirs = (walk_dirs(tex) if os.path.isdir(tex) else [includes[0]]) + walk_dirs(slim_tex)
+            texdirs.append(os.path.dirname(fx))
             one(ctx, path, fx, includes, texdirs, w)
     tsv.close()
     shutil.rmtree(ctx.tmp, ignore_errors=True)
