@@ -287,6 +287,9 @@ def vk_side(ctx, fx, name, incdir, texdir, values, out_png, tag):
     errs = [l for l in log.splitlines() if "vkBasalt err" in l and
             re.search(r"\berror\b|failed to load|couldn't open", l)]
     if errs:
+        # "failed to load shader file" only says that the preprocessor
+        # failed; the line after the generic hint says why.
+        errs.sort(key=lambda l: "failed to load" in l)
         return "ref-fail", errs[0].split("err:", 1)[-1].strip()
     if rc != 0 or not os.path.exists(out_png):
         last = (log.strip().splitlines() or ["?"])[-1]
@@ -350,8 +353,20 @@ def one(ctx, key, fx, includes, texdirs, w):
     safe = re.sub(r"[^A-Za-z0-9_.-]", "_", key)
     # A name vkBasalt's config can hold: letters and digits.
     name = "fx" + re.sub(r"[^A-Za-z0-9]", "", os.path.splitext(os.path.basename(fx))[0])
-    incdir = merged_dir(os.path.join(ctx.tmp, "inc-" + safe), includes)
-    backslash_links(incdir, fx, includes)
+    vkfx = fx
+    vkinc = includes
+    if re.search(r"\s", fx):
+        # vkBasalt's configuration cannot hold a path with a space: the
+        # effect is linked from a folder without one, and its own folder
+        # (searched first for its includes) heads the include folder.
+        d = os.path.join(ctx.tmp, "fx-" + safe)
+        os.makedirs(d, exist_ok=True)
+        vkfx = os.path.join(d, re.sub(r"\s", "_", os.path.basename(fx)))
+        if not os.path.lexists(vkfx):
+            os.symlink(fx, vkfx)
+        vkinc = [os.path.dirname(fx)] + includes
+    incdir = merged_dir(os.path.join(ctx.tmp, "inc-" + safe), vkinc)
+    backslash_links(incdir, fx, vkinc)
     texdir = merged_dir(os.path.join(ctx.tmp, "tex-" + safe), texdirs)
     for vals in ctx.value_sets:
         values = []
@@ -363,9 +378,9 @@ def one(ctx, key, fx, includes, texdirs, w):
         ref = os.path.join(ctx.tmp, "ref.png")
         ref2 = os.path.join(ctx.tmp, "ref2.png")
         gl = os.path.join(ctx.tmp, "gl.png")
-        st, why = vk_side(ctx, fx, name, incdir, texdir, values, ref, "a")
+        st, why = vk_side(ctx, vkfx, name, incdir, texdir, values, ref, "a")
         if not st:
-            st, why = vk_side(ctx, fx, name, incdir, texdir, values, ref2, "b")
+            st, why = vk_side(ctx, vkfx, name, incdir, texdir, values, ref2, "b")
             if not st:
                 m = compare(ctx, ref, ref2, os.path.join(ctx.tmp, "det.png"))
                 if m is None or m["max"] != "0":
