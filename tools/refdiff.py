@@ -105,6 +105,19 @@ def backslash_links(dest, fx, includes):
         link = os.path.join(dest, name)
         if "/" not in name and not os.path.lexists(link):
             os.symlink(target, link)
+    # Windows file names ignore case (`Reshade.fxh` finds `ReShade.fxh`);
+    # a link under the spelling an effect uses stands for that.
+    try:
+        text = open(fx, errors="replace").read()
+    except OSError:
+        text = ""
+    have = {n.lower(): n for n in os.listdir(dest)}
+    for name in re.findall(r'#\s*include\s*"([^"/\\]+)"', text):
+        if os.path.lexists(os.path.join(dest, name)) or \
+                os.path.exists(os.path.join(os.path.dirname(fx), name)):
+            continue
+        if name.lower() in have:
+            os.symlink(os.path.join(dest, have[name.lower()]), os.path.join(dest, name))
 
 
 def walk_dirs(top):
