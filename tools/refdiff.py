@@ -372,9 +372,9 @@ def one(ctx, key, fx, includes, texdirs, w):
         # vkBasalt's configuration cannot hold a path with a space: the
         # effect is linked from a folder without one, and its own folder
         # (searched first for its includes) heads the include folder.
-        d = os.path.join(ctx.tmp, "fx-" + safe)
-        os.makedirs(d, exist_ok=True)
-        vkfx = os.path.join(d, re.sub(r"\s", "_", os.path.basename(fx)))
+        fxdir = os.path.join(ctx.tmp, "fx-" + safe)
+        os.makedirs(fxdir, exist_ok=True)
+        vkfx = os.path.join(fxdir, re.sub(r"\s", "_", os.path.basename(fx)))
         if not os.path.lexists(vkfx):
             os.symlink(fx, vkfx)
         vkinc = [os.path.dirname(fx)] + includes
