@@ -314,6 +314,18 @@ typedef struct fxgl_shader {
     // in GL; the runtime masks the channels a shader never writes so that
     // the target keeps them (a window's alpha stays what the program drew).
     uint8_t target_components[8];
+    // Pixel shaders: the interpolated float varyings it reads that a vertex
+    // shader of its passes writes ("_v_TEXCOORD0"), each read written as
+    // `#ifdef _gx_TEXCOORD0 ... #else <the interpolated value> #endif`. A
+    // runtime that proved such a varying to be an exact function of the
+    // pixel position (every fullscreen texcoord) compiles a variant that
+    // defines _gexact_view and _gx_<SEMANTIC> as the ivec4 of what each
+    // component is: 0 the interpolated value, 1 the pixel centre's x divided
+    // by the viewport width, 2 its y (from the top) divided by the height,
+    // both correctly rounded; it sets `uniform vec2 _fxgl_view` to the
+    // viewport size (docs/runtime.md, "Exact fullscreen varyings").
+    const char *const *exact_varyings;
+    size_t exact_varying_count;
 } fxgl_shader;
 
 typedef enum fxgl_blend_op {
