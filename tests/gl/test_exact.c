@@ -260,8 +260,32 @@ static void render(bool es, shape s, int w, int h, int vw, int vh, bool direct,
     fxgl_runtime *rt = fxgl_runtime_create(gl, fxgl_test_egl_info(egl), &rd);
     ck_assert(rt);
     ck_assert_int_eq(fxgl_runtime_add_effect(rt, fx, "Exact.fx"), 0);
+    // The load runs the vertex shader with a transform feedback object of
+    // its own: the program's objects must be bound again afterwards.
+    GLuint app_tf, app_buf, app_vao;
+    gl->GenTransformFeedbacks(1, &app_tf);
+    gl->BindTransformFeedback(GL_TRANSFORM_FEEDBACK, app_tf);
+    gl->GenBuffers(1, &app_buf);
+    gl->BindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, app_buf);
+    gl->GenVertexArrays(1, &app_vao);
+    gl->BindVertexArray(app_vao);
     fxgl_frame_desc fd = {.width = w, .height = h, .framebuffer = fbo};
     ck_assert(fxgl_runtime_frame(rt, &fd));
+    GLint got_tf = -1, got_buf = -1, got_vao = -1, got_prog = -1;
+    gl->GetIntegerv(GL_TRANSFORM_FEEDBACK_BINDING, &got_tf);
+    gl->GetIntegerv(GL_TRANSFORM_FEEDBACK_BUFFER_BINDING, &got_buf);
+    gl->GetIntegerv(GL_VERTEX_ARRAY_BINDING, &got_vao);
+    gl->GetIntegerv(GL_CURRENT_PROGRAM, &got_prog);
+    ck_assert_int_eq(got_tf, (GLint)app_tf);
+    ck_assert_int_eq(got_buf, (GLint)app_buf);
+    ck_assert_int_eq(got_vao, (GLint)app_vao);
+    ck_assert_int_eq(got_prog, 0);
+    ck_assert(!gl->IsEnabled(GL_RASTERIZER_DISCARD));
+    gl->BindVertexArray(0);
+    gl->DeleteVertexArrays(1, &app_vao);
+    gl->BindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0);
+    gl->DeleteTransformFeedbacks(1, &app_tf);
+    gl->DeleteBuffers(1, &app_buf);
     ck_assert_int_eq(fxgl_runtime_effect_status(rt, 0, NULL), FXGL_STATUS_READY);
     r->exact = fxgl_runtime_pass_exact_varyings(rt, 0, 0);
     ck_assert_int_eq(gl->GetError(), GL_NO_ERROR);
