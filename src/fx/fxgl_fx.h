@@ -291,6 +291,9 @@ typedef enum fxgl_stage {
 //  - Pixel outputs: `layout(location = n) out` for SV_Target n / COLOR n.
 //  - Every vertex stage ends with `gl_Position.y = -gl_Position.y;`: effect
 //    textures are top-down, the runtime flips at the back-buffer copies.
+//  - Pixel stages read each interpolated float varying under
+//    `#ifdef _gx_<SEMANTIC>`: a runtime may compile a variant that computes
+//    it exactly from gl_FragCoord (fxgl_shader.exact_varyings).
 #define FXGL_GLSL_UNIFORM_BLOCK "_Globals"
 
 typedef struct fxgl_binding {
