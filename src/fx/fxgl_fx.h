@@ -325,8 +325,9 @@ typedef struct fxgl_shader {
     // defines _gexact_view and _gx_<SEMANTIC> as the ivec4 of what each
     // component is: 0 the interpolated value, 1 the pixel centre's x divided
     // by the viewport width, 2 its y (from the top) divided by the height,
-    // both correctly rounded; it sets `uniform vec2 _fxgl_view` to the
-    // viewport size (docs/runtime.md, "Exact fullscreen varyings").
+    // both correctly rounded; it sets `uniform vec4 _fxgl_view` to the
+    // viewport size and its reciprocal (docs/runtime.md, "Exact fullscreen
+    // varyings").
     const char *const *exact_varyings;
     size_t exact_varying_count;
 } fxgl_shader;

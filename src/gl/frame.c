@@ -396,7 +396,8 @@ static void run_graphics(fxgl_runtime *rt, gl_effect *e, const gl_pass *p, bool 
         // Exact varyings divide by the viewport size: written when it
         // changes (a back-buffer pass after a resize), not per frame. Passes
         // sharing the program have the same size (shared_program).
-        GLC(rt, Uniform2f(p->view_loc, (float)w, (float)h));
+        // The size and its reciprocal (the shader's first guess).
+        GLC(rt, Uniform4f(p->view_loc, (float)w, (float)h, (float)(1.0 / w), (float)(1.0 / h)));
         gl_pass *mut = (gl_pass *)p;
         mut->view_set[0] = w;
         mut->view_set[1] = h;

@@ -157,7 +157,7 @@ typedef struct gl_pass {
     uint8_t *exact_modes;        // owned: GL_EXACT_* per component of each
                                  // fxgl_shader.exact_varyings entry
     int exact_count;             // entries of exact_varyings (4 modes each)
-    GLint view_loc;              // _fxgl_view (the viewport size), -1 when not exact
+    GLint view_loc;              // _fxgl_view (size, 1 / size), -1 when not exact
     int view_set[2];             // the size last written to view_loc (0: none)
 } gl_pass;
 

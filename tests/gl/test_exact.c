@@ -17,6 +17,7 @@
  */
 #include <check.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -157,7 +158,7 @@ static const char vs_half[] =
     "    pos = float4(uv * float2(2.0, -2.0) + float2(-1.0, 1.0), 0.0, 1.0);\n"
     "}\n";
 
-typedef enum shape { TRIANGLE, QUAD, OTHER, HALF, TARGET } shape;
+typedef enum shape { TRIANGLE, QUAD, OTHER, HALF, TARGET, BITS_X, BITS_Y } shape;
 
 // Writes the effect: the pixel shader's values for a viewport of vw x vh;
 // TARGET renders them into a texture of that size and copies it to the
@@ -165,6 +166,19 @@ typedef enum shape { TRIANGLE, QUAD, OTHER, HALF, TARGET } shape;
 static void effect_source(char *out, size_t size, shape s, int vw, int vh) {
     const char *vs = s == QUAD ? vs_quad : s == OTHER ? vs_other : s == HALF ? vs_half
                                                                              : vs_triangle;
+    if (s == BITS_X || s == BITS_Y) {
+        // The texcoord's 32 bits, a byte per channel (k / 255 is exact in UNORM8).
+        snprintf(out, size,
+                 "%s"
+                 "float4 PS(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target\n"
+                 "{\n"
+                 "    uint b = asuint(uv.%c);\n"
+                 "    return float4(b >> 24, (b >> 16) & 255, (b >> 8) & 255, b & 255) / 255.0;\n"
+                 "}\n"
+                 "technique Exact { pass { VertexShader = VS; PixelShader = PS; } }\n",
+                 vs, s == BITS_X ? 'x' : 'y');
+        return;
+    }
     int n = snprintf(out, size,
                      "%s"
                      "float4 PS(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target\n"
@@ -369,6 +383,49 @@ static void exact_case(bool es) {
     }
 }
 
+// Every texcoord bit for bit, along long rows and columns: the float
+// nearest to (k + 0.5) / size.
+static void bits_case(bool es) {
+    static const int lengths[] = {1920, 4093, 16383};
+    for (size_t i = 0; i < sizeof(lengths) / sizeof(lengths[0]); i++) {
+        for (int axis = 0; axis < 2; axis++) {
+            int len = lengths[i];
+            int w = axis ? 3 : len, h = axis ? len : 3;
+            run on, off;
+            render(es, axis ? BITS_Y : BITS_X, w, h, w, h, true, false, &on);
+            render(es, axis ? BITS_Y : BITS_X, w, h, w, h, true, true, &off);
+            int bad = 0, before = 0;
+            for (int k = 0; k < len; k++) {
+                float want = (float)((k + 0.5) / len);
+                uint32_t wb;
+                memcpy(&wb, &want, 4);
+                for (int j = 0; j < 3; j++) {
+                    int x = axis ? j : k, y = axis ? k : j;
+                    const uint8_t *p = on.pixels + ((size_t)y * (size_t)w + (size_t)x) * 4;
+                    const uint8_t *q = off.pixels + ((size_t)y * (size_t)w + (size_t)x) * 4;
+                    uint32_t got = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+                                   (uint32_t)p[2] << 8 | p[3];
+                    uint32_t was = (uint32_t)q[0] << 24 | (uint32_t)q[1] << 16 |
+                                   (uint32_t)q[2] << 8 | q[3];
+                    if (got != wb && bad < 5) {
+                        fprintf(stderr, "  %s %d of %d: got %08x, want %08x\n", axis ? "y" : "x",
+                                k, len, got, wb);
+                    }
+                    bad += got != wb;
+                    before += was != wb;
+                }
+            }
+            printf("%s texcoord.%c over %d pixels: %d of %d differ from the nearest float "
+                   "with interpolated varyings, %d with exact ones\n", es ? "GLES" : "GL",
+                   axis ? 'y' : 'x', len, before, 3 * len, bad);
+            ck_assert_int_eq(on.exact, 2);
+            ck_assert_int_eq(bad, 0);
+            free(on.pixels);
+            free(off.pixels);
+        }
+    }
+}
+
 // Vertex shaders that are not a plain fullscreen mapping keep every pixel.
 static void unchanged_case(bool es) {
     for (int shape_i = 0; shape_i < 2; shape_i++) {
@@ -404,6 +461,18 @@ START_TEST(exact_gles) {
 }
 END_TEST
 
+START_TEST(bits_gl) {
+    bits_case(false);
+    destroy_contexts();
+}
+END_TEST
+
+START_TEST(bits_gles) {
+    bits_case(true);
+    destroy_contexts();
+}
+END_TEST
+
 START_TEST(unchanged_gl) {
     unchanged_case(false);
     destroy_contexts();
@@ -431,6 +500,8 @@ int main(void) {
     tcase_add_test(tc, analysis);
     tcase_add_test(tc, exact_gl);
     tcase_add_test(tc, exact_gles);
+    tcase_add_test(tc, bits_gl);
+    tcase_add_test(tc, bits_gles);
     tcase_add_test(tc, unchanged_gl);
     tcase_add_test(tc, unchanged_gles);
     suite_add_tcase(s, tc);
