@@ -323,11 +323,11 @@ typedef struct fxgl_shader {
     // runtime that proved such a varying to be an exact function of the
     // pixel position (every fullscreen texcoord) compiles a variant that
     // defines _gexact_view and _gx_<SEMANTIC> as the ivec4 of what each
-    // component is: 0 the interpolated value, 1 the pixel centre's x divided
-    // by the viewport width, 2 its y (from the top) divided by the height,
-    // both correctly rounded; it sets `uniform vec4 _fxgl_view` to the
-    // viewport size and its reciprocal (docs/runtime.md, "Exact fullscreen
-    // varyings").
+    // component is: 0 the interpolated value, 1 the pixel centre's x times
+    // 1 / viewport width, 2 its y (from the top) times 1 / height, as an fp32
+    // plane-equation rasteriser computes them; it sets `uniform vec4
+    // _fxgl_view` to the viewport size and its reciprocal (docs/runtime.md,
+    // "Exact fullscreen varyings").
     const char *const *exact_varyings;
     size_t exact_varying_count;
 } fxgl_shader;

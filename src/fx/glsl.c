@@ -2958,52 +2958,20 @@ static fx_symbol *entry_symbol(gen *g, const fxgl_shader *sh) {
     return NULL;
 }
 
-// The exact value of a fullscreen varying (fxgl_shader.exact_varyings):
-// the pixel centre p (k + 0.5) divided by the viewport size s, correctly
-// rounded. GPU division is not (GLSL allows 2.5 ulp) and integer division
-// is slow (llvmpipe: 3x the time of a copy pass), so q = p * (1 / s) (the
-// runtime's correctly rounded reciprocal, within 2 ulp of p / s) is checked
-// and stepped by an ulp twice: split into three parts of 8 significant bits
-// (bit masks), each part times s is exact and so is each step of the
-// residual e = p - q * s, which is small; q is the nearest float when |e|
-// is at most half an ulp times s (a quarter below a power of two; ties to
-// even). Plain float multiplies and subtractions, exact ones, so fusing
-// into fma changes nothing; `precise` keeps a compiler from reassociating
-// where GLSL has it. GLSL ES 3.00 has everything else this needs.
+// The value of a fullscreen varying (fxgl_shader.exact_varyings) as a
+// plane-equation rasteriser computes it in fp32 from the fullscreen
+// triangle, whose vertex at the window origin has the value 0: the pixel
+// centre (k + 0.5) times the gradient, the correctly rounded 1 / size (the
+// runtime's _fxgl_view.zw). Vulkan on lavapipe (the reference through
+// vkBasalt) gives exactly this, bit for bit; GL interpolation on llvmpipe
+// misses it by up to a few ulp (docs/runtime.md). One multiply: exact in
+// any GLSL, nothing for a compiler to contract.
 static const char exact_helpers[] =
     "#ifdef _gexact_view\n"
-    "#if __VERSION__ >= 400 || (defined(GL_ES) && __VERSION__ >= 320)\n"
-    "#define _gprecise precise\n"
-    "#else\n"
-    "#define _gprecise\n"
-    "#endif\n"
     "uniform highp vec4 _fxgl_view;\n"
-    "highp float _gexact1(highp float p, highp float s, highp float r) {\n"
-    "    if (!(p > 0.0 && p < s && s < 65536.0)) {\n"
-    "        return p * r;\n"
-    "    }\n"
-    "    highp float q = p * r;\n"
-    "    for (int i = 0; i < 2; i++) {\n"
-    "        highp uint b = floatBitsToUint(q);\n"
-    "        highp float hi = uintBitsToFloat(b & 0xFFFF0000u);\n"
-    "        highp float hm = uintBitsToFloat(b & 0xFFFFFF00u);\n"
-    "        highp float mid = hm - hi, lo = q - hm;\n"
-    "        _gprecise highp float e = ((p - hi * s) - mid * s) - lo * s;\n"
-    "        highp float h = 0.5 * s * uintBitsToFloat((b & 0x7F800000u) - 0x0B800000u);\n"
-    "        highp float hl = (b & 0x7FFFFFu) == 0u ? 0.5 * h : h;\n"
-    "        bool odd = (b & 1u) != 0u;\n"
-    "        if (e > h || (e == h && odd)) {\n"
-    "            q = uintBitsToFloat(b + 1u);\n"
-    "        } else if (e < -hl || (e == -hl && odd)) {\n"
-    "            q = uintBitsToFloat(b - 1u);\n"
-    "        }\n"
-    "    }\n"
-    "    return q;\n"
-    "}\n"
     "highp vec4 _gexact(highp vec4 v, ivec4 m) {\n"
-    "    highp vec2 e = vec2(_gexact1(gl_FragCoord.x, _fxgl_view.x, _fxgl_view.z),\n"
-    "        _gexact1(_fxgl_flip.x != 0.0 ? _fxgl_flip.y - gl_FragCoord.y : gl_FragCoord.y,\n"
-    "                 _fxgl_view.y, _fxgl_view.w));\n"
+    "    highp vec2 e = vec2(gl_FragCoord.x, _fxgl_flip.x != 0.0 ? _fxgl_flip.y - gl_FragCoord.y\n"
+    "                                                           : gl_FragCoord.y) * _fxgl_view.zw;\n"
     "    for (int i = 0; i < 4; i++) {\n"
     "        v[i] = m[i] == 1 ? e.x : m[i] == 2 ? e.y : v[i];\n"
     "    }\n"

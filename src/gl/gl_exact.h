@@ -3,12 +3,13 @@
  *
  * A pass drawn with ReShade.fxh's PostProcessVS (or any vertex shader that
  * maps the viewport onto texcoords 0..1) gets its texcoord interpolated by
- * the rasteriser, which may land an ulp off the exact pixel centre / size;
- * `frac(texcoord * lines)` then flips on the rows where it is exactly an
- * integer. Where the vertex shader is proved to give a varying component
- * that is exactly (pixel position) / (viewport size) over primitives that
- * cover the viewport, the pixel shader computes it from gl_FragCoord
- * instead, correctly rounded (fxgl_shader.exact_varyings).
+ * the rasteriser. Vulkan on lavapipe (the reference) gives the fp32 plane
+ * equation's value, pixel centre * (1 / size); GL on llvmpipe misses it by
+ * an ulp or more on many pixels, and `frac(texcoord * lines)` then flips
+ * where it lands on an integer. Where the vertex shader is proved to give a
+ * varying component that is exactly (pixel position) / (viewport size) over
+ * primitives that cover the viewport, the pixel shader computes that value
+ * from gl_FragCoord instead (fxgl_shader.exact_varyings).
  *
  * The proof runs once per pass at load time: the vertex shader is run for
  * the pass's vertices with transform feedback (gl_Position and every
