@@ -139,11 +139,8 @@ static bool capture(fxgl_runtime *rt, GLuint vs, GLuint ps, const char *const *n
     GLC(rt, UseProgram(prog));
     GLC(rt, BindVertexArray(rt->vao));
     // A draw needs a complete framebuffer even with the rasteriser off (a
-    // surfaceless context has no default one): COLOR's, made by the resize
-    // that precedes every load.
-    if (rt->color_fbo) {
-        gl_cache_draw_fbo(rt, rt->color_fbo);
-    }
+    // surfaceless context has no default one): COLOR's.
+    gl_cache_draw_fbo(rt, rt->color_fbo);
     GLC(rt, Enable(GL_RASTERIZER_DISCARD));
     GLC(rt, BeginTransformFeedback(GL_POINTS));
     GLC(rt, DrawArrays(GL_POINTS, 0, count));
@@ -169,8 +166,10 @@ static bool capture(fxgl_runtime *rt, GLuint vs, GLuint ps, const char *const *n
 
 bool gl_exact_load(fxgl_runtime *rt, const fxgl_effect *fx, const fxgl_pass *fp, GLuint vs,
                    GLuint ps, gl_pass *p) {
+    // COLOR's framebuffer (made by the resize before any load) is the one
+    // the capture draws with.
     if (rt->desc.interpolated_varyings || fp->compute_shader >= 0 || fp->vertex_shader < 0 ||
-        fp->pixel_shader < 0 || !vs || !ps) {
+        fp->pixel_shader < 0 || !vs || !ps || !rt->color_fbo) {
         return false;
     }
     const fxgl_shader *v = &fx->shaders[fp->vertex_shader];
