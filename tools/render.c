@@ -14,6 +14,8 @@
  *     --preset PRESET.ini             techniques, order, values, definitions
  *     --performance-mode              the preset's values as constants (src/effects)
  *     --skip-disabled                 SkipLoadingDisabledEffects
+ *     --interpolated-varyings         keep fullscreen texcoords as interpolated
+ *                                     (fxgl computes them exactly otherwise)
  *     -I DIR                          include and effect search path (repeatable;
  *                                     "DIR" followed by slash-star-star is DIR and
  *                                     every folder below it)
@@ -48,6 +50,7 @@ typedef struct options {
     const char *preset;
     bool performance;            // --performance-mode: preset values compiled in
     bool skip_disabled;          // --skip-disabled: SkipLoadingDisabledEffects
+    bool interpolated;           // --interpolated-varyings: no exact fullscreen texcoords
     int width, height;
     int frames;
     fxgl_api api;
@@ -79,6 +82,7 @@ static void usage(void) {
             "usage: fxgl-render [--input IN.png | --test-image] [--size WxH] [--output OUT.png]\n"
             "                   [--report R.json] [--frames N] [--api gl|gl-compat|gles]\n"
             "                   [--preset P.ini] [--performance-mode] [--skip-disabled]\n"
+            "                   [--interpolated-varyings]\n"
             "                   [-I DIR] [-D NAME[=VALUE]] [--textures DIR]\n"
             "                   [--dump FILE]\n"
             "                   [--visualise Effect.fx:Tex[@mip,rgba,corner,slice=N,scale=X]]\n"
@@ -130,6 +134,8 @@ static bool parse(int argc, char **argv, options *o) {
             }
         } else if (strcmp(a, "--performance-mode") == 0) {
             o->performance = true;
+        } else if (strcmp(a, "--interpolated-varyings") == 0) {
+            o->interpolated = true;
         } else if (strcmp(a, "--skip-disabled") == 0) {
             o->skip_disabled = true;
         } else if (strcmp(a, "--preset") == 0 && next) {
@@ -522,6 +528,7 @@ int main(int argc, char **argv) {
 
     fxgl_runtime_desc rd = {
         .log = on_log,
+        .interpolated_varyings = o.interpolated,
         .texture_search_paths = (const char *const *)texture_dirs.dirs,
         .texture_search_path_count = texture_dirs.count,
     };
@@ -702,6 +709,10 @@ int main(int argc, char **argv) {
                 size_t passes = e ? e->techniques[ti.technique].pass_count : 0;
                 for (size_t p = 0; p < passes; p++) {
                     fprintf(f, "%s%.4f", p ? ", " : "", fxgl_runtime_pass_gpu_ms(rt, i, p));
+                }
+                fprintf(f, "], \"pass_exact_varyings\": [");
+                for (size_t p = 0; p < passes; p++) {
+                    fprintf(f, "%s%d", p ? ", " : "", fxgl_runtime_pass_exact_varyings(rt, i, p));
                 }
                 fprintf(f, "]}%s\n", i + 1 < tcount ? "," : "");
             }

@@ -127,6 +127,9 @@ typedef struct fxgl_runtime_desc {
     bool no_image_formats;       // GLES: store as if GL_NV_image_formats were missing (tests)
     bool no_direct_pass;         // the last back-buffer pass never draws straight into the
                                  // program's framebuffer: a copy out ends every frame
+    bool interpolated_varyings;  // keep every varying as the rasteriser interpolates it,
+                                 // also fullscreen texcoords that fxgl would compute
+                                 // exactly (docs/runtime.md, "Exact fullscreen varyings")
     uint32_t random_seed;        // seed of the `random`/`pingpong` generator; 0: 1
 } fxgl_runtime_desc;
 
@@ -204,6 +207,13 @@ size_t fxgl_runtime_technique_count(fxgl_runtime *rt);
 bool fxgl_runtime_technique(fxgl_runtime *rt, size_t i, fxgl_technique_info *info);
 // 60-frame average GPU time of pass p of the technique at order position i (ms).
 double fxgl_runtime_pass_gpu_ms(fxgl_runtime *rt, size_t i, size_t p);
+// Varying components that pass p of the technique at order position i
+// computes exactly from the pixel position instead of interpolating them: a
+// loaded graphics pass whose vertex shader was proved to cover the viewport
+// with those components equal to pixel position / viewport size (a
+// fullscreen texcoord). 0 when none, or not loaded. A compute implementation
+// of such a pass would take them from the invocation id.
+int fxgl_runtime_pass_exact_varyings(fxgl_runtime *rt, size_t i, size_t p);
 // The latest GPU time sample (ms) of the technique at order position i
 // (p == FXGL_WHOLE_TECHNIQUE) or of its pass p, for per-frame statistics
 // (issue 9). Timer results arrive a few frames late (a query ring, never

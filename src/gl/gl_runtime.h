@@ -149,6 +149,16 @@ typedef struct gl_pass {
                                  // drawn upside down (clip origin upper left) into the
                                  // program's framebuffer, SV_Position through flip_loc
     GLint flip_loc;              // _fxgl_flip, where the pixel shader reads SV_Position; -1
+    // Exact fullscreen varyings (exact.c): the vertex shader was proved to
+    // cover the viewport and to give some varying components exactly as
+    // pixel position / viewport size; the program's pixel shader is the
+    // variant that computes them from gl_FragCoord. NULL/0/-1 otherwise.
+    char *exact_defines;         // owned: the variant's #defines
+    uint8_t *exact_modes;        // owned: GL_EXACT_* per component of each
+                                 // fxgl_shader.exact_varyings entry
+    int exact_count;             // entries of exact_varyings (4 modes each)
+    GLint view_loc;              // _fxgl_view (size, 1 / size), -1 when not exact
+    int view_set[2];             // the size last written to view_loc (0: none)
 } gl_pass;
 
 // A 60-frame moving average (sum of the window / its length).

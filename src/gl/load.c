@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gl_exact.h"
 #include "gl_runtime.h"
 
 // --- formats ---
@@ -100,16 +101,20 @@ static void first_lines(char *dst, size_t size, const char *log) {
     dst[n] = '\0';
 }
 
-static GLuint compile_shader(fxgl_runtime *rt, GLenum stage, const char *source, char *reason,
-                             size_t size) {
+// defines: more #define lines after #version (a pixel shader's exact
+// varyings), or NULL.
+static GLuint compile_shader_with(fxgl_runtime *rt, GLenum stage, const char *source,
+                                  const char *defines, char *reason, size_t size) {
     GLuint sh = GLC(rt, CreateShader(stage));
     // Storages in stand-in formats: the code declares them so when this is
     // defined (after #version, which must come first).
     const char *nl = strchr(source, '\n');
-    if (rt->emulate_image_formats && nl && strstr(source, "_gemulated_formats")) {
-        const char *parts[3] = {source, "#define _gemulated_formats 1\n", nl + 1};
-        GLint lengths[3] = {(GLint)(nl + 1 - source), -1, -1};
-        GLC(rt, ShaderSource(sh, 3, parts, lengths));
+    bool emulated = rt->emulate_image_formats && nl && strstr(source, "_gemulated_formats");
+    if (nl && (emulated || defines)) {
+        const char *parts[4] = {source, emulated ? "#define _gemulated_formats 1\n" : "",
+                                defines ? defines : "", nl + 1};
+        GLint lengths[4] = {(GLint)(nl + 1 - source), -1, -1, -1};
+        GLC(rt, ShaderSource(sh, 4, parts, lengths));
     } else {
         GLC(rt, ShaderSource(sh, 1, &source, NULL));
     }
@@ -129,6 +134,11 @@ static GLuint compile_shader(fxgl_runtime *rt, GLenum stage, const char *source,
         return 0;
     }
     return sh;
+}
+
+static GLuint compile_shader(fxgl_runtime *rt, GLenum stage, const char *source, char *reason,
+                             size_t size) {
+    return compile_shader_with(rt, stage, source, NULL, reason, size);
 }
 
 static GLuint link_program(fxgl_runtime *rt, const GLuint *shaders, int count, char *reason,
@@ -573,17 +583,27 @@ static bool uniform_unit(fxgl_runtime *rt, GLuint prog, const char *name, int un
     return true;
 }
 
-// A program an already loaded pass of the effect linked from the same stages.
-static GLuint shared_program(const gl_effect *e, const fxgl_pass *fp) {
+// A program an already loaded pass of the effect linked from the same stages
+// (and the same exact-varying variant; a variant's _fxgl_view is the
+// viewport size, so only passes of one size share it).
+static GLuint shared_program(const gl_effect *e, const fxgl_pass *fp, const gl_pass *p) {
     for (size_t k = 0; k < e->technique_count; k++) {
         const gl_technique *t = &e->techniques[k];
         for (size_t i = 0; t->passes && i < t->src->pass_count; i++) {
             const gl_pass *q = &t->passes[i];
-            if (q->program && !q->shares_program && q->src->vertex_shader == fp->vertex_shader &&
-                q->src->pixel_shader == fp->pixel_shader &&
-                q->src->compute_shader == fp->compute_shader) {
-                return q->program;
+            if (q == p || !q->program || q->shares_program ||
+                q->src->vertex_shader != fp->vertex_shader ||
+                q->src->pixel_shader != fp->pixel_shader ||
+                q->src->compute_shader != fp->compute_shader ||
+                !q->exact_defines != !p->exact_defines) {
+                continue;
             }
+            if (p->exact_defines && (strcmp(q->exact_defines, p->exact_defines) != 0 ||
+                                     q->src->viewport_width != fp->viewport_width ||
+                                     q->src->viewport_height != fp->viewport_height)) {
+                continue;
+            }
+            return q->program;
         }
     }
     return 0;
@@ -661,10 +681,31 @@ static bool pass_load(fxgl_runtime *rt, gl_effect *e, gl_technique *t, gl_pass *
     // Passes with the same entry points share one program (its unit and
     // block assignments depend only on the stages): a chain that repeats a
     // shader then skips glUseProgram between its passes.
-    p->program = shared_program(e, fp);
+    // Exact fullscreen varyings: the pixel shader's variant, where the
+    // vertex shader was proved fullscreen (exact.c).
+    GLuint variant = 0;
+    if (!p->compute && nsh == 2 && gl_exact_load(rt, fx, fp, sh[0], sh[1], p)) {
+        char why[300];
+        variant = compile_shader_with(rt, GL_FRAGMENT_SHADER, stages[1]->glsl, p->exact_defines,
+                                      why, sizeof(why));
+        if (!variant) {
+            gl_log(rt, FXGL_GL_LOG_WARN, "%s: pass '%s': the exact-varying variant: %s; "
+                   "the pass keeps interpolated varyings", e->file, p->label, why);
+            free(p->exact_defines);
+            free(p->exact_modes);
+            p->exact_defines = NULL;
+            p->exact_modes = NULL;
+            p->exact_count = 0;
+        }
+    }
+    p->program = shared_program(e, fp, p);
     p->shares_program = p->program != 0;
     if (!p->program) {
-        p->program = link_program(rt, sh, nsh, reason, size);
+        GLuint linked[2] = {sh[0], variant ? variant : sh[nsh - 1]};
+        p->program = link_program(rt, variant ? linked : sh, nsh, reason, size);
+    }
+    if (variant) {
+        GLC(rt, DeleteShader(variant));
     }
     if (!p->program) {
         char why[300];
@@ -677,6 +718,7 @@ static bool pass_load(fxgl_runtime *rt, gl_effect *e, gl_technique *t, gl_pass *
     }
     GLC(rt, UseProgram(p->program));
     p->flip_loc = p->compute ? -1 : GLC(rt, GetUniformLocation(p->program, "_fxgl_flip"));
+    p->view_loc = p->exact_defines ? GLC(rt, GetUniformLocation(p->program, "_fxgl_view")) : -1;
     GLuint block = GLC(rt, GetUniformBlockIndex(p->program, FXGL_GLSL_UNIFORM_BLOCK));
     if (block != GL_INVALID_INDEX) {
         GLC(rt, UniformBlockBinding(p->program, block, 0));
@@ -905,6 +947,8 @@ static void pass_unload(fxgl_runtime *rt, gl_pass *p) {
     }
     free(p->binds);
     free(p->images);
+    free(p->exact_defines);
+    free(p->exact_modes);
     memset(p, 0, sizeof(*p));
 }
 

@@ -12,6 +12,8 @@ libfxgl_gl_la_SOURCES = \
 	src/gl/prewarm.c \
 	src/gl/cache.c \
 	src/gl/load.c \
+	src/gl/gl_exact.h \
+	src/gl/exact.c \
 	src/gl/frame.c \
 	src/gl/special.c \
 	src/gl/image.c \
@@ -34,6 +36,12 @@ check_PROGRAMS += tests/gl/test_runtime
 tests_gl_test_runtime_SOURCES = tests/gl/test_runtime.c tests/gl/tfx.h
 tests_gl_test_runtime_CPPFLAGS = $(TEST_CPPFLAGS) $(EGL_CFLAGS)
 tests_gl_test_runtime_LDADD = $(TEST_LDADD) -lm -lpthread
+
+# Exact fullscreen varyings: the analysis, and pixels against exact values.
+check_PROGRAMS += tests/gl/test_exact
+tests_gl_test_exact_SOURCES = tests/gl/test_exact.c
+tests_gl_test_exact_CPPFLAGS = $(TEST_CPPFLAGS) $(EGL_CFLAGS)
+tests_gl_test_exact_LDADD = $(TEST_LDADD) -lm
 
 # The default framebuffer's depth for each kind of window visual (GLX, Xvfb).
 check_PROGRAMS += tests/gl/test_depth_visual

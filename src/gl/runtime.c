@@ -480,6 +480,18 @@ double fxgl_runtime_pass_gpu_ms(fxgl_runtime *rt, size_t i, size_t p) {
     return gl_avg_value(&rt->order[i]->pass_gpu[p]);
 }
 
+int fxgl_runtime_pass_exact_varyings(fxgl_runtime *rt, size_t i, size_t p) {
+    if (i >= rt->order_count || !rt->order[i]->passes || p >= rt->order[i]->src->pass_count) {
+        return 0;
+    }
+    const gl_pass *pass = &rt->order[i]->passes[p];
+    int n = 0;
+    for (int k = 0; pass->exact_modes && k < 4 * pass->exact_count; k++) {
+        n += pass->exact_modes[k] != 0;
+    }
+    return n;
+}
+
 static double last_sample(const gl_avg *a) {
     return a->count ? a->samples[(a->next + FXGL_TIMING_FRAMES - 1) % FXGL_TIMING_FRAMES] : -1.0;
 }
