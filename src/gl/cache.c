@@ -54,9 +54,13 @@ void gl_cache_reset(fxgl_runtime *rt, bool from_capture) {
         .write_mask = 0xFFFFFFFFu, .fail = GL_KEEP, .zfail = GL_KEEP, .pass = GL_KEEP,
     };
     c->stencil_known = true;
-    // Unit bindings: the application's, as captured (2D is target 0, 3D target 1).
+    // Unit bindings: the application's, as captured (2D is target 0, 3D target
+    // 1); units not captured yet stay unknown and are captured on first use.
     int units = st->desc.texture_units < rt->units ? st->desc.texture_units : rt->units;
     for (int u = 0; u < units; u++) {
+        if (!gl_state_unit_captured(st, u)) {
+            continue;
+        }
         c->tex2d[u] = st->units[u].texture[0];
         c->tex3d[u] = st->num_targets > 1 ? st->units[u].texture[1] : GL_RT_UNKNOWN;
         c->sampler[u] = st->units[u].sampler;
@@ -118,6 +122,19 @@ void gl_cache_viewport(fxgl_runtime *rt, int w, int h) {
     v[3] = h;
 }
 
+// The application's bindings of a unit are captured before its first bind
+// of the frame (gl_state lazy_units); that selects the unit.
+static void capture_unit(fxgl_runtime *rt, int unit) {
+    const gl_state *st = &rt->st;
+    if (gl_state_unit_captured(st, unit) || !gl_state_capture_unit(&rt->st, unit)) {
+        return;
+    }
+    rt->cache.active = (GLuint)unit;
+    rt->cache.tex2d[unit] = st->units[unit].texture[0];
+    rt->cache.tex3d[unit] = st->num_targets > 1 ? st->units[unit].texture[1] : GL_RT_UNKNOWN;
+    rt->cache.sampler[unit] = st->units[unit].sampler;
+}
+
 static void set_active(fxgl_runtime *rt, int unit) {
     if (rt->cache.active != (GLuint)unit) {
         GLC(rt, ActiveTexture(GL_TEXTURE0 + (GLenum)unit));
@@ -127,6 +144,7 @@ static void set_active(fxgl_runtime *rt, int unit) {
 }
 
 void gl_cache_texture(fxgl_runtime *rt, int unit, GLenum target, GLuint tex) {
+    capture_unit(rt, unit);
     GLuint *slot = target == GL_TEXTURE_3D ? &rt->cache.tex3d[unit] : &rt->cache.tex2d[unit];
     if (target != GL_TEXTURE_2D && target != GL_TEXTURE_3D) {
         // 1D textures (desktop only) are rare: bind without caching.
@@ -153,6 +171,7 @@ void gl_cache_texture(fxgl_runtime *rt, int unit, GLenum target, GLuint tex) {
 }
 
 void gl_cache_sampler(fxgl_runtime *rt, int unit, GLuint sampler) {
+    capture_unit(rt, unit);
     if (rt->cache.sampler[unit] != sampler) {
         GLC(rt, BindSampler((GLuint)unit, sampler));
         gl_state_touch_unit(&rt->st, GL_STATE_UNIT_SAMPLER, unit);
@@ -163,6 +182,7 @@ void gl_cache_sampler(fxgl_runtime *rt, int unit, GLuint sampler) {
 
 void gl_cache_image(fxgl_runtime *rt, int unit, gl_tex *tex, int level) {
     gl_cache *c = &rt->cache;
+    gl_state_capture_image(&rt->st, unit);
     if (c->image[unit] == tex->tex && c->image_level[unit] == level) {
         return;
     }

@@ -57,6 +57,11 @@ typedef struct gl_state_desc {
     int atomic_buffers;          // indexed atomic-counter bindings; default none
     int image_units;             // image units 0..n-1; default 8 where compute exists
     int draw_buffers;            // per-buffer blend/mask and draw buffers; default 8
+    // Texture units (bindings and sampler) and image units are captured on
+    // first use, through gl_state_capture_unit/_image, instead of all of them
+    // in gl_state_capture; only unit 0 (the one the defaults select) is
+    // captured there. Up to 64 units (init clamps texture_units and image_units).
+    bool lazy_units;
 } gl_state_desc;
 
 // GL calls issued, for the "GL calls per frame" figures (sokol's frame stats).
@@ -185,6 +190,9 @@ typedef struct gl_state {
     // What the frame changed since the capture (gl_state_touch*).
     unsigned dirty;              // gl_state_group bits
     uint64_t dirty_units[GL_STATE_UNIT_KINDS]; // bit u: unit u (63: 63 and above)
+    // With desc.lazy_units: the units captured since gl_state_capture.
+    uint64_t captured_units;     // texture bindings and sampler
+    uint64_t captured_images;
 
     GLuint stencil_fbo;          // owned: FBO with 8 stencil bits, to read unclamped refs
     GLuint stencil_rb;           // owned: its renderbuffer
@@ -292,6 +300,17 @@ void gl_state_restore(gl_state *st);
 // marked; a no-op without a capture. The calls issued are counted as
 // restore_calls like gl_state_restore's.
 void gl_state_restore_changed(gl_state *st);
+
+// With desc.lazy_units, captures texture unit `unit` (its bindings and
+// sampler) unless this frame's capture has it: true when it did, and the
+// unit is then the active one (the selector is marked, so restore puts it
+// back). Must come before anything binds on the unit. False otherwise.
+bool gl_state_capture_unit(gl_state *st, int unit);
+static inline bool gl_state_unit_captured(const gl_state *st, int unit) {
+    return !st->desc.lazy_units || (unit < 64 && ((st->captured_units >> unit) & 1u));
+}
+// The same for image unit `unit`; moves nothing.
+void gl_state_capture_image(gl_state *st, int unit);
 
 // Marks state the frame changed after gl_state_set_runtime_defaults and
 // does not put back to the default itself (a value set back to the runtime

@@ -301,6 +301,12 @@ bool gl_state_init(gl_state *st, struct GladGLContext *gl, const fxgl_gl_info *i
         st->desc.image_units = resolve_count(desc->image_units, 8,
                                              get_limit(gl, GL_MAX_IMAGE_UNITS));
     }
+    st->desc.lazy_units = desc->lazy_units;
+    if (st->desc.lazy_units) {
+        // The captured-unit masks are 64 bits wide.
+        st->desc.texture_units = st->desc.texture_units < 64 ? st->desc.texture_units : 64;
+        st->desc.image_units = st->desc.image_units < 64 ? st->desc.image_units : 64;
+    }
 
     // Allocated once; capture and restore only fill them. calloc(0) may return
     // NULL, so only a failed non-empty allocation counts.
@@ -473,29 +479,72 @@ static void capture_buffers(gl_state *st) {
               GL_ATOMIC_COUNTER_BUFFER_START, GL_ATOMIC_COUNTER_BUFFER_SIZE);
 }
 
+// The active unit's bindings and sampler.
+static void read_unit(gl_state *st, int u) {
+    gl_state_unit *unit = &st->units[u];
+    for (int t = 0; t < st->num_targets; t++) {
+        unit->texture[t] = (GLuint)get_int(st, st->bindings[t]);
+    }
+    unit->sampler = (GLuint)get_int(st, GL_SAMPLER_BINDING);
+}
+
+static void read_image(gl_state *st, int i) {
+    struct GladGLContext *gl = st->gl;
+    gl_state_image *im = &st->images[i];
+    GLuint u = (GLuint)i;
+    COUNT(st, gl->GetIntegeri_v(GL_IMAGE_BINDING_NAME, u, &im->texture));
+    COUNT(st, gl->GetIntegeri_v(GL_IMAGE_BINDING_LEVEL, u, &im->level));
+    COUNT(st, gl->GetBooleani_v(GL_IMAGE_BINDING_LAYERED, u, &im->layered));
+    COUNT(st, gl->GetIntegeri_v(GL_IMAGE_BINDING_LAYER, u, &im->layer));
+    COUNT(st, gl->GetIntegeri_v(GL_IMAGE_BINDING_ACCESS, u, &im->access));
+    COUNT(st, gl->GetIntegeri_v(GL_IMAGE_BINDING_FORMAT, u, &im->format));
+}
+
 static void capture_textures(gl_state *st) {
     struct GladGLContext *gl = st->gl;
     st->active_texture = get_int(st, GL_ACTIVE_TEXTURE);
-    for (int u = 0; u < st->desc.texture_units; u++) {
-        gl_state_unit *unit = &st->units[u];
-        COUNT(st, gl->ActiveTexture(GL_TEXTURE0 + (GLenum)u));
-        for (int t = 0; t < st->num_targets; t++) {
-            unit->texture[t] = (GLuint)get_int(st, st->bindings[t]);
+    // Lazily: unit 0 only, which the defaults select and which loading binds on.
+    int units = st->desc.lazy_units && st->desc.texture_units > 0 ? 1 : st->desc.texture_units;
+    bool moved = false;
+    for (int u = 0; u < units; u++) {
+        if (u > 0 || st->active_texture != GL_TEXTURE0) {
+            COUNT(st, gl->ActiveTexture(GL_TEXTURE0 + (GLenum)u));
+            moved = true;
         }
-        unit->sampler = (GLuint)get_int(st, GL_SAMPLER_BINDING);
+        read_unit(st, u);
     }
+    st->captured_units = units > 0 ? 1u : 0u;
+    st->captured_images = 0;
     // Put the selector back: capture changes nothing but framebuffer bindings.
-    COUNT(st, gl->ActiveTexture((GLenum)st->active_texture));
-    for (int i = 0; i < st->desc.image_units; i++) {
-        gl_state_image *im = &st->images[i];
-        GLuint u = (GLuint)i;
-        COUNT(st, gl->GetIntegeri_v(GL_IMAGE_BINDING_NAME, u, &im->texture));
-        COUNT(st, gl->GetIntegeri_v(GL_IMAGE_BINDING_LEVEL, u, &im->level));
-        COUNT(st, gl->GetBooleani_v(GL_IMAGE_BINDING_LAYERED, u, &im->layered));
-        COUNT(st, gl->GetIntegeri_v(GL_IMAGE_BINDING_LAYER, u, &im->layer));
-        COUNT(st, gl->GetIntegeri_v(GL_IMAGE_BINDING_ACCESS, u, &im->access));
-        COUNT(st, gl->GetIntegeri_v(GL_IMAGE_BINDING_FORMAT, u, &im->format));
+    if (moved) {
+        COUNT(st, gl->ActiveTexture((GLenum)st->active_texture));
     }
+    if (!st->desc.lazy_units) {
+        for (int i = 0; i < st->desc.image_units; i++) {
+            read_image(st, i);
+        }
+    }
+}
+
+bool gl_state_capture_unit(gl_state *st, int unit) {
+    if (!st->gl || !st->captured || unit < 0 || unit >= st->desc.texture_units ||
+        gl_state_unit_captured(st, unit)) {
+        return false;
+    }
+    COUNT(st, st->gl->ActiveTexture(GL_TEXTURE0 + (GLenum)unit));
+    read_unit(st, unit);
+    st->captured_units |= UINT64_C(1) << unit;
+    st->dirty |= GL_STATE_ACTIVE_TEXTURE;
+    return true;
+}
+
+void gl_state_capture_image(gl_state *st, int unit) {
+    if (!st->gl || !st->captured || !st->desc.lazy_units || unit < 0 ||
+        unit >= st->desc.image_units || ((st->captured_images >> unit) & 1u)) {
+        return;
+    }
+    read_image(st, unit);
+    st->captured_images |= UINT64_C(1) << unit;
 }
 
 static void capture_blend(gl_state *st) {
@@ -1072,7 +1121,8 @@ static void restore_textures(gl_state *st, bool all) {
     int n = st->desc.texture_units;
     bool selector = NEED(GL_STATE_ACTIVE_TEXTURE, st->active_texture != GL_TEXTURE0);
     for (int u = 0; u < n; u++) {
-        if (!all && !unit_marked(st, GL_STATE_UNIT_TEXTURE, u)) {
+        if (!gl_state_unit_captured(st, u) ||
+            (!all && !unit_marked(st, GL_STATE_UNIT_TEXTURE, u))) {
             continue;
         }
         COUNT(st, gl->ActiveTexture(GL_TEXTURE0 + (GLenum)u));
@@ -1081,15 +1131,21 @@ static void restore_textures(gl_state *st, bool all) {
             COUNT(st, gl->BindTexture(st->targets[t], st->units[u].texture[t]));
         }
     }
-    uint64_t samplers_marked = all ? ~UINT64_C(0) : st->dirty_units[GL_STATE_UNIT_SAMPLER];
-    if (st->caps.multi_bind && n > 0 && samplers_marked) {
+    // Samplers: the marked units (all: every captured one).
+    uint64_t sampler_mask = all ? ~UINT64_C(0) : st->dirty_units[GL_STATE_UNIT_SAMPLER];
+    if (st->desc.lazy_units) {
+        sampler_mask &= st->captured_units;
+    }
+#define SAMPLER_MARKED(u) ((sampler_mask >> ((u) < 63 ? (u) : 63)) & 1u)
+    if (st->caps.multi_bind && n > 0 && sampler_mask && !st->desc.lazy_units) {
         // One call over the marked span (unmarked units inside it get their
-        // own captured values back, which changes nothing).
+        // own captured values back, which changes nothing). Lazily captured
+        // units go one by one: units between them were never read.
         int lo = 0, hi = n - 1;
-        while (lo < n && !unit_marked(st, GL_STATE_UNIT_SAMPLER, lo) && !all) {
+        while (lo < n && !SAMPLER_MARKED(lo)) {
             lo++;
         }
-        while (hi > lo && !unit_marked(st, GL_STATE_UNIT_SAMPLER, hi) && !all) {
+        while (hi > lo && !SAMPLER_MARKED(hi)) {
             hi--;
         }
         GLuint samplers[64];
@@ -1100,18 +1156,20 @@ static void restore_textures(gl_state *st, bool all) {
             }
             COUNT(st, gl->BindSamplers((GLuint)first, count, samplers));
         }
-    } else if (samplers_marked) {
+    } else if (sampler_mask) {
         for (int u = 0; u < n; u++) {
-            if (all || unit_marked(st, GL_STATE_UNIT_SAMPLER, u)) {
+            if (SAMPLER_MARKED(u)) {
                 COUNT(st, gl->BindSampler((GLuint)u, st->units[u].sampler));
             }
         }
     }
+#undef SAMPLER_MARKED
     if (selector) {
         COUNT(st, gl->ActiveTexture((GLenum)st->active_texture));
     }
     for (int i = 0; i < st->desc.image_units; i++) {
-        if (!all && !unit_marked(st, GL_STATE_UNIT_IMAGE, i)) {
+        if ((st->desc.lazy_units && !((st->captured_images >> i) & 1u)) ||
+            (!all && !unit_marked(st, GL_STATE_UNIT_IMAGE, i))) {
             continue;
         }
         const gl_state_image *im = &st->images[i];

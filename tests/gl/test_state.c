@@ -1042,18 +1042,21 @@ static void build_chain(bool es, bool compute) {
         tfx_use_storage(b, cshader, st, 0, "Store");
         tfx_compute(b, tb, cshader, 1, 1);
         int is = tfx_sampler(b, "B::ImgS", img, true, false);
+        // Two samplers: units 0 and 1 (the state captures units on first use).
         int out = tfx_shader(b, FXGL_STAGE_PIXEL, "Out",
-                             "uniform sampler2D ImgS;\nin vec2 uv;\n"
+                             "uniform sampler2D ImgS;\nuniform sampler2D MipS;\nin vec2 uv;\n"
                              "layout(location = 0) out vec4 o;\n"
-                             "void main() { o = texture(ImgS, uv); }\n");
+                             "void main() { o = texture(ImgS, uv) + textureLod(MipS, uv, 1.0); }\n");
         tfx_use_sampler(b, out, is, "ImgS");
+        tfx_use_sampler(b, out, ms, "MipS");
         tfx_pass(b, tb, out);
     } else {
         int out = tfx_shader(b, FXGL_STAGE_PIXEL, "Out",
-                             "uniform sampler2D MipS;\nin vec2 uv;\n"
+                             "uniform sampler2D MipS;\nuniform sampler2D Depth;\nin vec2 uv;\n"
                              "layout(location = 0) out vec4 o;\n"
-                             "void main() { o = textureLod(MipS, uv, 1.0); }\n");
+                             "void main() { o = textureLod(MipS, uv, 1.0) + texture(Depth, uv); }\n");
         tfx_use_sampler(b, out, ms, "MipS");
+        tfx_use_sampler(b, out, ds, "Depth");
         tfx_pass(b, tb, out);
     }
     tfx_finish(b);
