@@ -13,7 +13,7 @@ bench_sweep_LDADD = $(TEST_LDADD) $(EGL_LIBS)
 EXTRA_DIST += bench/local.mk bench/setup.sh tools/fetch-corpus.sh bench/sweep.sh \
 	bench/vs_vulkan.sh bench/overhead.sh bench/breakdown.sh bench/loadtime.sh \
 	bench/apitrace_check.sh bench/plot.sh bench/h200.sh bench/h200_x11.sh bench/RESULTS.md \
-	bench/exact_texcoord.sh
+	bench/exact_texcoord.sh bench/preset_gpu.sh
 
 # FXGL_STATS on a real program (src/interpose/stats.c).
 TESTS += tests/interpose/test_stats.sh

@@ -9,6 +9,11 @@
  *     --size WxH                      size of the test image (default 256x144)
  *     --output OUT.png                result (default out.png)
  *     --report REPORT.json            the report (default: none)
+ *     --timings T.csv                 per-frame GPU times: each frame waited for
+ *                                     (glFinish), the whole runtime frame timed
+ *                                     with GL_TIMESTAMP queries around it, each
+ *                                     technique and pass by the runtime's own
+ *                                     timers; rows frame,what,technique,pass,gpu_ms
  *     --frames N                      frames to run (default 3)
  *     --api gl|gl-compat|gles         context (default gl: 4.5 core)
  *     --preset PRESET.ini             techniques, order, values, definitions
@@ -47,6 +52,7 @@ typedef struct options {
     const char *input;
     const char *output;
     const char *report;
+    const char *timings;
     const char *preset;
     bool performance;            // --performance-mode: preset values compiled in
     bool skip_disabled;          // --skip-disabled: SkipLoadingDisabledEffects
@@ -77,10 +83,43 @@ typedef struct loaded {
     int runtime_index;           // -1 when not added
 } loaded;
 
+// One frame's rows of --timings: the frame waited for, then every result
+// taken in, so each sample is this frame's. cpu_ms: the frame call's wall time.
+static void write_timings(FILE *tf, GladGLContext *gl, fxgl_runtime *rt, int frame,
+                          const GLuint tq[2], double cpu_s) {
+    gl->Finish();
+    fxgl_runtime_collect_timings(rt);
+    fprintf(tf, "%d,cpu,,,%.4f\n", frame, cpu_s * 1000.0);
+    if (tq[0]) {
+        GLuint64 a = 0, b = 0;
+        gl->GetQueryObjectui64v(tq[0], GL_QUERY_RESULT, &a);
+        gl->GetQueryObjectui64v(tq[1], GL_QUERY_RESULT, &b);
+        fprintf(tf, "%d,frame,,,%.4f\n", frame, (double)(b - a) * 1e-6);
+    }
+    size_t tcount = fxgl_runtime_technique_count(rt);
+    for (size_t i = 0; i < tcount; i++) {
+        fxgl_technique_info ti;
+        if (!fxgl_runtime_technique(rt, i, &ti) || !ti.enabled ||
+            ti.status != FXGL_STATUS_READY) {
+            continue;
+        }
+        double ms = fxgl_runtime_last_gpu_ms(rt, i, FXGL_WHOLE_TECHNIQUE);
+        if (ms < 0) {
+            continue; // no timer queries, or no sample yet
+        }
+        fprintf(tf, "%d,technique,%s@%s,,%.4f\n", frame, ti.name, ti.file, ms);
+        for (size_t p = 0; p < ti.pass_count; p++) {
+            fprintf(tf, "%d,pass,%s@%s,%zu,%.4f\n", frame, ti.name, ti.file, p,
+                    fxgl_runtime_last_gpu_ms(rt, i, p));
+        }
+    }
+}
+
 static void usage(void) {
     fprintf(stderr,
             "usage: fxgl-render [--input IN.png | --test-image] [--size WxH] [--output OUT.png]\n"
-            "                   [--report R.json] [--frames N] [--api gl|gl-compat|gles]\n"
+            "                   [--report R.json] [--timings T.csv] [--frames N]\n"
+            "                   [--api gl|gl-compat|gles]\n"
             "                   [--preset P.ini] [--performance-mode] [--skip-disabled]\n"
             "                   [--interpolated-varyings]\n"
             "                   [-I DIR] [-D NAME[=VALUE]] [--textures DIR]\n"
@@ -113,6 +152,8 @@ static bool parse(int argc, char **argv, options *o) {
             o->output = argv[++i];
         } else if (strcmp(a, "--report") == 0 && next) {
             o->report = argv[++i];
+        } else if (strcmp(a, "--timings") == 0 && next) {
+            o->timings = argv[++i];
         } else if (strcmp(a, "--frames") == 0 && next) {
             o->frames = atoi(argv[++i]);
             if (o->frames < 1) {
@@ -596,6 +637,20 @@ int main(int argc, char **argv) {
 
     double cpu_total = 0;
     fxgl_runtime_stats last = {0};
+    FILE *tf = NULL;
+    GLuint tq[2] = {0, 0};
+    if (o.timings) {
+        tf = fopen(o.timings, "w");
+        if (!tf) {
+            fprintf(stderr, "fxgl-render: cannot write '%s': %s\n", o.timings, strerror(errno));
+            return 1;
+        }
+        fprintf(tf, "frame,what,technique,pass,gpu_ms\n");
+        // GLES has the timestamp queries as EXT_disjoint_timer_query only.
+        if (gl->QueryCounter && gl->GetQueryObjectui64v && gl->GenQueries) {
+            gl->GenQueries(2, tq);
+        }
+    }
     for (int frame = 0; frame < o.frames; frame++) {
         fxgl_frame_desc fd = {.width = w, .height = h, .framebuffer = fbo,
                               .time = frame / 60.0};
@@ -603,9 +658,24 @@ int main(int argc, char **argv) {
         gl->BindFramebuffer(GL_DRAW_FRAMEBUFFER, fbo);
         gl->BlitFramebuffer(0, 0, w, h, 0, 0, w, h, GL_COLOR_BUFFER_BIT, GL_NEAREST);
         double t0 = now();
+        if (tq[0]) {
+            gl->QueryCounter(tq[0], GL_TIMESTAMP);
+        }
         fxgl_inspect_frame(in, &fd); // issue 10: the runtime's frame, then visualise/overlay
+        if (tq[0]) {
+            gl->QueryCounter(tq[1], GL_TIMESTAMP);
+        }
         cpu_total += now() - t0;
         last = *fxgl_runtime_stats_get(rt);
+        if (tf) {
+            write_timings(tf, gl, rt, frame, tq, now() - t0);
+        }
+    }
+    if (tf) {
+        if (tq[0]) {
+            gl->DeleteQueries(2, tq);
+        }
+        fclose(tf);
     }
     gl->Finish();
     fxgl_runtime_collect_timings(rt);

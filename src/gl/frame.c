@@ -132,6 +132,7 @@ void gl_generate_mips(fxgl_runtime *rt, gl_tex *t) {
         } else {
             if (rt->cache.active != 0) {
                 GLC(rt, ActiveTexture(GL_TEXTURE0));
+                gl_state_touch(&rt->st, GL_STATE_ACTIVE_TEXTURE);
                 rt->cache.active = 0;
             }
             GLC(rt, GenerateMipmap(t->target));
@@ -207,6 +208,7 @@ static void upload_range(fxgl_runtime *rt, gl_effect *e, uint32_t lo, uint32_t h
         GLC(rt, NamedBufferSubData(e->ubo, lo, hi - lo, e->shadow + lo));
     } else {
         GLC(rt, BindBuffer(GL_UNIFORM_BUFFER, e->ubo));
+        gl_state_touch(&rt->st, GL_STATE_BUFFERS);
         GLC(rt, BufferSubData(GL_UNIFORM_BUFFER, lo, hi - lo, e->shadow + lo));
     }
     rt->stats.uniform_uploads++;
@@ -514,6 +516,7 @@ void fxgl_runtime_collect_timings(fxgl_runtime *rt) {
 
 // Framebuffer 0 (bound for drawing) draws into its back buffer.
 static void set_draw_back(fxgl_runtime *rt) {
+    gl_state_touch(&rt->st, GL_STATE_FRAMEBUFFERS);
     if (rt->info.api == FXGL_API_GL) {
         GLC(rt, DrawBuffer(GL_BACK)); // desktop glDrawBuffers rejects GL_BACK
     } else {
@@ -559,6 +562,7 @@ static void copy_in(fxgl_runtime *rt, const fxgl_frame_desc *f) {
         // Framebuffer 0 is addressed explicitly; its read buffer is captured.
         gl_cache_read_fbo(rt, 0);
         GLC(rt, ReadBuffer(GL_BACK));
+        gl_state_touch(&rt->st, GL_STATE_FRAMEBUFFERS);
     }
     if (rt->source_samples > 0) {
         // Resolve first: a resolving blit must not flip.
@@ -634,6 +638,7 @@ bool fxgl_runtime_frame(fxgl_runtime *rt, const fxgl_frame_desc *f) {
         // state restore at the end puts the scissor back.
         GLC(rt, Enable(GL_SCISSOR_TEST));
         GLC(rt, Scissor(0, 0, 0, 0));
+        gl_state_touch(&rt->st, GL_STATE_VIEWPORT);
     }
     gl_cache_reset(rt, false); // loading and resizing go through the cache too
     bool reset = false;
@@ -651,16 +656,15 @@ bool fxgl_runtime_frame(fxgl_runtime *rt, const fxgl_frame_desc *f) {
         }
     }
     if (reset) {
-        // Loading bound whatever it needed: put the frame's starting state back.
+        // Loading bound whatever it needed: put the frame's starting state
+        // back, and let the restore write everything.
+        gl_state_touch_all(&rt->st);
         GLC(rt, BindFramebuffer(GL_FRAMEBUFFER, 0));
         GLC(rt, BindTexture(GL_TEXTURE_2D, 0));
         GLC(rt, UseProgram(0));
     }
     gl_cache_reset(rt, !reset);
-    if (rt->cache.vao != rt->vao) {
-        GLC(rt, BindVertexArray(rt->vao));
-        rt->cache.vao = rt->vao;
-    }
+    gl_cache_vao(rt, rt->vao);
     read_timings(rt);
     rt->frame_ms = rt->frame_count ? (f->time - rt->last_time) * 1000.0 : 0.0;
     if (rt->frame_count == 0) {
@@ -711,7 +715,9 @@ bool fxgl_runtime_frame(fxgl_runtime *rt, const fxgl_frame_desc *f) {
         copy_out(rt, f);
     }
     rt->direct = NULL;
-    gl_state_restore(&rt->st);
+    // What the frame changed: every change above goes through the cache or is
+    // marked where it is made (gl_state_touch), or is put back to the default.
+    gl_state_restore_changed(&rt->st);
     rt->frame_count++;
     rt->frame = NULL;
     rt->stats.state_calls = rt->st.calls - state0;

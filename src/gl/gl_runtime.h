@@ -275,6 +275,7 @@ void gl_cache_reset(fxgl_runtime *rt, bool from_capture);
 void gl_cache_program(fxgl_runtime *rt, GLuint program);
 void gl_cache_draw_fbo(fxgl_runtime *rt, GLuint fbo);
 void gl_cache_read_fbo(fxgl_runtime *rt, GLuint fbo);
+void gl_cache_vao(fxgl_runtime *rt, GLuint vao);
 void gl_cache_viewport(fxgl_runtime *rt, int w, int h);
 void gl_cache_texture(fxgl_runtime *rt, int unit, GLenum target, GLuint tex);
 void gl_cache_sampler(fxgl_runtime *rt, int unit, GLuint sampler);

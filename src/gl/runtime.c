@@ -163,6 +163,8 @@ fxgl_runtime *fxgl_runtime_create(struct GladGLContext *gl, const fxgl_gl_info *
         .uniform_buffers = 1,
         .image_units = info->has_compute ? GL_RT_MAX_IMAGES : 0,
         .draw_buffers = FXGL_MAX_RENDER_TARGETS,
+        // Units are captured when the state cache first binds on them.
+        .lazy_units = true,
     };
     if (!gl_state_init(&rt->st, gl, info, &sd)) {
         gl_log(rt, FXGL_GL_LOG_ERROR, "cannot capture this context's state");

@@ -361,6 +361,31 @@ START_TEST(glx_no_request_per_swap) {
 }
 END_TEST
 
+START_TEST(egl_resize_every_frame) {
+    // The same on EGL over X11: Mesa answers eglQuerySurface(EGL_WIDTH) with a
+    // GetGeometry round trip, so the window surface's size is followed
+    // through the window's events too; each frame checks the new size.
+    expect_app("ip_egl_app", ENV(MARK), ARGS("--resize-every", "yes"), 0);
+    expect_app("ip_egl_app", ENV(MARK, INVERTED, preset("invert.ini"), effect_paths()),
+               ARGS("--mode", "damage", "--resize-every", "yes"), 0);
+}
+END_TEST
+
+START_TEST(egl_no_request_per_swap) {
+    // EGL over X11: a swap sends on the program's connection what the
+    // driver's swap sends alone (1 on Mesa/Xvfb; 3 when fxgl asked
+    // eglQuerySurface for the width and height).
+    char path[1100];
+    snprintf(path, sizeof(path), "%s/tests/interpose/egl-requests-per-swap.txt", builddir);
+    expect_app("ip_egl_app", ENV(NO_MARK, "FXGL_DISABLE=1"),
+               ARGS("--requests", path, "--requests-mode", "write"), 0);
+    expect_app("ip_egl_app", ENV(MARK), ARGS("--requests", path), 0);
+    expect_app("ip_egl_app", ENV(MARK, INVERTED, preset("invert.ini"), effect_paths()),
+               ARGS("--mode", "damage", "--requests", path), 0);
+    remove(path);
+}
+END_TEST
+
 START_TEST(effect_inverted_egl) {
     expect_app("ip_egl_app", ENV(MARK, INVERTED, preset("invert.ini"), effect_paths()),
                ARGS("--mode", "swap"), 0);
@@ -1526,6 +1551,8 @@ int main(void) {
     add(s, "effect_resize_recompile", effect_resize_recompile);
     add(s, "glx_resize_every_frame", glx_resize_every_frame);
     add(s, "glx_no_request_per_swap", glx_no_request_per_swap);
+    add(s, "egl_resize_every_frame", egl_resize_every_frame);
+    add(s, "egl_no_request_per_swap", egl_no_request_per_swap);
     add(s, "input_polled_only_when_read", input_polled_only_when_read);
     add(s, "effect_failures_pass_through", effect_failures_pass_through);
     add(s, "glxgears_inverted", glxgears_inverted);
