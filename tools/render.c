@@ -14,6 +14,8 @@
  *     --preset PRESET.ini             techniques, order, values, definitions
  *     --performance-mode              the preset's values as constants (src/effects)
  *     --skip-disabled                 SkipLoadingDisabledEffects
+ *     --cache DIR|off                 the on-disk compile cache (default: $FXGL_CACHE_DIR,
+ *                                     none when unset); the report counts its hits
  *     -I DIR                          include and effect search path (repeatable;
  *                                     "DIR" followed by slash-star-star is DIR and
  *                                     every folder below it)
@@ -33,6 +35,7 @@
 
 #include <glad/gl.h>
 
+#include "fxgl_diskcache.h"
 #include "fxgl_effects.h"
 #include "fxgl_fx.h"
 #include "fxgl_gl.h"
@@ -48,6 +51,7 @@ typedef struct options {
     const char *preset;
     bool performance;            // --performance-mode: preset values compiled in
     bool skip_disabled;          // --skip-disabled: SkipLoadingDisabledEffects
+    const char *cache;           // --cache DIR, or $FXGL_CACHE_DIR; NULL/"off": none
     int width, height;
     int frames;
     fxgl_api api;
@@ -79,6 +83,7 @@ static void usage(void) {
             "usage: fxgl-render [--input IN.png | --test-image] [--size WxH] [--output OUT.png]\n"
             "                   [--report R.json] [--frames N] [--api gl|gl-compat|gles]\n"
             "                   [--preset P.ini] [--performance-mode] [--skip-disabled]\n"
+            "                   [--cache DIR|off]\n"
             "                   [-I DIR] [-D NAME[=VALUE]] [--textures DIR]\n"
             "                   [--dump FILE]\n"
             "                   [--visualise Effect.fx:Tex[@mip,rgba,corner,slice=N,scale=X]]\n"
@@ -107,6 +112,8 @@ static bool parse(int argc, char **argv, options *o) {
             }
         } else if (strcmp(a, "--output") == 0 && next) {
             o->output = argv[++i];
+        } else if (strcmp(a, "--cache") == 0 && next) {
+            o->cache = argv[++i];
         } else if (strcmp(a, "--report") == 0 && next) {
             o->report = argv[++i];
         } else if (strcmp(a, "--frames") == 0 && next) {
@@ -464,7 +471,14 @@ int main(int argc, char **argv) {
     for (size_t k = 0; k < o.define_count; k++) {
         cl[k] = (fxgl_preset_define){o.defines[k].name, o.defines[k].value};
     }
+    // The compile cache: a tool run is a fresh process, so it is what makes a second
+    // render of the same effects skip the front end.
+    fxgl_diskcache *cache = fxgl_diskcache_create(&(fxgl_diskcache_desc){
+        .dir = o.cache ? o.cache : getenv("FXGL_CACHE_DIR"),
+        .sink = {.fn = on_preset_diag},
+    });
     fxgl_effects *effects = fxgl_effects_create(&(fxgl_effects_desc){
+        .cache = cache,
         .env = env,
         .target = target_for(info),
         .include_paths = (const char *const *)effect_dirs.dirs,
@@ -479,6 +493,7 @@ int main(int argc, char **argv) {
         return 1;
     }
     fxgl_effects_lock_preset(effects, preset);
+    double compile_t0 = now();
     for (size_t i = 0; i < n; i++) {
         fx[i].runtime_index = -1;
         if (!fxgl_effects_wanted(effects, fx[i].file)) {
@@ -518,7 +533,11 @@ int main(int argc, char **argv) {
         }
         fxgl_diags_finish(&diags);
     }
+    double compile_ms = (now() - compile_t0) * 1000.0;
     fxgl_effects_destroy(effects);
+    fxgl_diskcache_stats cstats = fxgl_diskcache_get_stats(cache);
+    bool cache_on = cache != NULL;
+    fxgl_diskcache_destroy(cache);
 
     fxgl_runtime_desc rd = {
         .log = on_log,
@@ -659,6 +678,13 @@ int main(int argc, char **argv) {
                     last.dispatches, last.framebuffer_binds, last.texture_binds, last.barriers,
                     last.uniform_uploads, last.uniform_bytes, last.copies, last.techniques_run,
                     last.passes_run, last.cpu_ms);
+            // Front end (preprocess .. GLSL) of every effect, or its cache lookups.
+            fprintf(f, "  \"compile_ms\": %.3f,\n  \"compile_cache\": {\"enabled\": %s, "
+                       "\"hits\": %u, \"misses\": %u, \"stale\": %u, \"writes\": %u, "
+                       "\"write_failures\": %u, \"evicted\": %u},\n",
+                    compile_ms, cache_on ? "true" : "false", cstats.module_hits,
+                    cstats.module_misses, cstats.module_stale, cstats.writes,
+                    cstats.write_failures, cstats.evicted);
             fprintf(f, "  \"effects\": [\n");
             for (size_t i = 0; i < n; i++) {
                 const char *why = "";

@@ -5,13 +5,15 @@ noinst_LTLIBRARIES += libfxgl_effects.la
 libfxgl_effects_la_SOURCES = \
 	src/effects/fxgl_effects.h \
 	src/effects/effects.c \
+	src/effects/fxgl_diskcache.h \
+	src/effects/diskcache.c \
 	src/effects/reload.c \
 	src/effects/transition.c
 libfxgl_effects_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/effects
 # Not linked to libfxgl_fx/libfxgl_preset here: libfxgl.so gets those through libfxgl_gl
 # and its own list, and a convenience library inside another one would put the same objects
 # in twice. Programs list them after this library.
-libfxgl_effects_la_LIBADD = -lpthread
+libfxgl_effects_la_LIBADD = -lpthread -ldl
 
 # `fxc preset` (tools/fxc_preset.c) compiles through this module.
 fxc_SOURCES += tools/fxc_preset.c tools/fxc_config.c

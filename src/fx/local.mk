@@ -22,6 +22,7 @@ libfxgl_fx_la_SOURCES = \
 	src/fx/module.c \
 	src/fx/glsl.c \
 	src/fx/json.c \
+	src/fx/serial.c \
 	src/fx/pp.c \
 	src/fx/compile.c \
 	src/fx/predefined.c
