@@ -76,6 +76,11 @@ tests_fx_test_module_SOURCES = tests/fx/test_module.c
 tests_fx_test_module_CPPFLAGS = $(TEST_CPPFLAGS) -DFX_TEST_DATA_DIR='"$(abs_top_srcdir)/tests/fx/data/parse"'
 tests_fx_test_module_LDADD = libfxgl_fx.la $(TEST_LDADD) -lm
 
+check_PROGRAMS += tests/fx/test_serial
+tests_fx_test_serial_SOURCES = tests/fx/test_serial.c
+tests_fx_test_serial_CPPFLAGS = $(TEST_CPPFLAGS) -DFXGL_SHADER_DIR='"$(abs_top_srcdir)/data/shaders"'
+tests_fx_test_serial_LDADD = libfxgl_fx.la $(TEST_LDADD) -lm
+
 check_PROGRAMS += tests/fx/test_pp
 tests_fx_test_pp_SOURCES = tests/fx/test_pp.c
 tests_fx_test_pp_CPPFLAGS = $(TEST_CPPFLAGS) -DFX_TEST_DATA_DIR='"$(abs_top_srcdir)/tests/fx/data/pp"'
