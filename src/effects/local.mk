@@ -38,6 +38,10 @@ EXTRA_DIST += src/effects/local.mk
 TESTS += tests/preset/test_fxc_preset.sh tests/preset/test_render_perfmode.sh
 EXTRA_DIST += tests/preset/test_fxc_preset.sh tests/preset/test_render_perfmode.sh
 
+# The on-disk compile cache, through fxgl-render.
+TESTS += tests/effects/test_cache.sh
+EXTRA_DIST += tests/effects/test_cache.sh
+
 # GPU time with and without performance mode (bench/perfmode.sh runs it with figures;
 # as a check program it runs a short pass so that it keeps working).
 check_PROGRAMS += bench/perfmode
