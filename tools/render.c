@@ -535,11 +535,11 @@ int main(int argc, char **argv) {
     }
     double compile_ms = (now() - compile_t0) * 1000.0;
     fxgl_effects_destroy(effects);
-    fxgl_diskcache_stats cstats = fxgl_diskcache_get_stats(cache);
-    bool cache_on = cache != NULL;
-    fxgl_diskcache_destroy(cache);
 
+    fxgl_program_cache programs = {fxgl_diskcache_load_binary, fxgl_diskcache_store_binary,
+                                   cache};
     fxgl_runtime_desc rd = {
+        .program_cache = cache ? &programs : NULL,
         .log = on_log,
         .texture_search_paths = (const char *const *)texture_dirs.dirs,
         .texture_search_path_count = texture_dirs.count,
@@ -678,6 +678,13 @@ int main(int argc, char **argv) {
                     last.dispatches, last.framebuffer_binds, last.texture_binds, last.barriers,
                     last.uniform_uploads, last.uniform_bytes, last.copies, last.techniques_run,
                     last.passes_run, last.cpu_ms);
+            fxgl_diskcache_stats cstats = fxgl_diskcache_get_stats(cache);
+            bool cache_on = cache != NULL;
+            fxgl_program_counts pc = fxgl_runtime_program_counts(rt);
+            fprintf(f, "  \"gl_programs\": {\"shader_compiles\": %u, \"binary_formats\": %d, "
+                       "\"binary_hits\": %u, \"binary_misses\": %u, \"binary_rejected\": %u},\n",
+                    pc.shader_compiles, pc.binary_formats, pc.binary_hits, pc.binary_misses,
+                    pc.binary_rejected);
             // Front end (preprocess .. GLSL) of every effect, or its cache lookups.
             fprintf(f, "  \"compile_ms\": %.3f,\n  \"compile_cache\": {\"enabled\": %s, "
                        "\"hits\": %u, \"misses\": %u, \"stale\": %u, \"writes\": %u, "
@@ -759,6 +766,7 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < n; i++) {
         fxgl_effect_destroy(fx[i].fx);
     }
+    fxgl_diskcache_destroy(cache);
     fxgl_preset_destroy(preset);
     fxgl_image_free(&input);
     fxgl_search_finish(&effect_dirs);

@@ -31,7 +31,7 @@
 #define ENTRY_FORMAT 1u
 #define HEADER_SIZE 40u
 #define KIND_MODULE 1u
-#define KIND_BINARY 2u // reserved for GL program binaries
+#define KIND_BINARY 2u
 
 struct fxgl_diskcache {
     char *dir;
@@ -747,4 +747,49 @@ fxgl_effect *fxgl_diskcache_compile(fxgl_diskcache *c, const fxgl_compile_desc *
     }
     free(rec.items);
     return e;
+}
+
+// --- program binaries (the GL runtime's fxgl_program_cache) ---
+
+void *fxgl_diskcache_load_binary(void *cache, uint64_t key, uint32_t *format, size_t *len)
+{
+    fxgl_diskcache *c = cache;
+    if (c == NULL) {
+        return NULL;
+    }
+    uint8_t *file;
+    const uint8_t *payload;
+    size_t payload_len;
+    bool present;
+    // The key is the runtime's (GLSL and driver strings); this build's identity is mixed
+    // in so that an entry of another fxgl never answers.
+    key = hash_u64(key, build_identity());
+    if (!load_entry(c, KIND_BINARY, key, &file, &payload, &payload_len, &present) ||
+        payload_len < 5) {
+        free(file);
+        return NULL;
+    }
+    void *out = malloc(payload_len - 4);
+    if (out != NULL) {
+        *format = get_u32(payload);
+        *len = payload_len - 4;
+        memcpy(out, payload + 4, payload_len - 4);
+    }
+    free(file);
+    return out;
+}
+
+void fxgl_diskcache_store_binary(void *cache, uint64_t key, uint32_t format, const void *data,
+                                 size_t len)
+{
+    fxgl_diskcache *c = cache;
+    if (c == NULL || data == NULL || len == 0) {
+        return;
+    }
+    key = hash_u64(key, build_identity());
+    uint8_t f[4];
+    set_u32(f, format);
+    const void *parts[2] = {f, data};
+    size_t sizes[2] = {4, len};
+    store_entry(c, KIND_BINARY, key, parts, sizes, 2);
 }

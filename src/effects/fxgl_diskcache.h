@@ -2,25 +2,29 @@
  * fxgl_diskcache.h - the on-disk cache of compiled effects and GL program binaries
  * (src/effects/diskcache.c).
  *
- * The folder is FXGL_CACHE_DIR, IntermediateCachePath, default $XDG_CACHE_HOME/fxgl.
- * What it holds: modules, the front end's whole output for one compile (the effect module with the
+ * Two kinds of entry share one folder (FXGL_CACHE_DIR, IntermediateCachePath, default
+ * $XDG_CACHE_HOME/fxgl):
+ *  - modules: the front end's whole output for one compile (the effect module with the
  *    GLSL of every entry point), keyed by this build of fxgl, the compile description
  *    (path, search paths, every definition including the predefined ones, target,
  *    performance mode) and validated like ccache's manifests: the entry lists every file
  *    the compile read with its size and content hash, and a lookup re-hashes them; in
  *    performance mode it also lists each value the preset gave the compiler, and a lookup
  *    asks the preset again. A hit skips preprocessing, parsing, checking and GLSL
- *    generation; what remains is reading and hashing the files and the entry. GL program
- *    binaries are not stored yet: the driver's own shader cache (Mesa's, NVIDIA's) is what
- *    makes the GL compile of a warm start cheap.
+ *    generation; what remains is reading and hashing the files and the entry.
+ *  - program binaries (glGetProgramBinary): opaque blobs under the key the GL runtime
+ *    computes (the GLSL of the stages, GL_VENDOR, GL_RENDERER, GL_VERSION), where the
+ *    driver offers binary formats (src/gl/progcache.c).
  *
  * Every entry is one file written to a temporary name in the folder and renamed over the
  * entry, so a reader sees an old entry, a new one or none, never a part; each carries a
  * magic, a format version, its key, its length and a checksum, and anything else is
  * ignored (a miss). A folder that cannot be created or written disables writing with
  * one warning. The folder is bounded (least recently used entries go first). All calls
- * are thread-safe; none is made on a presenting thread by fxgl (compiles run on the
- * reload worker).
+ * are thread-safe. Modules are read and written where effects compile: in the
+ * interposer, on the reload worker. Binaries are read where the GL runtime loads an
+ * effect: in the interposer that is the presenting thread, once per program while the
+ * effect loads (instead of the compile it saves), never in steady state.
  */
 #ifndef FXGL_DISKCACHE_H
 #define FXGL_DISKCACHE_H
@@ -72,6 +76,15 @@ fxgl_diskcache_stats fxgl_diskcache_get_stats(const fxgl_diskcache *cache);
 // compiles. Failed compiles are not stored.
 fxgl_effect *fxgl_diskcache_compile(fxgl_diskcache *cache, const fxgl_compile_desc *desc,
                                     fxgl_diags *diags);
+
+// --- program binaries ---
+//
+// The two calls of the GL runtime's fxgl_program_cache (fxgl_gl.h), with the cache as
+// user: the bytes and binary format stored under key (malloc'd), NULL when none or
+// damaged; and storing (or replacing) them. The GL runtime counts hits and refusals.
+void *fxgl_diskcache_load_binary(void *cache, uint64_t key, uint32_t *format, size_t *len);
+void fxgl_diskcache_store_binary(void *cache, uint64_t key, uint32_t format, const void *data,
+                                 size_t len);
 
 #ifdef __cplusplus
 }

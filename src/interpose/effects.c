@@ -47,6 +47,7 @@ static struct session {
     fxgl_preset *preset;         // the startup preset, NULL: none configured
     fxgl_effects_desc effects_desc; // what each runtime's compile object is made from
     fxgl_diskcache *cache;       // the on-disk compile cache, NULL: off (lives to the exit)
+    fxgl_program_cache programs; // its program binaries, for each runtime
     char **files;                // full paths of the .fx files found, first one per name wins
     size_t file_count;
     fxgl_search effect_dirs;     // EffectSearchPaths, `**` expanded (src/preset/search.c)
@@ -165,6 +166,8 @@ static void session_setup(void) {
     // a presenting thread.
     session.cache = fxgl_diskcache_create(&(fxgl_diskcache_desc){.dir = c->cache_path,
                                                                  .sink = sink});
+    session.programs = (fxgl_program_cache){fxgl_diskcache_load_binary,
+                                            fxgl_diskcache_store_binary, session.cache};
     session.effects_desc = (fxgl_effects_desc){
         .cache = session.cache,
         .include_paths = (const char *const *)session.effect_dirs.dirs,
@@ -465,6 +468,11 @@ void ip_effects_preset_path(char *out, size_t size) {
     pthread_mutex_lock(&session.lock);
     snprintf(out, size, "%s", session.preset_path);
     pthread_mutex_unlock(&session.lock);
+}
+
+const struct fxgl_program_cache *ip_effects_program_cache(void) {
+    pthread_once(&session_once, session_setup);
+    return session.cache ? &session.programs : NULL;
 }
 
 const char *const *ip_effects_texture_paths(size_t *count) {

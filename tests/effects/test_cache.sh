@@ -1,8 +1,10 @@
 #!/bin/sh
 # test_cache.sh - the on-disk compile cache (src/effects/diskcache.c) through fxgl-render,
 # counted by the report's "compile_cache" object:
-#  - cold then warm with one folder: the warm run compiles nothing (every effect a hit)
-#    and renders the same picture as a run without any cache;
+#  - cold then warm with one folder: the warm run compiles nothing (every effect a hit,
+#    and where the driver offers program binaries, no glCompileShader at all) and renders
+#    the same picture as a run without any cache; binaries the driver refuses are
+#    compiled again and replaced;
 #  - changing an included header, a -D definition, or (performance mode) a preset value
 #    misses, and the picture follows the change;
 #  - a truncated, a foreign and a bit-flipped entry are ignored (a miss, counted stale)
@@ -77,6 +79,47 @@ same plain cold
 same plain warm
 FXGL_CACHE_DIR="$dir/c" run warm_env
 expect warm_env 3 0 0
+
+# Program binaries (glGetProgramBinary), where the driver offers them: llvmpipe does when
+# Mesa's shader cache is on. Then the warm run compiles no shader at all.
+gl() { sed -n "s/.*\"gl_programs\": {[^}]*\"$2\": \([0-9-]*\).*/\1/p" "$dir/$1.json"; }
+if [ "$(gl warm binary_formats)" -gt 0 ]; then
+    [ "$(gl cold binary_misses)" -gt 0 ] || fail "cold: no binary stored: $(grep gl_programs "$dir/cold.json")"
+    [ "$(gl warm shader_compiles)" -eq 0 ] && [ "$(gl warm binary_misses)" -eq 0 ] &&
+        [ "$(gl warm binary_hits)" -eq "$(gl cold binary_misses)" ] ||
+        fail "warm: $(grep gl_programs "$dir/warm.json")"
+    # Binaries the driver refuses (whole entries, their bytes garbage): compiled again,
+    # counted, replaced; the picture is right.
+    python3 - "$dir/c" <<'PY' || fail "cannot rewrite the binaries"
+import os, struct, sys
+def fnv(b):
+    h = 0xcbf29ce484222325
+    for x in b:
+        h = ((h ^ x) * 0x100000001b3) & 0xffffffffffffffff
+    return h
+for name in os.listdir(sys.argv[1]):
+    if not name.startswith("p-"):
+        continue
+    path = os.path.join(sys.argv[1], name)
+    data = bytearray(open(path, "rb").read())
+    payload = data[40:44] + bytes((i * 7) & 0xff for i in range(len(data) - 44))
+    data[40:] = payload
+    data[32:40] = struct.pack("<Q", fnv(payload))
+    open(path, "wb").write(data)
+PY
+    run refused --cache "$dir/c"
+    expect refused 3 0 0
+    n=$(find "$dir/c" -name 'p-*' | wc -l)
+    [ "$(gl refused binary_rejected)" -eq "$n" ] && [ "$(gl refused shader_compiles)" -gt 0 ] ||
+        fail "refused: $(grep gl_programs "$dir/refused.json") ($n binaries)"
+    same refused plain
+    run refused_again --cache "$dir/c"
+    [ "$(gl refused_again shader_compiles)" -eq 0 ] && [ "$(gl refused_again binary_rejected)" -eq 0 ] ||
+        fail "refused binaries were not replaced: $(grep gl_programs "$dir/refused_again.json")"
+    same refused_again plain
+else
+    echo "note: the driver offers no program binary formats (Mesa's shader cache off?): binaries untested"
+fi
 
 # An included header changes: that effect misses (its entry is there: stale), the others
 # hit, the picture follows.
