@@ -262,6 +262,7 @@ static void log_statuses(fxgl_runtime *fx) {
                      t.enabled ? "on" : "off");
         }
     }
+    ip_effects_log_startup(fx);
 }
 
 static double now_seconds(void) {
