@@ -499,10 +499,15 @@ static double ms_since_start(void) {
 void ip_effects_log_startup(fxgl_runtime *rt) {
     fxgl_program_counts pc = fxgl_runtime_program_counts(rt);
     fxgl_diskcache_stats cs = fxgl_diskcache_get_stats(session.cache);
-    fxgl_log(FXGL_LOG_INFO, "effects on screen %.0f ms after the process started; "
-             "effect compiles: %u from the cache, %u run; programs: %u shader compile(s), "
-             "%u from cached binaries (%u refused)", ms_since_start(), cs.module_hits,
-             cs.module_misses, pc.shader_compiles, pc.binary_hits, pc.binary_rejected);
+    char compiles[96] = "effect compile cache off";
+    if (session.cache) {
+        snprintf(compiles, sizeof(compiles), "effect compiles: %u from the cache, %u run",
+                 cs.module_hits, cs.module_misses);
+    }
+    fxgl_log(FXGL_LOG_INFO, "effects on screen %.0f ms after the process started; %s; "
+             "programs: %u shader compile(s), %u from cached binaries (%u refused)",
+             ms_since_start(), compiles, pc.shader_compiles, pc.binary_hits,
+             pc.binary_rejected);
 }
 
 const struct fxgl_program_cache *ip_effects_program_cache(void) {
