@@ -190,6 +190,13 @@ bool fxgl_runtime_replace_effect(fxgl_runtime *rt, size_t index, const fxgl_effe
 bool fxgl_prewarm_effect(struct GladGLContext *gl, const fxgl_gl_info *info,
                          const fxgl_effect *effect, int width, int height, char *reason,
                          size_t reason_size);
+// The same with a program cache (NULL: none): the worker's build then stores the
+// programs' binaries, or takes them from the cache, so that the render thread's build
+// makes its programs from binaries instead of compiling.
+bool fxgl_prewarm_effect_cached(struct GladGLContext *gl, const fxgl_gl_info *info,
+                                const fxgl_effect *effect, int width, int height,
+                                const struct fxgl_program_cache *programs, char *reason,
+                                size_t reason_size);
 
 typedef enum fxgl_status {
     FXGL_STATUS_PENDING,         // recorded, GL objects not created yet

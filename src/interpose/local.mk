@@ -279,4 +279,3 @@ CLEANFILES += lib32/libfxgl.so
 # The on-disk compile cache in a real program: cold and warm starts counted.
 TESTS += tests/interpose/test_cache_startup.sh
 EXTRA_DIST += tests/interpose/test_cache_startup.sh
-tests/interpose/test_cache_startup.sh.log: libfxgl.la fxgl-demo$(EXEEXT)
