@@ -360,6 +360,9 @@ static void write_failed(fxgl_diskcache *c, const char *what, int err)
 static void store_entry(fxgl_diskcache *c, unsigned kind, uint64_t key, const void *const *parts,
                         const size_t *sizes, int nparts)
 {
+    // Only module writes (the compile worker's) scan for eviction: binaries may be
+    // written where a program is built, the presenting thread included.
+    bool may_scan = kind == KIND_MODULE;
     pthread_mutex_lock(&c->lock);
     bool off = c->write_off;
     bool made = c->dir_made;
@@ -429,7 +432,7 @@ static void store_entry(fxgl_diskcache *c, unsigned kind, uint64_t key, const vo
     atomic_fetch_add(&c->writes, 1);
     pthread_mutex_lock(&c->lock);
     c->written_since_scan += total + HEADER_SIZE;
-    bool scan = !c->scanned || c->written_since_scan > c->limit / 8;
+    bool scan = may_scan && (!c->scanned || c->written_since_scan > c->limit / 8);
     if (scan) {
         c->scanned = true;
         c->written_since_scan = 0;

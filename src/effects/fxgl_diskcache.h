@@ -22,9 +22,10 @@
  * ignored (a miss). A folder that cannot be created or written disables writing with
  * one warning. The folder is bounded (least recently used entries go first). All calls
  * are thread-safe. Modules are read and written where effects compile: in the
- * interposer, on the reload worker. Binaries are read where the GL runtime loads an
- * effect: in the interposer that is the presenting thread, once per program while the
- * effect loads (instead of the compile it saves), never in steady state.
+ * interposer, on the reload worker, which alone runs eviction scans. Binaries are read
+ * and written where the GL runtime builds an effect: in the interposer the worker's
+ * prewarm and the presenting thread's load, once per program while the effect loads
+ * (instead of the compile it saves), never in steady state.
  */
 #ifndef FXGL_DISKCACHE_H
 #define FXGL_DISKCACHE_H

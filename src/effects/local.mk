@@ -38,6 +38,11 @@ EXTRA_DIST += src/effects/local.mk
 TESTS += tests/preset/test_fxc_preset.sh tests/preset/test_render_perfmode.sh
 EXTRA_DIST += tests/preset/test_fxc_preset.sh tests/preset/test_render_perfmode.sh
 
+check_PROGRAMS += tests/effects/test_diskcache
+tests_effects_test_diskcache_SOURCES = tests/effects/test_diskcache.c
+tests_effects_test_diskcache_CPPFLAGS = $(EFFECTS_TEST_CPPFLAGS)
+tests_effects_test_diskcache_LDADD = libfxgl_effects.la libfxgl_preset.la $(TEST_LDADD) -ldl -lpthread
+
 # The on-disk compile cache, through fxgl-render.
 TESTS += tests/effects/test_cache.sh
 EXTRA_DIST += tests/effects/test_cache.sh

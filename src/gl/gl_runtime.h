@@ -278,6 +278,8 @@ void gl_cache_srgb(fxgl_runtime *rt, bool on);
 
 // --- the runtime ---
 
+#define GL_RT_BINARY_FORMATS 16 // program binary formats a driver may list (Mesa: 1)
+
 struct fxgl_runtime {
     struct GladGLContext *gl;
     fxgl_gl_info info;
@@ -318,6 +320,7 @@ struct fxgl_runtime {
     PFNGLPOPDEBUGGROUPPROC pop_group;
     PFNGLOBJECTLABELPROC object_label;
     fxgl_program_counts programs; // progcache.c
+    GLenum binary_formats[GL_RT_BINARY_FORMATS]; // GL_PROGRAM_BINARY_FORMATS
 
     // effects; incoming ones are adopted in the frame thread
     pthread_mutex_t lock;

@@ -48,7 +48,17 @@ static bool cache_on(fxgl_runtime *rt)
     if (rt->programs.binary_formats < 0) {
         GLint n = 0;
         GLC(rt, GetIntegerv(GL_NUM_PROGRAM_BINARY_FORMATS, &n));
+        n = n < 0 ? 0 : n;
         rt->programs.binary_formats = n;
+        GLint formats[GL_RT_BINARY_FORMATS] = {0};
+        if (n > 0 && n <= GL_RT_BINARY_FORMATS) {
+            GLC(rt, GetIntegerv(GL_PROGRAM_BINARY_FORMATS, formats));
+            for (GLint i = 0; i < n; i++) {
+                rt->binary_formats[i] = (GLenum)formats[i];
+            }
+        } else if (n > GL_RT_BINARY_FORMATS) {
+            rt->programs.binary_formats = 0; // not seen on any driver: no binaries
+        }
         if (n == 0) {
             gl_log(rt, FXGL_GL_LOG_DEBUG, "the driver offers no program binary formats: "
                    "programs are compiled at every start");
@@ -99,17 +109,24 @@ static GLuint from_binary(fxgl_runtime *rt, uint64_t key)
         free(data);
         return 0;
     }
-    // A failed glProgramBinary raises GL_INVALID_ENUM for a format the driver no longer
-    // has; it is drained so that the host's error checks see none of ours.
-    GLuint prog = GLC(rt, CreateProgram());
-    GLC(rt, ProgramBinary(prog, format, data, (GLsizei)len));
-    free(data);
-    GLint ok = 0;
-    GLC(rt, GetProgramiv(prog, GL_LINK_STATUS, &ok));
-    while (GLC(rt, GetError()) != GL_NO_ERROR) {
+    // A format the driver does not list would raise GL_INVALID_ENUM, which the program
+    // would then read as its own error (fxgl never calls glGetError): such a binary is
+    // refused here. Bytes the driver does not accept only leave the link status false.
+    bool known = false;
+    for (int i = 0; i < rt->programs.binary_formats && !known; i++) {
+        known = rt->binary_formats[i] == format;
     }
+    GLuint prog = known ? GLC(rt, CreateProgram()) : 0;
+    GLint ok = 0;
+    if (prog) {
+        GLC(rt, ProgramBinary(prog, format, data, (GLsizei)len));
+        GLC(rt, GetProgramiv(prog, GL_LINK_STATUS, &ok));
+    }
+    free(data);
     if (!ok) {
-        GLC(rt, DeleteProgram(prog));
+        if (prog) {
+            GLC(rt, DeleteProgram(prog));
+        }
         rt->programs.binary_rejected++;
         gl_log(rt, FXGL_GL_LOG_DEBUG, "a cached program binary was refused by the driver: "
                "compiling it again");
