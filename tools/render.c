@@ -21,6 +21,8 @@
  *     --skip-disabled                 SkipLoadingDisabledEffects
  *     --interpolated-varyings         keep fullscreen texcoords as interpolated
  *                                     (fxgl computes them exactly otherwise)
+ *     --cache DIR|off                 the on-disk compile cache (default: $FXGL_CACHE_DIR,
+ *                                     none when unset); the report counts its hits
  *     -I DIR                          include and effect search path (repeatable;
  *                                     "DIR" followed by slash-star-star is DIR and
  *                                     every folder below it)
@@ -40,6 +42,7 @@
 
 #include <glad/gl.h>
 
+#include "fxgl_diskcache.h"
 #include "fxgl_effects.h"
 #include "fxgl_fx.h"
 #include "fxgl_gl.h"
@@ -57,6 +60,7 @@ typedef struct options {
     bool performance;            // --performance-mode: preset values compiled in
     bool skip_disabled;          // --skip-disabled: SkipLoadingDisabledEffects
     bool interpolated;           // --interpolated-varyings: no exact fullscreen texcoords
+    const char *cache;           // --cache DIR, or $FXGL_CACHE_DIR; NULL/"off": none
     int width, height;
     int frames;
     fxgl_api api;
@@ -122,6 +126,7 @@ static void usage(void) {
             "                   [--api gl|gl-compat|gles]\n"
             "                   [--preset P.ini] [--performance-mode] [--skip-disabled]\n"
             "                   [--interpolated-varyings]\n"
+            "                   [--cache DIR|off]\n"
             "                   [-I DIR] [-D NAME[=VALUE]] [--textures DIR]\n"
             "                   [--dump FILE]\n"
             "                   [--visualise Effect.fx:Tex[@mip,rgba,corner,slice=N,scale=X]]\n"
@@ -150,6 +155,8 @@ static bool parse(int argc, char **argv, options *o) {
             }
         } else if (strcmp(a, "--output") == 0 && next) {
             o->output = argv[++i];
+        } else if (strcmp(a, "--cache") == 0 && next) {
+            o->cache = argv[++i];
         } else if (strcmp(a, "--report") == 0 && next) {
             o->report = argv[++i];
         } else if (strcmp(a, "--timings") == 0 && next) {
@@ -511,7 +518,14 @@ int main(int argc, char **argv) {
     for (size_t k = 0; k < o.define_count; k++) {
         cl[k] = (fxgl_preset_define){o.defines[k].name, o.defines[k].value};
     }
+    // The compile cache: a tool run is a fresh process, so it is what makes a second
+    // render of the same effects skip the front end.
+    fxgl_diskcache *cache = fxgl_diskcache_create(&(fxgl_diskcache_desc){
+        .dir = o.cache ? o.cache : getenv("FXGL_CACHE_DIR"),
+        .sink = {.fn = on_preset_diag},
+    });
     fxgl_effects *effects = fxgl_effects_create(&(fxgl_effects_desc){
+        .cache = cache,
         .env = env,
         .target = target_for(info),
         .include_paths = (const char *const *)effect_dirs.dirs,
@@ -526,6 +540,7 @@ int main(int argc, char **argv) {
         return 1;
     }
     fxgl_effects_lock_preset(effects, preset);
+    double compile_t0 = now();
     for (size_t i = 0; i < n; i++) {
         fx[i].runtime_index = -1;
         if (!fxgl_effects_wanted(effects, fx[i].file)) {
@@ -565,9 +580,13 @@ int main(int argc, char **argv) {
         }
         fxgl_diags_finish(&diags);
     }
+    double compile_ms = (now() - compile_t0) * 1000.0;
     fxgl_effects_destroy(effects);
 
+    fxgl_program_cache programs = {fxgl_diskcache_load_binary, fxgl_diskcache_store_binary,
+                                   cache};
     fxgl_runtime_desc rd = {
+        .program_cache = cache ? &programs : NULL,
         .log = on_log,
         .interpolated_varyings = o.interpolated,
         .texture_search_paths = (const char *const *)texture_dirs.dirs,
@@ -736,6 +755,20 @@ int main(int argc, char **argv) {
                     last.dispatches, last.framebuffer_binds, last.texture_binds, last.barriers,
                     last.uniform_uploads, last.uniform_bytes, last.copies, last.techniques_run,
                     last.passes_run, last.cpu_ms);
+            fxgl_diskcache_stats cstats = fxgl_diskcache_get_stats(cache);
+            bool cache_on = cache != NULL;
+            fxgl_program_counts pc = fxgl_runtime_program_counts(rt);
+            fprintf(f, "  \"gl_programs\": {\"shader_compiles\": %u, \"binary_formats\": %d, "
+                       "\"binary_hits\": %u, \"binary_misses\": %u, \"binary_rejected\": %u},\n",
+                    pc.shader_compiles, pc.binary_formats, pc.binary_hits, pc.binary_misses,
+                    pc.binary_rejected);
+            // Front end (preprocess .. GLSL) of every effect, or its cache lookups.
+            fprintf(f, "  \"compile_ms\": %.3f,\n  \"compile_cache\": {\"enabled\": %s, "
+                       "\"hits\": %u, \"misses\": %u, \"stale\": %u, \"writes\": %u, "
+                       "\"write_failures\": %u, \"evicted\": %u},\n",
+                    compile_ms, cache_on ? "true" : "false", cstats.module_hits,
+                    cstats.module_misses, cstats.module_stale, cstats.writes,
+                    cstats.write_failures, cstats.evicted);
             fprintf(f, "  \"effects\": [\n");
             for (size_t i = 0; i < n; i++) {
                 const char *why = "";
@@ -814,6 +847,7 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < n; i++) {
         fxgl_effect_destroy(fx[i].fx);
     }
+    fxgl_diskcache_destroy(cache);
     fxgl_preset_destroy(preset);
     fxgl_image_free(&input);
     fxgl_search_finish(&effect_dirs);

@@ -42,6 +42,7 @@ typedef struct fxgl_effects_desc {
     bool performance_mode;       // constants + __RESHADE_PERFORMANCE_MODE__=1
     bool skip_disabled;          // SkipLoadingDisabledEffects
     fxgl_preset_sink sink;       // warnings (preset values) go here
+    struct fxgl_diskcache *cache; // borrowed, NULL: none; compiles go through it
 } fxgl_effects_desc;
 
 // Fills desc's search paths, definitions and modes from a configuration. The pointers

@@ -536,6 +536,14 @@ typedef struct fxgl_compile_desc {
 fxgl_effect *fxgl_effect_compile(const fxgl_compile_desc *desc, fxgl_diags *diags);
 void fxgl_effect_destroy(fxgl_effect *effect);
 
+// The module as bytes (malloc'd, *len set) and back, for the on-disk compile cache: the
+// bytes belong to this build of fxgl only (FXGL_EFFECT_SERIAL_VERSION). serialize: NULL
+// when out of memory. deserialize: NULL for bytes that are truncated, of another version
+// or inconsistent (an index outside its array); the effect goes with fxgl_effect_destroy.
+#define FXGL_EFFECT_SERIAL_VERSION 1u
+void *fxgl_effect_serialize(const fxgl_effect *effect, size_t *len);
+fxgl_effect *fxgl_effect_deserialize(const void *data, size_t len);
+
 // Writes the module as JSON (what `fxc dump --json` prints).
 bool fxgl_effect_write_json(const fxgl_effect *effect, FILE *out);
 

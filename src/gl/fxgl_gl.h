@@ -131,7 +131,30 @@ typedef struct fxgl_runtime_desc {
                                  // also fullscreen texcoords that fxgl would compute
                                  // exactly (docs/runtime.md, "Exact fullscreen varyings")
     uint32_t random_seed;        // seed of the `random`/`pingpong` generator; 0: 1
+    // Where linked programs are kept between runs (glGetProgramBinary), used where the
+    // driver offers binary formats; borrowed, it must outlive the runtime. NULL: none.
+    const struct fxgl_program_cache *program_cache;
 } fxgl_runtime_desc;
+
+// A store of program binaries under 64-bit keys (src/effects/diskcache.c has one). The
+// runtime computes the key from the GLSL of the program's stages and GL_VENDOR,
+// GL_RENDERER and GL_VERSION; a binary the driver refuses is compiled again and replaced.
+typedef struct fxgl_program_cache {
+    // The bytes (malloc'd; the runtime frees them) and format stored under key, or NULL.
+    void *(*load)(void *user, uint64_t key, uint32_t *format, size_t *len);
+    void (*store)(void *user, uint64_t key, uint32_t format, const void *data, size_t len);
+    void *user;
+} fxgl_program_cache;
+
+// How the runtime made its programs so far (src/gl/progcache.c).
+typedef struct fxgl_program_counts {
+    unsigned shader_compiles;    // glCompileShader calls
+    unsigned binary_hits;        // programs made from a cached binary
+    unsigned binary_misses;      // programs linked from source with a cache present
+    unsigned binary_rejected;    // cached binaries the driver refused (then compiled)
+    int binary_formats;          // GL_NUM_PROGRAM_BINARY_FORMATS (-1: not asked yet)
+} fxgl_program_counts;
+fxgl_program_counts fxgl_runtime_program_counts(const fxgl_runtime *rt);
 
 // NULL when the context is below the minimum or memory runs out (reason in
 // the log). gl and info must stay valid for the runtime's lifetime.
@@ -170,6 +193,13 @@ bool fxgl_runtime_replace_effect(fxgl_runtime *rt, size_t index, const fxgl_effe
 bool fxgl_prewarm_effect(struct GladGLContext *gl, const fxgl_gl_info *info,
                          const fxgl_effect *effect, int width, int height, char *reason,
                          size_t reason_size);
+// The same with a program cache (NULL: none): the worker's build then stores the
+// programs' binaries, or takes them from the cache, so that the render thread's build
+// makes its programs from binaries instead of compiling.
+bool fxgl_prewarm_effect_cached(struct GladGLContext *gl, const fxgl_gl_info *info,
+                                const fxgl_effect *effect, int width, int height,
+                                const struct fxgl_program_cache *programs, char *reason,
+                                size_t reason_size);
 
 typedef enum fxgl_status {
     FXGL_STATUS_PENDING,         // recorded, GL objects not created yet

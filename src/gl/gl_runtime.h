@@ -218,6 +218,8 @@ typedef struct gl_effect {
     int *slots;                  // owned array; semantic slot or -1
     GLuint *samplers;            // owned array; per fx sampler (objects owned by the cache)
     GLuint *shaders;             // owned array; per fx shader (deleted after linking)
+    struct gl_preloaded *preloaded; // owned; programs made from cached binaries, taken by
+    size_t preloaded_count;      // the first pass of their stages (progcache.c)
     gl_technique *techniques;    // owned
     size_t technique_count;
     // uniforms
@@ -287,6 +289,8 @@ void gl_cache_srgb(fxgl_runtime *rt, bool on);
 
 // --- the runtime ---
 
+#define GL_RT_BINARY_FORMATS 16 // program binary formats a driver may list (Mesa: 1)
+
 struct fxgl_runtime {
     struct GladGLContext *gl;
     fxgl_gl_info info;
@@ -326,6 +330,8 @@ struct fxgl_runtime {
     PFNGLPUSHDEBUGGROUPPROC push_group;
     PFNGLPOPDEBUGGROUPPROC pop_group;
     PFNGLOBJECTLABELPROC object_label;
+    fxgl_program_counts programs; // progcache.c
+    GLenum binary_formats[GL_RT_BINARY_FORMATS]; // GL_PROGRAM_BINARY_FORMATS
 
     // effects; incoming ones are adopted in the frame thread
     pthread_mutex_t lock;
@@ -392,6 +398,46 @@ void gl_effect_unload(fxgl_runtime *rt, gl_effect *e);
 bool gl_resize(fxgl_runtime *rt, const fxgl_frame_desc *frame);
 void gl_size_release(fxgl_runtime *rt);
 void gl_label(fxgl_runtime *rt, GLenum kind, GLuint name, const char *label);
+// --- program binaries (progcache.c) ---
+
+// Programs made from cached binaries before an effect's shaders are compiled: one per
+// distinct (vertex, pixel, compute) triple whose binary the cache had and the driver took.
+typedef struct gl_preloaded {
+    int vertex_shader, pixel_shader, compute_shader; // fxgl_pass's indices
+    int topology, vertex_count;  // what the exact-varying analysis depended on
+    uint64_t key;
+    GLuint program;              // 0 once a pass took it (or none)
+    bool loaded;                 // a program was made from the binary
+    // The exact-varying analysis made when the binary was stored (exact.c needs the
+    // compiled vertex shader, which a binary saves): copied into the pass that takes it.
+    char *exact_defines;         // owned; NULL: no exact varyings
+    uint8_t *exact_modes;        // owned
+    int exact_count;
+} gl_preloaded;
+
+// Fills e->preloaded from the cache (nothing without a cache or binary formats); a shader
+// every pass of which has a preloaded program need not be compiled (gl_progcache_needs).
+void gl_progcache_preload(fxgl_runtime *rt, gl_effect *e);
+bool gl_progcache_needs(const gl_effect *e, int shader);
+// For a pass whose stages had a program made from a cached binary: sets the
+// exact-varying analysis it was linked with in pass (pass->exact_*), hands the program
+// over to the first such pass (*program; 0 for the others, which share it) and is true.
+// False when the cache had nothing for these stages: compile, analyse and link.
+bool gl_progcache_take(fxgl_runtime *rt, gl_effect *e, const fxgl_pass *fp, gl_pass *pass,
+                       GLuint *program);
+// The binary is stored with p's exact-varying analysis (none: a record saying so).
+void gl_progcache_store(fxgl_runtime *rt, gl_effect *e, const fxgl_pass *fp, const gl_pass *p,
+                        GLuint program);
+// Deletes the programs no pass took and frees the list.
+void gl_progcache_release(fxgl_runtime *rt, gl_effect *e);
+// The same for gl_compile_program's programs: a program from the cache (0: none; *key
+// then names the binary to store after linking, 0 when there is no cache).
+GLuint gl_progcache_load_sources(fxgl_runtime *rt, const char *const *sources,
+                                 const GLenum *stages, int count, uint64_t *key);
+void gl_progcache_store_sources(fxgl_runtime *rt, uint64_t key, GLuint program);
+// Called before glLinkProgram: asks the driver to keep the binary retrievable.
+void gl_progcache_hint(fxgl_runtime *rt, GLuint program);
+
 GLuint gl_compile_program(fxgl_runtime *rt, const char *const *sources, const GLenum *stages,
                           int count, char *reason, size_t reason_size);
 void gl_tex_release(fxgl_runtime *rt, gl_tex *t);

@@ -106,6 +106,7 @@ static void first_lines(char *dst, size_t size, const char *log) {
 static GLuint compile_shader_with(fxgl_runtime *rt, GLenum stage, const char *source,
                                   const char *defines, char *reason, size_t size) {
     GLuint sh = GLC(rt, CreateShader(stage));
+    rt->programs.shader_compiles++;
     // Storages in stand-in formats: the code declares them so when this is
     // defined (after #version, which must come first).
     const char *nl = strchr(source, '\n');
@@ -147,6 +148,7 @@ static GLuint link_program(fxgl_runtime *rt, const GLuint *shaders, int count, c
     for (int i = 0; i < count; i++) {
         GLC(rt, AttachShader(prog, shaders[i]));
     }
+    gl_progcache_hint(rt, prog);
     GLC(rt, LinkProgram(prog));
     for (int i = 0; i < count; i++) {
         GLC(rt, DetachShader(prog, shaders[i]));
@@ -167,6 +169,11 @@ static GLuint link_program(fxgl_runtime *rt, const GLuint *shaders, int count, c
 
 GLuint gl_compile_program(fxgl_runtime *rt, const char *const *sources, const GLenum *stages,
                           int count, char *reason, size_t reason_size) {
+    uint64_t key;
+    GLuint cached = gl_progcache_load_sources(rt, sources, stages, count, &key);
+    if (cached) {
+        return cached;
+    }
     GLuint sh[3] = {0};
     for (int i = 0; i < count; i++) {
         sh[i] = compile_shader(rt, stages[i], sources[i], reason, reason_size);
@@ -180,6 +187,9 @@ GLuint gl_compile_program(fxgl_runtime *rt, const char *const *sources, const GL
     GLuint prog = link_program(rt, sh, count, reason, reason_size);
     for (int i = 0; i < count; i++) {
         GLC(rt, DeleteShader(sh[i]));
+    }
+    if (prog) {
+        gl_progcache_store_sources(rt, key, prog);
     }
     return prog;
 }
@@ -671,20 +681,17 @@ static bool pass_load(fxgl_runtime *rt, gl_effect *e, gl_technique *t, gl_pass *
                            (!strstr(glsl, "gl_FragCoord") || strstr(glsl, "_fxgl_flip"));
         }
     }
-    for (int i = 0; i < nsh; i++) {
-        if (!sh[i]) {
-            fail(reason, size, "pass '%s': shader '%s' did not compile", p->label,
-                 stages[i]->entry);
-            return false;
-        }
-    }
     // Passes with the same entry points share one program (its unit and
     // block assignments depend only on the stages): a chain that repeats a
     // shader then skips glUseProgram between its passes.
     // Exact fullscreen varyings: the pixel shader's variant, where the
-    // vertex shader was proved fullscreen (exact.c).
+    // vertex shader was proved fullscreen (exact.c). A program from a cached
+    // binary brings the analysis it was linked with (its shaders may not have
+    // been compiled: the analysis could not run).
     GLuint variant = 0;
-    if (!p->compute && nsh == 2 && gl_exact_load(rt, fx, fp, sh[0], sh[1], p)) {
+    GLuint program = 0;
+    bool cached = gl_progcache_take(rt, e, fp, p, &program);
+    if (!cached && !p->compute && nsh == 2 && gl_exact_load(rt, fx, fp, sh[0], sh[1], p)) {
         char why[300];
         variant = compile_shader_with(rt, GL_FRAGMENT_SHADER, stages[1]->glsl, p->exact_defines,
                                       why, sizeof(why));
@@ -700,9 +707,27 @@ static bool pass_load(fxgl_runtime *rt, gl_effect *e, gl_technique *t, gl_pass *
     }
     p->program = shared_program(e, fp, p);
     p->shares_program = p->program != 0;
+    if (p->program && program) {
+        GLC(rt, DeleteProgram(program)); // a pass before had the same program
+    } else if (!p->program) {
+        p->program = program;
+    }
     if (!p->program) {
+        for (int i = 0; i < nsh; i++) {
+            if (!sh[i]) {
+                fail(reason, size, "pass '%s': shader '%s' did not compile", p->label,
+                     stages[i]->entry);
+                if (variant) {
+                    GLC(rt, DeleteShader(variant));
+                }
+                return false;
+            }
+        }
         GLuint linked[2] = {sh[0], variant ? variant : sh[nsh - 1]};
         p->program = link_program(rt, variant ? linked : sh, nsh, reason, size);
+        if (p->program) {
+            gl_progcache_store(rt, e, fp, p, p->program);
+        }
     }
     if (variant) {
         GLC(rt, DeleteShader(variant));
@@ -996,6 +1021,7 @@ static bool technique_load(fxgl_runtime *rt, gl_effect *e, gl_technique *t) {
 // --- effects ---
 
 void gl_effect_unload(fxgl_runtime *rt, gl_effect *e) {
+    gl_progcache_release(rt, e);
     for (size_t i = 0; i < e->technique_count; i++) {
         technique_unload(rt, &e->techniques[i]);
     }
@@ -1070,14 +1096,20 @@ bool gl_effect_load(fxgl_runtime *rt, gl_effect *e) {
         }
     }
     // Shaders: compiled once per entry point, linked per pass. A compute
-    // shader on a context without compute only fails its technique.
+    // shader on a context without compute only fails its technique. Passes whose
+    // program the cache has as a binary need no shader compiled.
     for (size_t i = 0; i < fx->shader_count; i++) {
-        const fxgl_shader *s = &fx->shaders[i];
-        if (!s->glsl) {
-            fail(reason, size, "shader '%s' has no GLSL (compiled without a target)", s->entry);
+        if (!fx->shaders[i].glsl) {
+            fail(reason, size, "shader '%s' has no GLSL (compiled without a target)",
+                 fx->shaders[i].entry);
             goto failed;
         }
-        if (s->stage == FXGL_STAGE_COMPUTE && !rt->has_compute) {
+    }
+    gl_progcache_preload(rt, e);
+    for (size_t i = 0; i < fx->shader_count; i++) {
+        const fxgl_shader *s = &fx->shaders[i];
+        if ((s->stage == FXGL_STAGE_COMPUTE && !rt->has_compute) ||
+            !gl_progcache_needs(e, (int)i)) {
             continue;
         }
         e->shaders[i] = compile_shader(rt, shader_stage(s->stage), s->glsl, reason, size);
@@ -1111,7 +1143,9 @@ bool gl_effect_load(fxgl_runtime *rt, gl_effect *e) {
             technique_unload(rt, t);
         }
     }
-    // The shader objects are no longer needed once every pass is linked.
+    // The shader objects are no longer needed once every pass is linked, nor the cached
+    // programs no pass took (their technique failed otherwise).
+    gl_progcache_release(rt, e);
     for (size_t i = 0; i < fx->shader_count; i++) {
         if (e->shaders[i]) {
             GLC(rt, DeleteShader(e->shaders[i]));

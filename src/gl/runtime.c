@@ -121,6 +121,7 @@ fxgl_runtime *fxgl_runtime_create(struct GladGLContext *gl, const fxgl_gl_info *
     if (desc) {
         rt->desc = *desc;
     }
+    rt->programs.binary_formats = -1; // asked at the first effect load (progcache.c)
     // The caller's strings need not outlive this call.
     size_t np = rt->desc.texture_search_path_count;
     rt->search_paths = calloc(np + 1, sizeof(char *));

@@ -22,8 +22,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "fxgl_diskcache.h"
 #include "fxgl_effects.h"
 #include "fxgl_fx.h"
 #include "fxgl_gl.h"
@@ -44,6 +46,8 @@ static struct session {
     fxgl_config config;
     fxgl_preset *preset;         // the startup preset, NULL: none configured
     fxgl_effects_desc effects_desc; // what each runtime's compile object is made from
+    fxgl_diskcache *cache;       // the on-disk compile cache, NULL: off (lives to the exit)
+    fxgl_program_cache programs; // its program binaries, for each runtime
     char **files;                // full paths of the .fx files found, first one per name wins
     size_t file_count;
     fxgl_search effect_dirs;     // EffectSearchPaths, `**` expanded (src/preset/search.c)
@@ -89,6 +93,7 @@ struct ip_effects {
     bool transitioning;          // some entry's transitions are running
     unsigned preset_gen, reload_gen, perf_gen; // the session's, as last acted on
     ip_warm *warm;               // the worker's private context for prewarms (NULL: none)
+    struct timespec created;     // for the "effects ready after" line
 };
 
 static void preset_diag(void *user, const fxgl_preset_diag *diag) {
@@ -157,7 +162,14 @@ static void session_setup(void) {
     // Definitions layered effect > preset > fxgl.ini, performance mode, all as src/effects
     // does it for every consumer; the search paths are the session's ("dir/**"). Each
     // runtime makes its own compile object from this (its target and buffer size).
+    // Compiles run on the reload worker, so the cache's reads and writes never happen on
+    // a presenting thread.
+    session.cache = fxgl_diskcache_create(&(fxgl_diskcache_desc){.dir = c->cache_path,
+                                                                 .sink = sink});
+    session.programs = (fxgl_program_cache){fxgl_diskcache_load_binary,
+                                            fxgl_diskcache_store_binary, session.cache};
     session.effects_desc = (fxgl_effects_desc){
+        .cache = session.cache,
         .include_paths = (const char *const *)session.effect_dirs.dirs,
         .include_path_count = session.effect_dirs.count,
         .defines = c->defines.items,
@@ -456,6 +468,51 @@ void ip_effects_preset_path(char *out, size_t size) {
     pthread_mutex_lock(&session.lock);
     snprintf(out, size, "%s", session.preset_path);
     pthread_mutex_unlock(&session.lock);
+}
+
+// Milliseconds since the process started: its start time in clock ticks after boot
+// (/proc/self/stat, field 22) against CLOCK_BOOTTIME; -1 when unknown. Ticks are
+// 10 ms on Linux, fine for startup times.
+static double ms_since_start(void) {
+    FILE *f = fopen("/proc/self/stat", "r");
+    if (!f) {
+        return -1;
+    }
+    char buf[1024];
+    size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    const char *p = strrchr(buf, ')'); // the command name may hold spaces
+    unsigned long long start = 0;
+    for (int field = 2; p && field < 22; field++) {
+        p = strchr(p + 1, ' ');
+    }
+    long hz = sysconf(_SC_CLK_TCK);
+    struct timespec t;
+    if (!p || sscanf(p + 1, "%llu", &start) != 1 || hz <= 0 ||
+        clock_gettime(CLOCK_BOOTTIME, &t) != 0) {
+        return -1;
+    }
+    return ((double)t.tv_sec + (double)t.tv_nsec * 1e-9 - (double)start / (double)hz) * 1e3;
+}
+
+void ip_effects_log_startup(fxgl_runtime *rt) {
+    fxgl_program_counts pc = fxgl_runtime_program_counts(rt);
+    fxgl_diskcache_stats cs = fxgl_diskcache_get_stats(session.cache);
+    char compiles[96] = "effect compile cache off";
+    if (session.cache) {
+        snprintf(compiles, sizeof(compiles), "effect compiles: %u from the cache, %u run",
+                 cs.module_hits, cs.module_misses);
+    }
+    fxgl_log(FXGL_LOG_INFO, "effects on screen %.0f ms after the process started; %s; "
+             "programs: %u shader compile(s), %u from cached binaries (%u refused)",
+             ms_since_start(), compiles, pc.shader_compiles, pc.binary_hits,
+             pc.binary_rejected);
+}
+
+const struct fxgl_program_cache *ip_effects_program_cache(void) {
+    pthread_once(&session_once, session_setup);
+    return session.cache ? &session.programs : NULL;
 }
 
 const char *const *ip_effects_texture_paths(size_t *count) {
@@ -830,6 +887,7 @@ ip_effects *ip_effects_load(fxgl_runtime *rt, const fxgl_gl_info *info, int widt
     fx->target = desc.target;
     desc.performance_mode = performance_mode;
     fx->compiler = fxgl_effects_create(&desc);
+    clock_gettime(CLOCK_MONOTONIC, &fx->created);
     fx->preset = read_preset(path);
     fx->entries = calloc(session.file_count + 1, sizeof(*fx->entries));
     bool live = ip_config_get()->live_reload;
@@ -1001,6 +1059,15 @@ bool ip_effects_frame(ip_effects *fx, fxgl_runtime *rt, int width, int height, d
     if (!fx->ready && !pending) {
         fx->ready = true;
         changed = true;
+        struct timespec t;
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        double ms = (double)(t.tv_sec - fx->created.tv_sec) * 1e3 +
+                    (double)(t.tv_nsec - fx->created.tv_nsec) * 1e-6;
+        fxgl_diskcache_stats cs = fxgl_diskcache_get_stats(session.cache);
+        fxgl_log(FXGL_LOG_INFO, "effects ready %.1f ms after the context's first frame; "
+                 "compile cache %s: %u hit(s), %u miss(es) in this process", ms,
+                 session.cache ? session.config.cache_path : "off", cs.module_hits,
+                 cs.module_misses);
     }
     if (changed && fx->ready) {
         apply_preset(fx, rt, now, 0.0);

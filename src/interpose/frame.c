@@ -223,6 +223,7 @@ static void create_effects(ip_runtime *rt, const ip_frame_desc *frame) {
         .log = gl_log,
         .texture_search_paths = texture_paths,
         .texture_search_path_count = texture_path_count,
+        .program_cache = ip_effects_program_cache(),
     };
     rt->fx = fxgl_runtime_create(&rt->gl, &rt->info, &desc);
     if (!rt->fx) {
@@ -261,6 +262,7 @@ static void log_statuses(fxgl_runtime *fx) {
                      t.enabled ? "on" : "off");
         }
     }
+    ip_effects_log_startup(fx);
 }
 
 static double now_seconds(void) {

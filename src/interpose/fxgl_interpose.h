@@ -247,6 +247,11 @@ FXGL_INTERNAL void ip_warm_effect(void *user, const struct fxgl_effect *effect, 
 // After the worker has ended (fxgl_reloader_destroy).
 FXGL_INTERNAL void ip_warm_destroy(ip_warm *w);
 
+// One info line when a runtime's effects first reach the screen: the time since the
+// process started and how its programs were made (compiled, cached binaries).
+FXGL_INTERNAL void ip_effects_log_startup(struct fxgl_runtime *rt);
+// The on-disk cache's program binaries for a runtime's desc (NULL: the cache is off).
+FXGL_INTERNAL const struct fxgl_program_cache *ip_effects_program_cache(void);
 FXGL_INTERNAL ip_effects *ip_effects_load(struct fxgl_runtime *rt,
                                           const struct fxgl_gl_info *info, int width,
                                           int height);

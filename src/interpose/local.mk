@@ -275,3 +275,7 @@ lib32/libfxgl.so: libfxgl.la $(srcdir)/src/interpose/exports.map config.h
 lib32: lib32/libfxgl.so
 .PHONY: lib32
 CLEANFILES += lib32/libfxgl.so
+
+# The on-disk compile cache in a real program: cold and warm starts counted.
+TESTS += tests/interpose/test_cache_startup.sh
+EXTRA_DIST += tests/interpose/test_cache_startup.sh

@@ -767,7 +767,11 @@ static void read_environment(config_reader *r, fxgl_config *config)
         r->oom |= !ok;
     }
     value = env_value(r->env, "FXGL_CACHE_DIR");
-    if (value != NULL) {
+    if (value != NULL && strcmp(value, "off") == 0) {
+        // No compile cache at all (empty means unset, as for every variable).
+        free(config->cache_path);
+        config->cache_path = NULL;
+    } else if (value != NULL) {
         r->oom |= !replace_path(&config->cache_path, r->env, value, NULL);
     }
     value = env_value(r->env, "FXGL_LOG");

@@ -395,7 +395,8 @@ typedef struct fxgl_config {
     char *preset_origin;         // owned; what chose it: "PresetPath in FILE:LINE",
                                  // "FXGL_PRESET (fxgl --preset)", "the installed default",
                                  // "the default place"; NULL when no preset
-    char *cache_path;            // owned; [GENERAL] IntermediateCachePath
+    char *cache_path;            // owned; [GENERAL] IntermediateCachePath; NULL: no cache
+                                 // (FXGL_CACHE_DIR=off)
     bool performance_mode;       // [GENERAL] PerformanceMode
     bool skip_disabled_effects;  // [GENERAL] SkipLoadingDisabledEffects
     uint32_t transition_ms;      // [GENERAL] PresetTransitionDuration, default 1000

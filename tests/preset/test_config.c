@@ -326,6 +326,14 @@ START_TEST(test_environment_overrides)
     ck_assert_ptr_nonnull(strstr(log.text, "FXGL_PERFORMANCE_MODE='maybe' is not understood"));
     ck_assert_ptr_nonnull(strstr(log.text, "FXGL_CONFIG names a file that does not exist"));
     fxgl_config_finish(&config);
+
+    // FXGL_CACHE_DIR=off: no compile cache at all.
+    const char *envp3[] = {"HOME=/nonexistent-home", "XDG_CONFIG_DIRS=/nonexistent-fxgl",
+                           "FXGL_CACHE_DIR=off", NULL};
+    fxgl_config_env env3 = {.envp = envp3};
+    ck_assert(fxgl_config_load(&config, &env3, &(fxgl_preset_sink){collect, &log}));
+    ck_assert_ptr_null(config.cache_path);
+    fxgl_config_finish(&config);
 }
 END_TEST
 
