@@ -187,10 +187,13 @@ static GLenum tex_target(fxgl_runtime *rt, fxgl_texture_dim dim) {
 }
 
 static void tex_destroy(fxgl_runtime *rt, gl_tex *t) {
-    if (t->srgb && t->srgb != t->tex) {
-        GLC(rt, DeleteTextures(1, &t->srgb));
+    // A texture of the share group is deleted only by its last user (share.c).
+    if (gl_share_image_drop(rt, t, true)) {
+        if (t->srgb && t->srgb != t->tex) {
+            GLC(rt, DeleteTextures(1, &t->srgb));
+        }
+        GLC(rt, DeleteTextures(1, &t->tex));
     }
-    GLC(rt, DeleteTextures(1, &t->tex));
     free(t->name);
     free(t);
 }
@@ -327,6 +330,36 @@ static gl_tex *tex_create(fxgl_runtime *rt, gl_effect *e, const fxgl_texture *ft
     if (t->levels > full) {
         t->levels = full;
     }
+    void *data = NULL;
+    if (ft->source) {
+        char why[1400];
+        if (!gl_image_load(rt, e->fx->path, ft, f, &data, why, sizeof(why))) {
+            // The reference's behaviour: the texture stays zero, the effect runs; the
+            // technique's "loaded" line says so too (fxgl_technique_info.warning).
+            gl_log(rt, FXGL_GL_LOG_ERROR, "%s: texture '%s': %s", e->file, ft->name, why);
+            size_t used = strlen(e->warning);
+            snprintf(e->warning + used, sizeof(e->warning) - used, "%stexture '%s' (%s) missing",
+                     used ? ", " : "", ft->name, ft->source);
+        }
+    }
+    // An image nothing writes is the same in every context of the share group: the
+    // group's copy when it has one (share.c), else made here and offered to the group.
+    bool shareable = data && rt->share && !ft->render_target && !ft->storage_access;
+    uint64_t hash = 0;
+    if (shareable) {
+        hash = gl_share_image_hash(t, channels, data,
+                                   (size_t)t->width * (size_t)t->height * (size_t)t->depth *
+                                       (size_t)f->bpp);
+        if (gl_share_image_take(rt, t, channels, hash)) {
+            free(data);
+            rt->share_stats.images_shared++;
+            t->mip_program_key = NULL; // mips were made with the pixels, by the maker
+            t->refs = 1;
+            return t;
+        }
+    }
+    rt->share_stats.textures_created++;
+    rt->share_stats.images_uploaded += data != NULL;
     GLC(rt, GenTextures(1, &t->tex));
     GLC(rt, BindTexture(t->target, t->tex));
     if (channels < f->channels) {
@@ -342,18 +375,6 @@ static gl_tex *tex_create(fxgl_runtime *rt, gl_effect *e, const fxgl_texture *ft
         GLC(rt, TexStorage1D(t->target, t->levels, internal, t->width));
     } else {
         GLC(rt, TexStorage2D(t->target, t->levels, internal, t->width, t->height));
-    }
-    void *data = NULL;
-    if (ft->source) {
-        char why[1400];
-        if (!gl_image_load(rt, e->fx->path, ft, f, &data, why, sizeof(why))) {
-            // The reference's behaviour: the texture stays zero, the effect runs; the
-            // technique's "loaded" line says so too (fxgl_technique_info.warning).
-            gl_log(rt, FXGL_GL_LOG_ERROR, "%s: texture '%s': %s", e->file, ft->name, why);
-            size_t used = strlen(e->warning);
-            snprintf(e->warning + used, sizeof(e->warning) - used, "%stexture '%s' (%s) missing",
-                     used ? ", " : "", ft->name, ft->source);
-        }
     }
     tex_fill(rt, t, data);
     free(data);
@@ -375,6 +396,9 @@ static gl_tex *tex_create(fxgl_runtime *rt, gl_effect *e, const fxgl_texture *ft
         }
     }
     gl_label(rt, GL_TEXTURE, t->tex, t->name);
+    if (shareable) {
+        gl_share_image_put(rt, t, channels, hash);
+    }
     t->refs = 1;
     return t;
 }
@@ -651,20 +675,42 @@ static bool pass_load(fxgl_runtime *rt, gl_effect *e, gl_technique *t, gl_pass *
                            (!strstr(glsl, "gl_FragCoord") || strstr(glsl, "_fxgl_flip"));
         }
     }
-    for (int i = 0; i < nsh; i++) {
-        if (!sh[i]) {
-            fail(reason, size, "pass '%s': shader '%s' did not compile", p->label,
-                 stages[i]->entry);
-            return false;
-        }
-    }
     // Passes with the same entry points share one program (its unit and
     // block assignments depend only on the stages): a chain that repeats a
     // shader then skips glUseProgram between its passes.
     p->program = shared_program(e, fp);
     p->shares_program = p->program != 0;
+    // Another context of the share group linked the same stages: its program (share.c).
+    const char *glsl[GL_SHARE_STAGES] = {
+        fp->vertex_shader >= 0 && !p->compute ? fx->shaders[fp->vertex_shader].glsl : NULL,
+        fp->pixel_shader >= 0 && !p->compute ? fx->shaders[fp->pixel_shader].glsl : NULL,
+        p->compute ? fx->shaders[fp->compute_shader].glsl : NULL,
+    };
     if (!p->program) {
+        p->program = gl_share_program_take(rt, glsl);
+        rt->share_stats.programs_shared += p->program != 0;
+    }
+    if (!p->program) {
+        const int entry[2] = {p->compute ? fp->compute_shader : fp->vertex_shader,
+                              fp->pixel_shader};
+        for (int i = 0; i < nsh; i++) {
+            if (!sh[i] && !e->shaders_compiled) {
+                // Skipped at load because the group had every program: compiled now.
+                const fxgl_shader *st = stages[i];
+                sh[i] = e->shaders[entry[i]] =
+                    compile_shader(rt, gl_shader_stage(st->stage), st->glsl, reason, size);
+            }
+            if (!sh[i]) {
+                fail(reason, size, "pass '%s': shader '%s' did not compile", p->label,
+                     stages[i]->entry);
+                return false;
+            }
+        }
         p->program = link_program(rt, sh, nsh, reason, size);
+        if (p->program) {
+            rt->share_stats.programs_linked++;
+            gl_share_program_put(rt, glsl, p->program);
+        }
     }
     if (!p->program) {
         char why[300];
@@ -898,7 +944,7 @@ static bool pass_load(fxgl_runtime *rt, gl_effect *e, gl_technique *t, gl_pass *
 
 static void pass_unload(fxgl_runtime *rt, gl_pass *p) {
     if (p->program && !p->shares_program) {
-        GLC(rt, DeleteProgram(p->program));
+        gl_share_program_drop(rt, p->program, true); // deleted unless the group uses it
     }
     if (p->fbo) {
         GLC(rt, DeleteFramebuffers(1, &p->fbo));
@@ -982,10 +1028,34 @@ void gl_effect_unload(fxgl_runtime *rt, gl_effect *e) {
     e->loaded = false;
 }
 
-static GLenum shader_stage(fxgl_stage s) {
+GLenum gl_shader_stage(fxgl_stage s) {
     return s == FXGL_STAGE_VERTEX ? GL_VERTEX_SHADER
            : s == FXGL_STAGE_PIXEL ? GL_FRAGMENT_SHADER
                                    : GL_COMPUTE_SHADER;
+}
+
+// Whether the share group has a linked program for every pass of the effect.
+static bool all_programs_shared(fxgl_runtime *rt, const gl_effect *e) {
+    if (!rt->share) {
+        return false;
+    }
+    const fxgl_effect *fx = e->fx;
+    for (size_t k = 0; k < fx->technique_count; k++) {
+        for (size_t i = 0; i < fx->techniques[k].pass_count; i++) {
+            const fxgl_pass *fp = &fx->techniques[k].passes[i];
+            bool compute = fp->compute_shader >= 0;
+            const char *glsl[GL_SHARE_STAGES] = {
+                fp->vertex_shader >= 0 && !compute ? fx->shaders[fp->vertex_shader].glsl : NULL,
+                fp->pixel_shader >= 0 && !compute ? fx->shaders[fp->pixel_shader].glsl : NULL,
+                compute ? fx->shaders[fp->compute_shader].glsl : NULL,
+            };
+            if ((compute && !rt->has_compute) || (!compute && fp->vertex_shader < 0) ||
+                !gl_share_program_has(rt, glsl)) {
+                return false;
+            }
+        }
+    }
+    return true;
 }
 
 bool gl_effect_load(fxgl_runtime *rt, gl_effect *e) {
@@ -1026,8 +1096,11 @@ bool gl_effect_load(fxgl_runtime *rt, gl_effect *e) {
         }
     }
     // Shaders: compiled once per entry point, linked per pass. A compute
-    // shader on a context without compute only fails its technique.
-    for (size_t i = 0; i < fx->shader_count; i++) {
+    // shader on a context without compute only fails its technique. When the share
+    // group has every program of the effect, nothing is compiled (pass_load compiles
+    // what it still needs, should the group lose one meanwhile).
+    e->shaders_compiled = !all_programs_shared(rt, e);
+    for (size_t i = 0; e->shaders_compiled && i < fx->shader_count; i++) {
         const fxgl_shader *s = &fx->shaders[i];
         if (!s->glsl) {
             fail(reason, size, "shader '%s' has no GLSL (compiled without a target)", s->entry);
@@ -1036,7 +1109,7 @@ bool gl_effect_load(fxgl_runtime *rt, gl_effect *e) {
         if (s->stage == FXGL_STAGE_COMPUTE && !rt->has_compute) {
             continue;
         }
-        e->shaders[i] = compile_shader(rt, shader_stage(s->stage), s->glsl, reason, size);
+        e->shaders[i] = compile_shader(rt, gl_shader_stage(s->stage), s->glsl, reason, size);
         if (!e->shaders[i]) {
             char why[512];
             memcpy(why, reason, sizeof(why));

@@ -92,6 +92,7 @@ struct ip_effects {
     double apply_duration;       // its blend in seconds (0: at once)
     unsigned preset_gen, reload_gen, perf_gen; // the session's, as last acted on
     ip_warm *warm;               // the worker's private context for prewarms (NULL: none)
+    unsigned reused;             // first compiles taken from another context
 };
 
 static void preset_diag(void *user, const fxgl_preset_diag *diag) {
@@ -629,6 +630,7 @@ static void add_wanted(ip_effects *fx) {
         ip_entry *e = &fx->entries[fx->entry_count];
         *e = (ip_entry){.id = (int)i, .path = session.files[i], .runtime_index = -1};
         e->reused = take_shared(fx, e->id);
+        fx->reused += e->reused != NULL;
         if (!fxgl_reloader_watch(fx->reloader, e->id, e->path, NULL) ||
             (!e->reused && !fxgl_reloader_request(fx->reloader, e->id))) {
             effect_release(e->reused);
@@ -906,6 +908,11 @@ ip_effects *ip_effects_load(fxgl_runtime *rt, const fxgl_gl_info *info, int widt
     return fx;
 }
 
+void ip_effects_compile_counts(const ip_effects *fx, unsigned *compiled, unsigned *reused) {
+    *compiled = fx ? (unsigned)fxgl_reloader_compiles(fx->reloader) : 0;
+    *reused = fx ? fx->reused : 0;
+}
+
 // Every request from the session since the last frame, acted on without waiting.
 static void take_requests(ip_effects *fx) {
     char path[PATH_MAX];
@@ -1041,7 +1048,9 @@ bool ip_effects_frame(ip_effects *fx, fxgl_runtime *rt, int width, int height, d
         fx->apply_staged = false;
         fx->apply_duration = 0.0;
         apply_preset(fx, rt, now, duration);
-    } else if (fx->transitioning) {
+    }
+    if (fx->transitioning) {
+        // From this very frame: a switch's first frame shows the values it starts from.
         step_transitions(fx, rt, now);
     }
     return fx->ready;

@@ -261,6 +261,11 @@ EXTRA_DIST += tests/interpose/test_effect_set.sh tests/interpose/data/set/SetHal
 	tests/interpose/data/set/SetInvert.fx tests/interpose/data/set/SetBroken.fx \
 	tests/interpose/data/set/a.ini tests/interpose/data/set/b.ini
 tests/interpose/test_effect_set.log: $(ip_host_programs) libfxgl.la
+# The contexts of a process share compiles; those of one share group programs and images.
+TESTS += tests/interpose/test_share_group.sh
+EXTRA_DIST += tests/interpose/test_share_group.sh tests/interpose/data/set/SetImage.fx \
+	tests/interpose/data/set/set_tint.png tests/interpose/data/set/c.ini
+tests/interpose/test_share_group.log: $(ip_host_programs) libfxgl.la
 
 # --- the 32-bit library: make lib32 ---
 #

@@ -18,6 +18,8 @@
  * --rewrite). Nothing waits on time but the overall bound (--seconds, default 240): a
  * slow compile only means more frames of the previous set.
  *
+ * --second shared|unshared then runs a second context (second_context below).
+ *
  * Prints "input N a N b N" (frames of each) and exits 0 when every check held, 1 on a
  * failure, 77 when GLX is missing.
  */
@@ -52,6 +54,9 @@ static bool apply_link(const char *link, double c[3]) {
             v = v + 0.25 > 1.0 ? 1.0 : v + 0.25;
         } else if (strcmp(link, "invert") == 0) {
             v = 1.0 - v;
+        } else if (strcmp(link, "image") == 0) {
+            static const int tint[3] = {10, 20, 30}; // data/set/set_tint.png
+            v = v + tint[i] / 255.0 > 1.0 ? 1.0 : v + tint[i] / 255.0;
         } else if (strcmp(link, "swap") == 0) {
             v = c[2 - i] / 255.0;
         } else {
@@ -104,6 +109,104 @@ static int classify(const uint8_t *px, const ip_app_rgb want[3], int wants,
         }
     }
     return kind;
+}
+
+// One frame of the flat colour on the current context, swapped, and what the window
+// then shows into px. False when the window cannot be read.
+static bool present(Display *dpy, Window win, GladGLContext *gl, ip_app_rgb input,
+                    uint8_t *px) {
+    gl->BindFramebuffer(GL_FRAMEBUFFER, 0);
+    gl->Viewport(0, 0, SET_SIZE, SET_SIZE);
+    gl->ClearColor(input.r / 255.0f, input.g / 255.0f, input.b / 255.0f, 1.0f);
+    gl->Clear(GL_COLOR_BUFFER_BIT);
+    glXSwapBuffers(dpy, win);
+    // What the window shows: glReadPixels of GL_FRONT reads nothing on Mesa's
+    // software GLX under Xvfb, the window's own pixels are the presented frame.
+    XSync(dpy, False);
+    XImage *img = XGetImage(dpy, win, 0, 0, SET_SIZE, SET_SIZE, AllPlanes, ZPixmap);
+    if (!img) {
+        return false;
+    }
+    for (int y = 0; y < SET_SIZE; y++) {
+        for (int x = 0; x < SET_SIZE; x++) {
+            unsigned long p = XGetPixel(img, x, y);
+            uint8_t *o = &px[4 * (y * SET_SIZE + x)];
+            o[0] = (uint8_t)(p >> 16);
+            o[1] = (uint8_t)(p >> 8);
+            o[2] = (uint8_t)p;
+        }
+    }
+    XDestroyImage(img);
+    return true;
+}
+
+// The second context (--second shared|unshared): a window and context of its own, in
+// the first one's share group or not. Its frames must be the input, then chain A whole
+// (the same pixels as the first context's), until need frames of it; then, with
+// --destroy-first current|other, the first context is destroyed (made current first,
+// or while the second is current) and the second must go on showing chain A for need
+// more frames.
+static void second_context(Display *dpy, XVisualInfo *vi, GLXFBConfig config, GLXContext *first,
+                           Window first_win, GladGLContext *gl, const char *mode,
+                           const char *destroy, const ip_app_rgb want[3], int need,
+                           long deadline) {
+    static uint8_t px[SET_SIZE * SET_SIZE * 4];
+    Colormap cmap;
+    Window win = ip_app_window_at(dpy, vi, SET_SIZE + 16, SET_SIZE, SET_SIZE, &cmap);
+    GLXContext ctx = glXCreateNewContext(dpy, config, GLX_RGBA_TYPE,
+                                         strcmp(mode, "shared") == 0 ? *first : NULL, True);
+    if (!ctx || !glXMakeCurrent(dpy, win, ctx)) {
+        IP_APP_CHECK(false, "no second context");
+        return;
+    }
+    int counts[2] = {0, 0}, after = 0, shown = 0;
+    bool destroyed = false;
+    for (int frame = 0; ip_app_failures <= 5; frame++) {
+        if (ip_app_now_ms() > deadline) {
+            IP_APP_CHECK(false, "second context, %d frames: input %d, a %d, after the first "
+                         "context's destruction %d", frame, counts[0], counts[1], after);
+            break;
+        }
+        ip_app_rgb got;
+        if (!present(dpy, win, gl, want[0], px)) {
+            IP_APP_CHECK(false, "second context, frame %d: XGetImage failed", frame);
+            break;
+        }
+        int kind = classify(px, want, 2, &got);
+        if (kind < 0 || kind < shown) {
+            IP_APP_CHECK(false, "second context, frame %d%s shows %d,%d,%d: not %s", frame,
+                         destroyed ? " (first context destroyed)" : "", got.r, got.g, got.b,
+                         kind < 0 ? "the input nor chain a" : "chain a again");
+            continue;
+        }
+        shown = kind;
+        after += destroyed;
+        counts[kind] += !destroyed;
+        if (destroyed && after >= need) {
+            break;
+        }
+        if (counts[1] >= need && !destroyed) {
+            if (!destroy) {
+                break;
+            }
+            if (strcmp(destroy, "current") == 0) {
+                // Destroyed while current: GLX frees it when it is released below.
+                glXMakeCurrent(dpy, first_win, *first);
+                glXDestroyContext(dpy, *first);
+                glXMakeCurrent(dpy, win, ctx);
+            } else {
+                glXDestroyContext(dpy, *first);
+            }
+            *first = NULL;
+            destroyed = true;
+        }
+    }
+    printf("second: input %d a %d after %d\n", counts[0], counts[1], after);
+    IP_APP_CHECK(counts[0] > 0, "the second context showed no untouched frame first");
+    glXMakeCurrent(dpy, None, NULL);
+    glXDestroyContext(dpy, ctx);
+    XDestroyWindow(dpy, win);
+    XFreeColormap(dpy, cmap);
 }
 
 int main(int argc, char **argv) {
@@ -189,29 +292,10 @@ int main(int argc, char **argv) {
                          counts[2], need);
             break;
         }
-        gl.BindFramebuffer(GL_FRAMEBUFFER, 0);
-        gl.Viewport(0, 0, SET_SIZE, SET_SIZE);
-        gl.ClearColor(input.r / 255.0f, input.g / 255.0f, input.b / 255.0f, 1.0f);
-        gl.Clear(GL_COLOR_BUFFER_BIT);
-        glXSwapBuffers(dpy, win);
-        // What the window shows: glReadPixels of GL_FRONT reads nothing on Mesa's
-        // software GLX under Xvfb, the window's own pixels are the presented frame.
-        XSync(dpy, False);
-        XImage *img = XGetImage(dpy, win, 0, 0, SET_SIZE, SET_SIZE, AllPlanes, ZPixmap);
-        if (!img) {
+        if (!present(dpy, win, &gl, input, px)) {
             IP_APP_CHECK(false, "frame %d: XGetImage failed", frame);
             break;
         }
-        for (int y = 0; y < SET_SIZE; y++) {
-            for (int x = 0; x < SET_SIZE; x++) {
-                unsigned long p = XGetPixel(img, x, y);
-                uint8_t *o = &px[4 * (y * SET_SIZE + x)];
-                o[0] = (uint8_t)(p >> 16);
-                o[1] = (uint8_t)(p >> 8);
-                o[2] = (uint8_t)p;
-            }
-        }
-        XDestroyImage(img);
         ip_app_rgb got;
         int kind = classify(px, want, wants, &got);
         if (kind < 0 || kind < shown) {
@@ -241,8 +325,16 @@ int main(int argc, char **argv) {
     }
     printf("input %d a %d b %d\n", counts[0], counts[1], counts[2]);
     IP_APP_CHECK(counts[0] > 0, "no untouched frame before the first set");
+    const char *second = ip_app_arg(argc, argv, "--second", NULL);
+    if (second && !ip_app_failures) {
+        second_context(dpy, vi, configs[0], &ctx, win, &gl, second,
+                       ip_app_arg(argc, argv, "--destroy-first", NULL), want, need,
+                       start + seconds * 1000);
+    }
     glXMakeCurrent(dpy, None, NULL);
-    glXDestroyContext(dpy, ctx);
+    if (ctx) {
+        glXDestroyContext(dpy, ctx);
+    }
     XDestroyWindow(dpy, win);
     XFreeColormap(dpy, cmap);
     XFree(vi);
