@@ -92,8 +92,8 @@ tests_interpose_ip_glx_dlopen_CPPFLAGS = $(IP_APP_CPPFLAGS) $(GLX_CFLAGS) -DIP_A
 tests_interpose_ip_glx_dlopen_LDADD = libfxgl_gl.la $(XTST_LIBS) $(X11_LIBS) -ldl
 
 tests_interpose_ip_set_app_SOURCES = tests/interpose/ip_set_app.c tests/interpose/ip_app.h
-tests_interpose_ip_set_app_CPPFLAGS = $(IP_APP_CPPFLAGS) $(GLX_CFLAGS)
-tests_interpose_ip_set_app_LDADD = libfxgl_gl.la $(GLX_LIBS) $(XTST_LIBS) $(X11_LIBS)
+tests_interpose_ip_set_app_CPPFLAGS = $(IP_APP_CPPFLAGS) $(GLX_CFLAGS) $(EGL_CFLAGS)
+tests_interpose_ip_set_app_LDADD = libfxgl_gl.la $(GLX_LIBS) $(EGL_LIBS) $(XTST_LIBS) $(X11_LIBS)
 tests_interpose_ip_egl_app_SOURCES = tests/interpose/ip_egl_app.c tests/interpose/ip_app.h
 tests_interpose_ip_egl_app_CPPFLAGS = $(IP_APP_CPPFLAGS) $(EGL_CFLAGS)
 tests_interpose_ip_egl_app_LDADD = libfxgl_gl.la $(EGL_LIBS) $(XTST_LIBS) $(X11_LIBS) -ldl

@@ -1,5 +1,5 @@
 /*
- * ip_set_app.c - the GLX program of test_effect_set.sh: does a preset's set of effects
+ * ip_set_app.c - the GLX (or EGL, --api egl) program of test_effect_set.sh: does a preset's set of effects
  * appear whole, in its final order, in one frame?
  *
  * Every frame is one flat colour (--input R,G,B, a glClear), swapped, then read back from
@@ -18,7 +18,8 @@
  * --rewrite). Nothing waits on time but the overall bound (--seconds, default 240): a
  * slow compile only means more frames of the previous set.
  *
- * --second shared|unshared then runs a second context (second_context below).
+ * --second shared|unshared then runs a second context (second_context below). --api egl
+ * uses EGL on the X11 display with OpenGL ES 3 contexts instead of GLX.
  *
  * Prints "input N a N b N" (frames of each) and exits 0 when every check held, 1 on a
  * failure, 77 when GLX is missing.
@@ -29,6 +30,7 @@
 // glad first: it stands in for GL/gl.h, which GL/glx.h would include.
 #include "ip_app.h"
 
+#include <EGL/egl.h>
 #include <GL/glx.h>
 
 #include "fxgl_gl.h"
@@ -37,9 +39,75 @@
 #define SET_TOLERANCE 3          // per channel: rounding of each link's 8-bit copy
 #define SET_MAX_LINKS 8
 
+// The window system: GLX, or EGL on the X11 display with an OpenGL ES 3 context (--api
+// egl). A window with its drawable and a context, made current, swapped, destroyed.
+typedef struct set_ws {
+    bool egl;
+    Display *x;
+    XVisualInfo *vi;
+    GLXFBConfig fb;
+    EGLDisplay ed;
+    EGLConfig ec;
+} set_ws;
+
+typedef struct set_win {
+    Window win;
+    Colormap cmap;
+    EGLSurface surface;
+    void *ctx;                   // GLXContext or EGLContext; NULL once destroyed
+} set_win;
+
 static void *gl_loader(void *user, const char *name) {
-    (void)user;
-    return (void *)(uintptr_t)glXGetProcAddressARB((const GLubyte *)name);
+    const set_ws *ws = user;
+    return ws->egl ? (void *)(uintptr_t)eglGetProcAddress(name)
+                   : (void *)(uintptr_t)glXGetProcAddressARB((const GLubyte *)name);
+}
+
+static bool ws_make_current(const set_ws *ws, const set_win *w) {
+    return ws->egl ? eglMakeCurrent(ws->ed, w->surface, w->surface, w->ctx) == EGL_TRUE
+                   : glXMakeCurrent(ws->x, w->win, w->ctx) == True;
+}
+
+// A window at x and a context in share's group (NULL: a group of its own), current.
+static bool ws_open(const set_ws *ws, set_win *w, int x, void *share) {
+    w->win = ip_app_window_at(ws->x, ws->vi, x, SET_SIZE, SET_SIZE, &w->cmap);
+    if (ws->egl) {
+        static const EGLint es3[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_NONE};
+        w->surface = eglCreateWindowSurface(ws->ed, ws->ec, (EGLNativeWindowType)w->win, NULL);
+        w->ctx = eglCreateContext(ws->ed, ws->ec, share ? share : EGL_NO_CONTEXT, es3);
+        w->ctx = w->ctx == EGL_NO_CONTEXT ? NULL : w->ctx;
+    } else {
+        w->ctx = glXCreateNewContext(ws->x, ws->fb, GLX_RGBA_TYPE, share, True);
+    }
+    return w->ctx && ws_make_current(ws, w);
+}
+
+static void ws_release(const set_ws *ws) {
+    if (ws->egl) {
+        eglMakeCurrent(ws->ed, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+    } else {
+        glXMakeCurrent(ws->x, None, NULL);
+    }
+}
+
+static void ws_destroy_context(const set_ws *ws, set_win *w) {
+    if (w->ctx) {
+        if (ws->egl) {
+            eglDestroyContext(ws->ed, w->ctx);
+        } else {
+            glXDestroyContext(ws->x, w->ctx);
+        }
+    }
+    w->ctx = NULL;
+}
+
+static void ws_close(const set_ws *ws, set_win *w) {
+    ws_destroy_context(ws, w);
+    if (ws->egl && w->surface != EGL_NO_SURFACE) {
+        eglDestroySurface(ws->ed, w->surface);
+    }
+    XDestroyWindow(ws->x, w->win);
+    XFreeColormap(ws->x, w->cmap);
 }
 
 // One link applied to an 8-bit colour, as the effect computes it in float, stored back
@@ -113,13 +181,19 @@ static int classify(const uint8_t *px, const ip_app_rgb want[3], int wants,
 
 // One frame of the flat colour on the current context, swapped, and what the window
 // then shows into px. False when the window cannot be read.
-static bool present(Display *dpy, Window win, GladGLContext *gl, ip_app_rgb input,
+static bool present(const set_ws *ws, const set_win *w, GladGLContext *gl, ip_app_rgb input,
                     uint8_t *px) {
+    Display *dpy = ws->x;
+    Window win = w->win;
     gl->BindFramebuffer(GL_FRAMEBUFFER, 0);
     gl->Viewport(0, 0, SET_SIZE, SET_SIZE);
     gl->ClearColor(input.r / 255.0f, input.g / 255.0f, input.b / 255.0f, 1.0f);
     gl->Clear(GL_COLOR_BUFFER_BIT);
-    glXSwapBuffers(dpy, win);
+    if (ws->egl) {
+        eglSwapBuffers(ws->ed, w->surface);
+    } else {
+        glXSwapBuffers(dpy, win);
+    }
     // What the window shows: glReadPixels of GL_FRONT reads nothing on Mesa's
     // software GLX under Xvfb, the window's own pixels are the presented frame.
     XSync(dpy, False);
@@ -146,16 +220,12 @@ static bool present(Display *dpy, Window win, GladGLContext *gl, ip_app_rgb inpu
 // --destroy-first current|other, the first context is destroyed (made current first,
 // or while the second is current) and the second must go on showing chain A for need
 // more frames.
-static void second_context(Display *dpy, XVisualInfo *vi, GLXFBConfig config, GLXContext *first,
-                           Window first_win, GladGLContext *gl, const char *mode,
-                           const char *destroy, const ip_app_rgb want[3], int need,
-                           long deadline) {
+static void second_context(const set_ws *ws, set_win *first, GladGLContext *gl,
+                           const char *mode, const char *destroy, const ip_app_rgb want[3],
+                           int need, long deadline) {
     static uint8_t px[SET_SIZE * SET_SIZE * 4];
-    Colormap cmap;
-    Window win = ip_app_window_at(dpy, vi, SET_SIZE + 16, SET_SIZE, SET_SIZE, &cmap);
-    GLXContext ctx = glXCreateNewContext(dpy, config, GLX_RGBA_TYPE,
-                                         strcmp(mode, "shared") == 0 ? *first : NULL, True);
-    if (!ctx || !glXMakeCurrent(dpy, win, ctx)) {
+    set_win w = {0};
+    if (!ws_open(ws, &w, SET_SIZE + 16, strcmp(mode, "shared") == 0 ? first->ctx : NULL)) {
         IP_APP_CHECK(false, "no second context");
         return;
     }
@@ -168,7 +238,7 @@ static void second_context(Display *dpy, XVisualInfo *vi, GLXFBConfig config, GL
             break;
         }
         ip_app_rgb got;
-        if (!present(dpy, win, gl, want[0], px)) {
+        if (!present(ws, &w, gl, want[0], px)) {
             IP_APP_CHECK(false, "second context, frame %d: XGetImage failed", frame);
             break;
         }
@@ -190,23 +260,20 @@ static void second_context(Display *dpy, XVisualInfo *vi, GLXFBConfig config, GL
                 break;
             }
             if (strcmp(destroy, "current") == 0) {
-                // Destroyed while current: GLX frees it when it is released below.
-                glXMakeCurrent(dpy, first_win, *first);
-                glXDestroyContext(dpy, *first);
-                glXMakeCurrent(dpy, win, ctx);
+                // Destroyed while current: freed when it is released just below.
+                ws_make_current(ws, first);
+                ws_destroy_context(ws, first);
+                ws_make_current(ws, &w);
             } else {
-                glXDestroyContext(dpy, *first);
+                ws_destroy_context(ws, first);
             }
-            *first = NULL;
             destroyed = true;
         }
     }
     printf("second: input %d a %d after %d\n", counts[0], counts[1], after);
     IP_APP_CHECK(counts[0] > 0, "the second context showed no untouched frame first");
-    glXMakeCurrent(dpy, None, NULL);
-    glXDestroyContext(dpy, ctx);
-    XDestroyWindow(dpy, win);
-    XFreeColormap(dpy, cmap);
+    ws_release(ws);
+    ws_close(ws, &w);
 }
 
 int main(int argc, char **argv) {
@@ -257,27 +324,47 @@ int main(int argc, char **argv) {
         printf("SKIP: cannot open display\n");
         return IP_APP_SKIP;
     }
-    int attribs[] = {GLX_X_RENDERABLE, True, GLX_DRAWABLE_TYPE, GLX_WINDOW_BIT,
-                     GLX_RENDER_TYPE, GLX_RGBA_BIT, GLX_RED_SIZE, 8, GLX_GREEN_SIZE, 8,
-                     GLX_BLUE_SIZE, 8, GLX_DOUBLEBUFFER, True, None};
-    int n = 0;
-    GLXFBConfig *configs = glXChooseFBConfig(dpy, DefaultScreen(dpy), attribs, &n);
-    if (!configs || n == 0) {
-        printf("SKIP: no GLX framebuffer config\n");
-        return IP_APP_SKIP;
+    set_ws ws = {.egl = strcmp(ip_app_arg(argc, argv, "--api", "glx"), "egl") == 0,
+                 .x = dpy};
+    GLXFBConfig *configs = NULL;
+    if (ws.egl) {
+        ws.ed = eglGetDisplay((EGLNativeDisplayType)dpy);
+        EGLint attribs[] = {EGL_SURFACE_TYPE, EGL_WINDOW_BIT, EGL_RENDERABLE_TYPE,
+                            EGL_OPENGL_ES3_BIT, EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8,
+                            EGL_BLUE_SIZE, 8, EGL_NONE};
+        EGLint n = 0, visual_id = 0;
+        if (ws.ed == EGL_NO_DISPLAY || !eglInitialize(ws.ed, NULL, NULL) ||
+            !eglBindAPI(EGL_OPENGL_ES_API) ||
+            !eglChooseConfig(ws.ed, attribs, &ws.ec, 1, &n) || n == 0) {
+            printf("SKIP: no EGL display or config on X11\n");
+            return IP_APP_SKIP;
+        }
+        eglGetConfigAttrib(ws.ed, ws.ec, EGL_NATIVE_VISUAL_ID, &visual_id);
+        XVisualInfo tmpl = {.visualid = (VisualID)visual_id};
+        int nvis = 0;
+        ws.vi = XGetVisualInfo(dpy, VisualIDMask, &tmpl, &nvis);
+    } else {
+        int attribs[] = {GLX_X_RENDERABLE, True, GLX_DRAWABLE_TYPE, GLX_WINDOW_BIT,
+                         GLX_RENDER_TYPE, GLX_RGBA_BIT, GLX_RED_SIZE, 8, GLX_GREEN_SIZE, 8,
+                         GLX_BLUE_SIZE, 8, GLX_DOUBLEBUFFER, True, None};
+        int n = 0;
+        configs = glXChooseFBConfig(dpy, DefaultScreen(dpy), attribs, &n);
+        if (!configs || n == 0) {
+            printf("SKIP: no GLX framebuffer config\n");
+            return IP_APP_SKIP;
+        }
+        ws.fb = configs[0];
+        ws.vi = glXGetVisualFromFBConfig(dpy, configs[0]);
     }
-    XVisualInfo *vi = glXGetVisualFromFBConfig(dpy, configs[0]);
-    Colormap cmap;
-    Window win = ip_app_window(dpy, vi, SET_SIZE, SET_SIZE, &cmap);
-    GLXContext ctx = glXCreateNewContext(dpy, configs[0], GLX_RGBA_TYPE, NULL, True);
-    if (!ctx || !glXMakeCurrent(dpy, win, ctx)) {
-        printf("SKIP: no GLX context\n");
+    set_win first = {0};
+    if (!ws.vi || !ws_open(&ws, &first, 0, NULL)) {
+        printf("SKIP: no %s window and context\n", ws.egl ? "EGL" : "GLX");
         return IP_APP_SKIP;
     }
     GladGLContext gl;
     fxgl_gl_info info;
     char reason[256];
-    if (!fxgl_gl_load(&gl, &info, gl_loader, NULL, reason, sizeof(reason))) {
+    if (!fxgl_gl_load(&gl, &info, gl_loader, &ws, reason, sizeof(reason))) {
         printf("SKIP: cannot load GL: %s\n", reason);
         return IP_APP_SKIP;
     }
@@ -292,7 +379,7 @@ int main(int argc, char **argv) {
                          counts[2], need);
             break;
         }
-        if (!present(dpy, win, &gl, input, px)) {
+        if (!present(&ws, &first, &gl, input, px)) {
             IP_APP_CHECK(false, "frame %d: XGetImage failed", frame);
             break;
         }
@@ -327,18 +414,18 @@ int main(int argc, char **argv) {
     IP_APP_CHECK(counts[0] > 0, "no untouched frame before the first set");
     const char *second = ip_app_arg(argc, argv, "--second", NULL);
     if (second && !ip_app_failures) {
-        second_context(dpy, vi, configs[0], &ctx, win, &gl, second,
-                       ip_app_arg(argc, argv, "--destroy-first", NULL), want, need,
-                       start + seconds * 1000);
+        second_context(&ws, &first, &gl, second, ip_app_arg(argc, argv, "--destroy-first", NULL),
+                       want, need, start + seconds * 1000);
     }
-    glXMakeCurrent(dpy, None, NULL);
-    if (ctx) {
-        glXDestroyContext(dpy, ctx);
+    ws_release(&ws);
+    ws_close(&ws, &first);
+    XFree(ws.vi);
+    if (configs) {
+        XFree(configs);
     }
-    XDestroyWindow(dpy, win);
-    XFreeColormap(dpy, cmap);
-    XFree(vi);
-    XFree(configs);
+    if (ws.egl) {
+        eglTerminate(ws.ed);
+    }
     XCloseDisplay(dpy);
     return ip_app_exit(argc, argv);
 }

@@ -1,8 +1,9 @@
 #!/bin/sh
 # test_share_group.sh - the contexts of one process share what can be shared
 # (docs/interpose.md, "Contexts"). tests/interpose/ip_set_app runs a chain of our test
-# effects (tests/interpose/data/set/c.ini: one reads an image) on a first GLX context
-# until it shows, then on a second context with a window of its own:
+# effects (tests/interpose/data/set/c.ini: one reads an image) on a first context until it
+# shows, then on a second context with a window of its own - through GLX (share list) and
+# through EGL on the X11 display (share context, OpenGL ES 3):
 #   - in the first one's share group: the second context compiles nothing (its effects
 #     are the first one's compile), links no program and uploads no image (the group's),
 #     and shows the same pixels (the chain, computed by the program);
@@ -62,30 +63,33 @@ expect() { # name N regex what
     fi
 }
 
-if run shared --second shared; then
-    expect shared 1 ' [1-9][0-9]* program(s) linked, 0 from the share group' \
-        'the first context links its programs'
-    expect shared 1 '1 image(s) uploaded, 0 from the share group' \
-        'the first context uploads its image'
-    expect shared 2 ': 0 front-end compile(s), 4 taken from another context' \
-        'the second context compiles nothing'
-    expect shared 2 '; 0 program(s) linked, [1-9][0-9]* from the share group' \
-        'the second context links nothing'
-    expect shared 2 '0 image(s) uploaded, 1 from the share group' \
-        'the second context uploads nothing'
-    echo "shared: $(grep '^second' "$tmp/shared.log")"
-fi
-if run unshared --second unshared; then
-    expect unshared 2 ': 0 front-end compile(s), 4 taken from another context' \
-        'the unshared context still compiles nothing'
-    expect unshared 2 '; [1-9][0-9]* program(s) linked, 0 from the share group' \
-        'the unshared context links its own programs'
-    expect unshared 2 '1 image(s) uploaded, 0 from the share group' \
-        'the unshared context uploads its own image'
-fi
-for how in other current; do
-    if run "destroy-$how" --second shared --destroy-first "$how"; then
-        echo "first context destroyed ($how): $(grep '^second' "$tmp/destroy-$how.log")"
+for api in glx egl; do
+    if run "$api-shared" --api $api --second shared; then
+        expect "$api-shared" 1 ' [1-9][0-9]* program(s) linked, 0 from the share group' \
+            'the first context links its programs'
+        expect "$api-shared" 1 '1 image(s) uploaded, 0 from the share group' \
+            'the first context uploads its image'
+        expect "$api-shared" 2 ': 0 front-end compile(s), 4 taken from another context' \
+            'the second context compiles nothing'
+        expect "$api-shared" 2 '; 0 program(s) linked, [1-9][0-9]* from the share group' \
+            'the second context links nothing'
+        expect "$api-shared" 2 '0 image(s) uploaded, 1 from the share group' \
+            'the second context uploads nothing'
+        echo "$api shared: $(grep '^second' "$tmp/$api-shared.log")"
     fi
+    if run "$api-unshared" --api $api --second unshared; then
+        expect "$api-unshared" 2 ': 0 front-end compile(s), 4 taken from another context' \
+            'the unshared context still compiles nothing'
+        expect "$api-unshared" 2 '; [1-9][0-9]* program(s) linked, 0 from the share group' \
+            'the unshared context links its own programs'
+        expect "$api-unshared" 2 '1 image(s) uploaded, 0 from the share group' \
+            'the unshared context uploads its own image'
+    fi
+    for how in other current; do
+        if run "$api-destroy-$how" --api $api --second shared --destroy-first "$how"; then
+            echo "$api, first context destroyed ($how):" \
+                "$(grep '^second' "$tmp/$api-destroy-$how.log")"
+        fi
+    done
 done
 exit $fail
