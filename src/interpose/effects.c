@@ -754,9 +754,9 @@ static void first_error(const char *errors, char *out, size_t size) {
 
 // One finished compile, held back (entry->staged) until the rest of the set is in:
 // a player sees the previous set until every effect of the new one has compiled or
-// failed, then the whole set in its final order in one frame (commit_set). A failure is
-// logged and left out; it never holds the others back. shared: r->effect is another
-// context's compile (a reference), not this worker's.
+// failed, then the whole set in its final order in one frame (ip_effects_frame). A
+// failure is logged and left out; it never holds the others back. shared: r->effect is
+// another context's compile (a reference), not this worker's.
 static void stage(ip_effects *fx, fxgl_reload_result *r, bool shared) {
     ip_entry *e = NULL;
     for (size_t i = 0; i < fx->entry_count; i++) {
@@ -969,7 +969,7 @@ static void take_requests(ip_effects *fx) {
                 fxgl_reloader_watch_preset(fx->reloader, path);
             }
             add_wanted(fx); // effects only the new preset enables
-            // Applied with the recompiles and the new effects, as one set (commit_set).
+            // Applied with the recompiles and the new effects, as one set (ip_effects_frame).
             fx->apply_staged = true;
             fx->apply_duration = session.config.transition_ms / 1000.0;
         }
