@@ -394,11 +394,14 @@ static void run_graphics(fxgl_runtime *rt, gl_effect *e, const gl_pass *p, bool 
         // SV_Position.y counts rows from the top, as in the back-buffer copy.
         GLC(rt, Uniform2f(p->flip_loc, 1.0f, (float)h));
     }
-    if (p->view_loc >= 0 && (p->view_set[0] != w || p->view_set[1] != h)) {
+    if (p->view_loc >= 0 && (p->view_set[0] != w || p->view_set[1] != h ||
+                             (p->group_shared && gl_share_crowded(rt->share)))) {
         // Exact varyings are the pixel position times 1 / viewport size:
         // written when the size changes (a back-buffer pass after a resize),
         // not per frame. Passes sharing the program have the same size
-        // (shared_program).
+        // (shared_program); a program that another context of the share group
+        // also runs may hold that context's size, so it is written per frame
+        // while the group has more than one runtime.
         GLC(rt, Uniform4f(p->view_loc, (float)w, (float)h, (float)(1.0 / w), (float)(1.0 / h)));
         gl_pass *mut = (gl_pass *)p;
         mut->view_set[0] = w;

@@ -115,7 +115,29 @@ typedef enum fxgl_gl_log_level {
 
 typedef void (*fxgl_runtime_log_fn)(void *user, fxgl_gl_log_level level, const char *message);
 
+// The objects the runtimes of one GL share group share (src/gl/share.c): linked programs
+// and textures filled from images. One per share group, made by whoever knows the groups
+// (src/interpose), handed to each runtime of the group in fxgl_runtime_desc.share. Thread-
+// safe. Dropping the last reference frees CPU memory only: the GL objects then die with
+// the group (call it after the group's last context is gone, or with its runtimes
+// destroyed on a current context of the group).
+typedef struct fxgl_gl_share fxgl_gl_share;
+fxgl_gl_share *fxgl_gl_share_create(void);
+void fxgl_gl_share_ref(fxgl_gl_share *share);
+void fxgl_gl_share_unref(fxgl_gl_share *share);
+
+// What one runtime made itself and what it took from its share group, since creation.
+typedef struct fxgl_runtime_share_stats {
+    uint32_t programs_linked;    // programs this runtime compiled and linked
+    uint32_t programs_shared;    // programs taken from another runtime of the group
+    uint32_t textures_created;   // effect textures this runtime created (targets included)
+    uint32_t images_uploaded;    // of those, filled from an image file
+    uint32_t images_shared;      // image textures taken from the group: nothing uploaded
+} fxgl_runtime_share_stats;
+
 typedef struct fxgl_runtime_desc {
+    fxgl_gl_share *share;        // the share group's objects (a reference is taken); NULL:
+                                 // this runtime makes and owns everything
     fxgl_runtime_log_fn log;     // NULL: messages are dropped (src/gl never prints)
     void *log_user;
     const char *const *texture_search_paths; // for `source=` images, after the effect's directory
@@ -162,6 +184,12 @@ fxgl_runtime *fxgl_runtime_create(struct GladGLContext *gl, const fxgl_gl_info *
                                   const fxgl_runtime_desc *desc);
 // The context the runtime was created on must be current. Accepts NULL.
 void fxgl_runtime_destroy(fxgl_runtime *rt);
+// For a runtime whose context was destroyed while not current: no GL call. Lets go of
+// what it held of its share group (the group's other runtimes keep using it); its own
+// GL objects died with its context, its CPU memory is not freed (no GL-free path
+// through it). Accepts NULL.
+void fxgl_runtime_abandon(fxgl_runtime *rt);
+const fxgl_runtime_share_stats *fxgl_runtime_share_stats_get(const fxgl_runtime *rt);
 
 // Records an effect (borrowed: it must outlive the runtime) under a file name
 // such as "LUT.fx" (the preset's section name; NULL: the effect's path).

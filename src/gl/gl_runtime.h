@@ -68,6 +68,7 @@ typedef struct gl_tex {
     int width, height, depth, levels;
     int refs;                    // effects using it
     bool pooled;
+    bool shared;                 // tex/srgb are the share group's (share.c), not this runtime's
     uint64_t users;              // bit e%64: effects using it (pooled: never twice in one)
     uint64_t written_at;         // barrier epoch of its last incoherent (image) write
     const char *mip_program_key; // image format for the compute mip path, NULL: glGenerateMipmap
@@ -158,6 +159,7 @@ typedef struct gl_pass {
                                  // fxgl_shader.exact_varyings entry
     int exact_count;             // entries of exact_varyings (4 modes each)
     GLint view_loc;              // _fxgl_view (size, 1 / size), -1 when not exact
+    bool group_shared;           // the program is in the share group's table (share.c)
     int view_set[2];             // the size last written to view_loc (0: none)
 } gl_pass;
 
@@ -220,6 +222,7 @@ typedef struct gl_effect {
     GLuint *shaders;             // owned array; per fx shader (deleted after linking)
     struct gl_preloaded *preloaded; // owned; programs made from cached binaries, taken by
     size_t preloaded_count;      // the first pass of their stages (progcache.c)
+    bool shaders_compiled;       // all compiled at load (false: the group had every program)
     gl_technique *techniques;    // owned
     size_t technique_count;
     // uniforms
@@ -293,6 +296,8 @@ void gl_cache_srgb(fxgl_runtime *rt, bool on);
 
 struct fxgl_runtime {
     struct GladGLContext *gl;
+    fxgl_gl_share *share;        // the share group's objects (a reference), NULL: none
+    fxgl_runtime_share_stats share_stats; // what this runtime made and took (share.c)
     fxgl_gl_info info;
     fxgl_runtime_desc desc;      // its search paths point into search_paths
     char **search_paths;         // owned copies of desc.texture_search_paths
@@ -468,5 +473,31 @@ bool gl_uniform_write(gl_effect *e, const fxgl_uniform *u, const fxgl_value *v, 
 // width*height*depth texels in the format's transfer layout.
 bool gl_image_load(fxgl_runtime *rt, const char *effect_path, const fxgl_texture *t,
                    const gl_format *fmt, void **data, char *reason, size_t reason_size);
+
+// --- objects shared by the runtimes of a share group (share.c) ---
+
+// Runtimes entering (+1) and leaving (-1) the group; crowded: more than one, so a
+// program's uniforms that one runtime caches may be written by another.
+void gl_share_runtime_join(fxgl_gl_share *s, int delta);
+bool gl_share_crowded(const fxgl_gl_share *s);
+#define GL_SHARE_STAGES 3        // vertex, pixel, compute GLSL of a program's key
+
+// A linked program of the group with these stages (a reference taken), 0: none.
+GLuint gl_share_program_take(fxgl_runtime *rt, const char *const glsl[GL_SHARE_STAGES]);
+bool gl_share_program_has(fxgl_runtime *rt, const char *const glsl[GL_SHARE_STAGES]);
+// Lists a program this runtime linked (its reference is the runtime's).
+void gl_share_program_put(fxgl_runtime *rt, const char *const glsl[GL_SHARE_STAGES],
+                          GLuint program);
+// Lets go of a program: deleted (with_gl: a context of the group is current) when no
+// runtime of the group uses it any more, else kept for the group.
+void gl_share_program_drop(fxgl_runtime *rt, GLuint program, bool with_gl);
+uint64_t gl_share_image_hash(const gl_tex *t, int channels, const void *data, size_t bytes);
+// The group's texture of t's shape with these pixels into t->tex/srgb (t->shared), if any.
+bool gl_share_image_take(fxgl_runtime *rt, gl_tex *t, int channels, uint64_t hash);
+void gl_share_image_put(fxgl_runtime *rt, gl_tex *t, int channels, uint64_t hash);
+GLenum gl_shader_stage(fxgl_stage s);
+// True when the caller must delete t's GL names now.
+bool gl_share_image_drop(fxgl_runtime *rt, const gl_tex *t, bool with_gl);
+
 
 #endif // GL_RUNTIME_H

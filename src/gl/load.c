@@ -207,10 +207,13 @@ static GLenum tex_target(fxgl_runtime *rt, fxgl_texture_dim dim) {
 }
 
 static void tex_destroy(fxgl_runtime *rt, gl_tex *t) {
-    if (t->srgb && t->srgb != t->tex) {
-        GLC(rt, DeleteTextures(1, &t->srgb));
+    // A texture of the share group is deleted only by its last user (share.c).
+    if (gl_share_image_drop(rt, t, true)) {
+        if (t->srgb && t->srgb != t->tex) {
+            GLC(rt, DeleteTextures(1, &t->srgb));
+        }
+        GLC(rt, DeleteTextures(1, &t->tex));
     }
-    GLC(rt, DeleteTextures(1, &t->tex));
     free(t->name);
     free(t);
 }
@@ -347,6 +350,36 @@ static gl_tex *tex_create(fxgl_runtime *rt, gl_effect *e, const fxgl_texture *ft
     if (t->levels > full) {
         t->levels = full;
     }
+    void *data = NULL;
+    if (ft->source) {
+        char why[1400];
+        if (!gl_image_load(rt, e->fx->path, ft, f, &data, why, sizeof(why))) {
+            // The reference's behaviour: the texture stays zero, the effect runs; the
+            // technique's "loaded" line says so too (fxgl_technique_info.warning).
+            gl_log(rt, FXGL_GL_LOG_ERROR, "%s: texture '%s': %s", e->file, ft->name, why);
+            size_t used = strlen(e->warning);
+            snprintf(e->warning + used, sizeof(e->warning) - used, "%stexture '%s' (%s) missing",
+                     used ? ", " : "", ft->name, ft->source);
+        }
+    }
+    // An image nothing writes is the same in every context of the share group: the
+    // group's copy when it has one (share.c), else made here and offered to the group.
+    bool shareable = data && rt->share && !ft->render_target && !ft->storage_access;
+    uint64_t hash = 0;
+    if (shareable) {
+        hash = gl_share_image_hash(t, channels, data,
+                                   (size_t)t->width * (size_t)t->height * (size_t)t->depth *
+                                       (size_t)f->bpp);
+        if (gl_share_image_take(rt, t, channels, hash)) {
+            free(data);
+            rt->share_stats.images_shared++;
+            t->mip_program_key = NULL; // mips were made with the pixels, by the maker
+            t->refs = 1;
+            return t;
+        }
+    }
+    rt->share_stats.textures_created++;
+    rt->share_stats.images_uploaded += data != NULL;
     GLC(rt, GenTextures(1, &t->tex));
     GLC(rt, BindTexture(t->target, t->tex));
     if (channels < f->channels) {
@@ -362,18 +395,6 @@ static gl_tex *tex_create(fxgl_runtime *rt, gl_effect *e, const fxgl_texture *ft
         GLC(rt, TexStorage1D(t->target, t->levels, internal, t->width));
     } else {
         GLC(rt, TexStorage2D(t->target, t->levels, internal, t->width, t->height));
-    }
-    void *data = NULL;
-    if (ft->source) {
-        char why[1400];
-        if (!gl_image_load(rt, e->fx->path, ft, f, &data, why, sizeof(why))) {
-            // The reference's behaviour: the texture stays zero, the effect runs; the
-            // technique's "loaded" line says so too (fxgl_technique_info.warning).
-            gl_log(rt, FXGL_GL_LOG_ERROR, "%s: texture '%s': %s", e->file, ft->name, why);
-            size_t used = strlen(e->warning);
-            snprintf(e->warning + used, sizeof(e->warning) - used, "%stexture '%s' (%s) missing",
-                     used ? ", " : "", ft->name, ft->source);
-        }
     }
     tex_fill(rt, t, data);
     free(data);
@@ -395,6 +416,9 @@ static gl_tex *tex_create(fxgl_runtime *rt, gl_effect *e, const fxgl_texture *ft
         }
     }
     gl_label(rt, GL_TEXTURE, t->tex, t->name);
+    if (shareable) {
+        gl_share_image_put(rt, t, channels, hash);
+    }
     t->refs = 1;
     return t;
 }
@@ -712,23 +736,71 @@ static bool pass_load(fxgl_runtime *rt, gl_effect *e, gl_technique *t, gl_pass *
     } else if (!p->program) {
         p->program = program;
     }
+    // Another context of the share group linked the same stages: its program (share.c).
+    // A pass with exact varyings is keyed by its variant's defines as well.
+    char *keyed = NULL;
+    const char *pixel = fp->pixel_shader >= 0 && !p->compute ? fx->shaders[fp->pixel_shader].glsl
+                                                             : NULL;
+    if (pixel && p->exact_defines) {
+        size_t n = strlen(p->exact_defines) + strlen(pixel) + 1;
+        keyed = malloc(n);
+        if (keyed) {
+            snprintf(keyed, n, "%s%s", p->exact_defines, pixel);
+        }
+    }
+    const char *glsl[GL_SHARE_STAGES] = {
+        fp->vertex_shader >= 0 && !p->compute ? fx->shaders[fp->vertex_shader].glsl : NULL,
+        keyed ? keyed : pixel,
+        p->compute ? fx->shaders[fp->compute_shader].glsl : NULL,
+    };
+    bool shareable = !p->exact_defines || keyed;
+    if (!p->program && shareable) {
+        p->program = gl_share_program_take(rt, glsl);
+        rt->share_stats.programs_shared += p->program != 0;
+        p->group_shared = p->program != 0;
+    }
     if (!p->program) {
+        const int entry[2] = {p->compute ? fp->compute_shader : fp->vertex_shader,
+                              fp->pixel_shader};
         for (int i = 0; i < nsh; i++) {
+            if (!sh[i] && (!e->shaders_compiled || !gl_progcache_needs(e, entry[i]))) {
+                // Skipped at load because the group or the cache had every program:
+                // compiled now.
+                const fxgl_shader *st = stages[i];
+                sh[i] = e->shaders[entry[i]] =
+                    compile_shader(rt, gl_shader_stage(st->stage), st->glsl, reason, size);
+            }
             if (!sh[i]) {
                 fail(reason, size, "pass '%s': shader '%s' did not compile", p->label,
                      stages[i]->entry);
                 if (variant) {
                     GLC(rt, DeleteShader(variant));
                 }
+                free(keyed);
+                return false;
+            }
+        }
+        if (cached && p->exact_defines && !variant) {
+            // The cache had the analysis but no program for this pass: its variant.
+            variant = compile_shader_with(rt, GL_FRAGMENT_SHADER, stages[1]->glsl,
+                                          p->exact_defines, reason, size);
+            if (!variant) {
+                free(keyed);
                 return false;
             }
         }
         GLuint linked[2] = {sh[0], variant ? variant : sh[nsh - 1]};
         p->program = link_program(rt, variant ? linked : sh, nsh, reason, size);
         if (p->program) {
+            rt->share_stats.programs_linked++;
             gl_progcache_store(rt, e, fp, p, p->program);
+            if (shareable) {
+                gl_share_program_put(rt, glsl, p->program);
+                p->group_shared = rt->share != NULL;
+            }
         }
     }
+    free(keyed);
     if (variant) {
         GLC(rt, DeleteShader(variant));
     }
@@ -965,7 +1037,7 @@ static bool pass_load(fxgl_runtime *rt, gl_effect *e, gl_technique *t, gl_pass *
 
 static void pass_unload(fxgl_runtime *rt, gl_pass *p) {
     if (p->program && !p->shares_program) {
-        GLC(rt, DeleteProgram(p->program));
+        gl_share_program_drop(rt, p->program, true); // deleted unless the group uses it
     }
     if (p->fbo) {
         GLC(rt, DeleteFramebuffers(1, &p->fbo));
@@ -1052,10 +1124,34 @@ void gl_effect_unload(fxgl_runtime *rt, gl_effect *e) {
     e->loaded = false;
 }
 
-static GLenum shader_stage(fxgl_stage s) {
+GLenum gl_shader_stage(fxgl_stage s) {
     return s == FXGL_STAGE_VERTEX ? GL_VERTEX_SHADER
            : s == FXGL_STAGE_PIXEL ? GL_FRAGMENT_SHADER
                                    : GL_COMPUTE_SHADER;
+}
+
+// Whether the share group has a linked program for every pass of the effect.
+static bool all_programs_shared(fxgl_runtime *rt, const gl_effect *e) {
+    if (!rt->share) {
+        return false;
+    }
+    const fxgl_effect *fx = e->fx;
+    for (size_t k = 0; k < fx->technique_count; k++) {
+        for (size_t i = 0; i < fx->techniques[k].pass_count; i++) {
+            const fxgl_pass *fp = &fx->techniques[k].passes[i];
+            bool compute = fp->compute_shader >= 0;
+            const char *glsl[GL_SHARE_STAGES] = {
+                fp->vertex_shader >= 0 && !compute ? fx->shaders[fp->vertex_shader].glsl : NULL,
+                fp->pixel_shader >= 0 && !compute ? fx->shaders[fp->pixel_shader].glsl : NULL,
+                compute ? fx->shaders[fp->compute_shader].glsl : NULL,
+            };
+            if ((compute && !rt->has_compute) || (!compute && fp->vertex_shader < 0) ||
+                !gl_share_program_has(rt, glsl)) {
+                return false;
+            }
+        }
+    }
+    return true;
 }
 
 bool gl_effect_load(fxgl_runtime *rt, gl_effect *e) {
@@ -1097,7 +1193,9 @@ bool gl_effect_load(fxgl_runtime *rt, gl_effect *e) {
     }
     // Shaders: compiled once per entry point, linked per pass. A compute
     // shader on a context without compute only fails its technique. Passes whose
-    // program the cache has as a binary need no shader compiled.
+    // program the cache has as a binary need no shader compiled; when the share
+    // group has every program of the effect, nothing is compiled (pass_load compiles
+    // what it still needs, should the group lose one meanwhile).
     for (size_t i = 0; i < fx->shader_count; i++) {
         if (!fx->shaders[i].glsl) {
             fail(reason, size, "shader '%s' has no GLSL (compiled without a target)",
@@ -1105,14 +1203,15 @@ bool gl_effect_load(fxgl_runtime *rt, gl_effect *e) {
             goto failed;
         }
     }
+    e->shaders_compiled = !all_programs_shared(rt, e);
     gl_progcache_preload(rt, e);
-    for (size_t i = 0; i < fx->shader_count; i++) {
+    for (size_t i = 0; e->shaders_compiled && i < fx->shader_count; i++) {
         const fxgl_shader *s = &fx->shaders[i];
         if ((s->stage == FXGL_STAGE_COMPUTE && !rt->has_compute) ||
             !gl_progcache_needs(e, (int)i)) {
             continue;
         }
-        e->shaders[i] = compile_shader(rt, shader_stage(s->stage), s->glsl, reason, size);
+        e->shaders[i] = compile_shader(rt, gl_shader_stage(s->stage), s->glsl, reason, size);
         if (!e->shaders[i]) {
             char why[512];
             memcpy(why, reason, sizeof(why));

@@ -137,6 +137,9 @@ fxgl_runtime *fxgl_runtime_create(struct GladGLContext *gl, const fxgl_gl_info *
         }
     }
     rt->desc.texture_search_paths = (const char *const *)rt->search_paths;
+    rt->share = rt->desc.share;
+    fxgl_gl_share_ref(rt->share);
+    gl_share_runtime_join(rt->share, 1);
     if (!info->meets_minimum) {
         gl_log(rt, FXGL_GL_LOG_ERROR, "%s %d.%d is below the runtime's minimum (GL %d.%d, GLES %d.%d)",
                info->api == FXGL_API_GLES ? "GLES" : "GL", info->major, info->minor,
@@ -289,7 +292,37 @@ void fxgl_runtime_destroy(fxgl_runtime *rt) {
         free(rt->search_paths[i]);
     }
     free(rt->search_paths);
+    gl_share_runtime_join(rt->share, -1);
+    fxgl_gl_share_unref(rt->share);
     free(rt);
+}
+
+void fxgl_runtime_abandon(fxgl_runtime *rt) {
+    if (!rt) {
+        return;
+    }
+    // What it took from or gave to the group goes back (kept for the group, no GL call).
+    for (size_t i = 0; i < rt->effect_count; i++) {
+        gl_effect *e = rt->effects[i];
+        for (size_t k = 0; e->loaded && k < e->technique_count; k++) {
+            const gl_technique *t = &e->techniques[k];
+            for (size_t p = 0; t->passes && p < t->src->pass_count; p++) {
+                if (t->passes[p].program && !t->passes[p].shares_program) {
+                    gl_share_program_drop(rt, t->passes[p].program, false);
+                }
+            }
+        }
+    }
+    for (size_t i = 0; i < rt->texture_count; i++) {
+        gl_share_image_drop(rt, rt->textures[i], false);
+    }
+    gl_share_runtime_join(rt->share, -1);
+    fxgl_gl_share_unref(rt->share);
+    rt->share = NULL;
+}
+
+const fxgl_runtime_share_stats *fxgl_runtime_share_stats_get(const fxgl_runtime *rt) {
+    return &rt->share_stats;
 }
 
 // --- effects ---

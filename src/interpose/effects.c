@@ -75,6 +75,7 @@ typedef struct ip_entry {
     int runtime_index;           // -1 until the runtime has it
     bool pending;                // the first compile is not back yet
     fxgl_effect *reused;         // another context's first compile, to deliver (a reference)
+    fxgl_effect *staged;         // a finished compile waiting for the rest of the set (owned)
     bool described;              // preset view below is valid
     fxgl_preset_effect view;     // the preset's view of effect (arrays owned)
     fxgl_preset_transition *transitions; // per view uniform, while a preset switch blends
@@ -91,9 +92,12 @@ struct ip_effects {
     bool ready;                  // every first compile is back: frames run effects
     bool first_polled;           // results are taken from the second frame on
     bool transitioning;          // some entry's transitions are running
+    bool apply_staged;           // preset holds a switch or an edit not applied yet
+    double apply_duration;       // its blend in seconds (0: at once)
     unsigned preset_gen, reload_gen, perf_gen; // the session's, as last acted on
     ip_warm *warm;               // the worker's private context for prewarms (NULL: none)
     struct timespec created;     // for the "effects ready after" line
+    unsigned reused;             // first compiles taken from another context
 };
 
 static void preset_diag(void *user, const fxgl_preset_diag *diag) {
@@ -456,6 +460,7 @@ void ip_effects_destroy(ip_effects *fx) {
         free_view(&fx->entries[i]);
         effect_release(fx->entries[i].effect);
         effect_release(fx->entries[i].reused);
+        effect_release(fx->entries[i].staged);
     }
     free(fx->entries);
     fxgl_preset_destroy(fx->preset);
@@ -682,6 +687,7 @@ static void add_wanted(ip_effects *fx) {
         ip_entry *e = &fx->entries[fx->entry_count];
         *e = (ip_entry){.id = (int)i, .path = session.files[i], .runtime_index = -1};
         e->reused = take_shared(fx, e->id);
+        fx->reused += e->reused != NULL;
         if (!fxgl_reloader_watch(fx->reloader, e->id, e->path, NULL) ||
             (!e->reused && !fxgl_reloader_request(fx->reloader, e->id))) {
             effect_release(e->reused);
@@ -803,62 +809,87 @@ static void first_error(const char *errors, char *out, size_t size) {
     snprintf(out, size, "%.*s", (int)len, from[0] ? from : "unknown error");
 }
 
-// One finished compile: the first version joins the runtime, a later one
-// replaces the running version whole; a failure keeps what runs.
-// shared: r->effect is another context's compile (a reference), not this worker's.
-static bool deliver(ip_effects *fx, fxgl_runtime *rt, fxgl_reload_result *r, bool shared) {
+// One finished compile, held back (entry->staged) until the rest of the set is in:
+// a player sees the previous set until every effect of the new one has compiled or
+// failed, then the whole set in its final order in one frame (ip_effects_frame). A
+// failure is logged and left out; it never holds the others back. shared: r->effect is
+// another context's compile (a reference), not this worker's.
+static void stage(ip_effects *fx, fxgl_reload_result *r, bool shared) {
     ip_entry *e = NULL;
     for (size_t i = 0; i < fx->entry_count; i++) {
         e = fx->entries[i].id == r->id ? &fx->entries[i] : e;
     }
     if (!e) {
-        return false;
+        return;
     }
     bool first = e->pending;
     e->pending = false;
     if (!r->effect) {
         char msg[512];
         first_error(r->errors, msg, sizeof(msg));
-        if (e->runtime_index < 0) {
+        if (e->runtime_index < 0 && !e->staged) {
             fxgl_log(FXGL_LOG_WARN, "effect %s skipped: %s", e->path, msg);
-            ip_inspect_note_failed(base_name(e->path), msg); // issue 10: for the dump
+            ip_inspect_note_failed(base_name(e->path), msg); // for the dump
         } else {
             fxgl_log(FXGL_LOG_WARN, "reload of %s failed, the running version stays: %s",
                      e->path, msg);
         }
-        return first;
+        return;
     }
-    fxgl_effect *effect = r->effect;
+    effect_release(e->staged); // an older result nobody saw: the newest one counts
+    e->staged = r->effect;
     r->effect = NULL; // ours now
-    if (e->runtime_index < 0) {
-        int index = fxgl_runtime_add_effect(rt, effect, base_name(e->path));
-        if (index < 0) {
-            effect_release(effect);
-            return first;
-        }
-        e->runtime_index = index;
-        e->effect = effect;
-        if (first && !shared) {
-            share_first_compile(fx, e->id, effect);
-        }
-    } else {
-        char reason[256] = "";
-        if (!fxgl_runtime_replace_effect(rt, (size_t)e->runtime_index, effect, reason,
-                                         sizeof(reason))) {
-            fxgl_log(FXGL_LOG_WARN, "reload of %s failed, the running version stays: %s",
-                     e->path, reason);
-            effect_release(effect);
-            return false;
-        }
-        free_view(e); // it points into the old version
-        effect_release(e->effect);
-        e->effect = effect;
-        fxgl_log(FXGL_LOG_INFO, "reloaded %s (compiled in %.1f ms on the worker)", e->path,
-                 r->compile_ms);
+    if (first && !shared) {
+        share_first_compile(fx, e->id, e->staged);
     }
-    // Includes and images may differ in the new version.
-    fxgl_reloader_watch(fx->reloader, e->id, e->path, effect);
-    return true;
+    if (e->runtime_index >= 0) {
+        fxgl_log(FXGL_LOG_INFO, "recompiled %s (%.1f ms on the worker); swapped in with the "
+                 "rest of the set", e->path, r->compile_ms);
+    }
+}
+
+// Every staged version into the runtime, in one frame: the first version of a file
+// joins it, a later one replaces the running version whole (a version that does not
+// load keeps the running one).
+static void install_staged(ip_effects *fx, fxgl_runtime *rt) {
+    for (size_t i = 0; i < fx->entry_count; i++) {
+        ip_entry *e = &fx->entries[i];
+        fxgl_effect *effect = e->staged;
+        if (e->pending) {
+            // The reloader is idle and owes nothing, so this result was lost (out of
+            // memory on the worker): reported, left out, never waited for again.
+            e->pending = false;
+            fxgl_log(FXGL_LOG_WARN, "effect %s skipped: its compile gave no result", e->path);
+        }
+        if (!effect) {
+            continue;
+        }
+        e->staged = NULL;
+        if (e->runtime_index < 0) {
+            int index = fxgl_runtime_add_effect(rt, effect, base_name(e->path));
+            if (index < 0) {
+                effect_release(effect);
+                continue;
+            }
+            e->runtime_index = index;
+            e->effect = effect;
+        } else {
+            char reason[256] = "";
+            if (!fxgl_runtime_replace_effect(rt, (size_t)e->runtime_index, effect, reason,
+                                             sizeof(reason))) {
+                fxgl_log(FXGL_LOG_WARN, "reload of %s failed, the running version stays: %s",
+                         e->path, reason);
+                effect_release(effect);
+                continue;
+            }
+            free_view(e); // it points into the old version
+            effect_release(e->effect);
+            e->effect = effect;
+            fxgl_log(FXGL_LOG_INFO, "reloaded %s", e->path);
+        }
+        // Includes and images may differ in the new version.
+        fxgl_reloader_watch(fx->reloader, e->id, e->path, effect);
+    }
 }
 
 ip_effects *ip_effects_load(fxgl_runtime *rt, const fxgl_gl_info *info, int width,
@@ -935,8 +966,13 @@ ip_effects *ip_effects_load(fxgl_runtime *rt, const fxgl_gl_info *info, int widt
     return fx;
 }
 
+void ip_effects_compile_counts(const ip_effects *fx, unsigned *compiled, unsigned *reused) {
+    *compiled = fx ? (unsigned)fxgl_reloader_compiles(fx->reloader) : 0;
+    *reused = fx ? fx->reused : 0;
+}
+
 // Every request from the session since the last frame, acted on without waiting.
-static void take_requests(ip_effects *fx, fxgl_runtime *rt, double now) {
+static void take_requests(ip_effects *fx) {
     char path[PATH_MAX];
     pthread_mutex_lock(&session.lock);
     bool switched = fx->preset_gen != session.preset_gen;
@@ -991,7 +1027,9 @@ static void take_requests(ip_effects *fx, fxgl_runtime *rt, double now) {
                 fxgl_reloader_watch_preset(fx->reloader, path);
             }
             add_wanted(fx); // effects only the new preset enables
-            apply_preset(fx, rt, now, session.config.transition_ms / 1000.0);
+            // Applied with the recompiles and the new effects, as one set (ip_effects_frame).
+            fx->apply_staged = true;
+            fx->apply_duration = session.config.transition_ms / 1000.0;
         }
     }
     for (size_t i = 0; recompile && i < fx->entry_count; i++) {
@@ -1000,7 +1038,7 @@ static void take_requests(ip_effects *fx, fxgl_runtime *rt, double now) {
 }
 
 bool ip_effects_frame(ip_effects *fx, fxgl_runtime *rt, int width, int height, double now) {
-    take_requests(fx, rt, now);
+    take_requests(fx);
     if (width != fx->env.width || height != fx->env.height) {
         // BUFFER_WIDTH/HEIGHT are compiled in: recompile for the new size in the
         // background; the running versions go on until the new ones are in.
@@ -1015,13 +1053,14 @@ bool ip_effects_frame(ip_effects *fx, fxgl_runtime *rt, int width, int height, d
     // The frame that asked for the first compiles never waits for them: results
     // are taken from the next frame on, a bounded number per frame (each swap
     // builds GL objects).
-    bool changed = false, preset_file = false;
-    if (fx->first_polled) {
+    bool preset_file = false;
+    bool polled = fx->first_polled;
+    if (polled) {
         for (size_t i = 0; i < fx->entry_count; i++) {
             if (fx->entries[i].reused) {
                 fxgl_reload_result r = {.id = fx->entries[i].id, .effect = fx->entries[i].reused};
-                fx->entries[i].reused = NULL; // deliver takes the reference
-                changed |= deliver(fx, rt, &r, true);
+                fx->entries[i].reused = NULL; // stage takes the reference
+                stage(fx, &r, true);
             }
         }
         fxgl_reload_result r;
@@ -1029,15 +1068,15 @@ bool ip_effects_frame(ip_effects *fx, fxgl_runtime *rt, int width, int height, d
             if (r.preset_changed) {
                 preset_file = true;
             } else {
-                changed |= deliver(fx, rt, &r, false);
+                stage(fx, &r, false);
             }
             fxgl_reload_result_finish(&r);
         }
     }
     fx->first_polled = true;
     if (preset_file) {
-        // The preset was edited on disk: the worker has its new definitions; the
-        // values and techniques are re-read here.
+        // The preset was edited on disk: the worker has its new definitions (and
+        // recompiles what they change); the values and techniques are re-read here.
         char path[PATH_MAX];
         pthread_mutex_lock(&session.lock);
         snprintf(path, sizeof(path), "%s", session.preset_path);
@@ -1048,30 +1087,39 @@ bool ip_effects_frame(ip_effects *fx, fxgl_runtime *rt, int width, int height, d
             fx->preset = next;
             fxgl_effects_lock_preset(fx->compiler, fx->preset);
             add_wanted(fx);
-            changed = true;
-            fxgl_log(FXGL_LOG_INFO, "preset %s changed on disk: applied", path);
+            fx->apply_staged = true;
+            fxgl_log(FXGL_LOG_INFO, "preset %s changed on disk: applied with its effects", path);
         }
     }
-    bool pending = false;
+    // The set changes as a whole: only once the worker owes nothing (every compile asked
+    // for, by this frame's requests or a file's change, is back and taken; each failure
+    // logged and left out) does what waits go in, all in this frame, before it runs.
+    bool staged = fx->apply_staged || !fx->ready, waiting = !polled;
     for (size_t i = 0; i < fx->entry_count; i++) {
-        pending |= fx->entries[i].pending;
+        staged |= fx->entries[i].staged != NULL || fx->entries[i].pending;
+        waiting |= fx->entries[i].reused != NULL; // another context's, taken next frame
     }
-    if (!fx->ready && !pending) {
+    if (staged && !waiting && fxgl_reloader_idle(fx->reloader)) {
+        double duration = fx->apply_staged ? fx->apply_duration : 0.0;
+        install_staged(fx, rt);
+        if (!fx->ready) {
+            struct timespec t;
+            clock_gettime(CLOCK_MONOTONIC, &t);
+            double ms = (double)(t.tv_sec - fx->created.tv_sec) * 1e3 +
+                        (double)(t.tv_nsec - fx->created.tv_nsec) * 1e-6;
+            fxgl_diskcache_stats cs = fxgl_diskcache_get_stats(session.cache);
+            fxgl_log(FXGL_LOG_INFO, "effects ready %.1f ms after the context's first frame; "
+                     "compile cache %s: %u hit(s), %u miss(es) in this process", ms,
+                     session.cache ? session.config.cache_path : "off", cs.module_hits,
+                     cs.module_misses);
+        }
         fx->ready = true;
-        changed = true;
-        struct timespec t;
-        clock_gettime(CLOCK_MONOTONIC, &t);
-        double ms = (double)(t.tv_sec - fx->created.tv_sec) * 1e3 +
-                    (double)(t.tv_nsec - fx->created.tv_nsec) * 1e-6;
-        fxgl_diskcache_stats cs = fxgl_diskcache_get_stats(session.cache);
-        fxgl_log(FXGL_LOG_INFO, "effects ready %.1f ms after the context's first frame; "
-                 "compile cache %s: %u hit(s), %u miss(es) in this process", ms,
-                 session.cache ? session.config.cache_path : "off", cs.module_hits,
-                 cs.module_misses);
+        fx->apply_staged = false;
+        fx->apply_duration = 0.0;
+        apply_preset(fx, rt, now, duration);
     }
-    if (changed && fx->ready) {
-        apply_preset(fx, rt, now, 0.0);
-    } else if (fx->transitioning) {
+    if (fx->transitioning) {
+        // From this very frame: a switch's first frame shows the values it starts from.
         step_transitions(fx, rt, now);
     }
     return fx->ready;

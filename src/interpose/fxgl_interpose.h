@@ -252,17 +252,23 @@ FXGL_INTERNAL void ip_warm_destroy(ip_warm *w);
 FXGL_INTERNAL void ip_effects_log_startup(struct fxgl_runtime *rt);
 // The on-disk cache's program binaries for a runtime's desc (NULL: the cache is off).
 FXGL_INTERNAL const struct fxgl_program_cache *ip_effects_program_cache(void);
+// Front-end compiles this runtime's worker finished (failed ones too) and first compiles
+// it took from another context of the process instead.
+FXGL_INTERNAL void ip_effects_compile_counts(const ip_effects *fx, unsigned *compiled,
+                                             unsigned *reused);
 FXGL_INTERNAL ip_effects *ip_effects_load(struct fxgl_runtime *rt,
                                           const struct fxgl_gl_info *info, int width,
                                           int height);
 // Once per frame on the render thread, context current, before the frame
 // runs: acts on the requests below, notices a new drawable size (recompiles
-// in the background), hands finished compiles to rt (first versions added,
-// later ones swapped in whole with fxgl_runtime_replace_effect; a failed one
-// is logged with file(line, col) and the running version stays), applies
-// the preset (with the PresetTransitionDuration blend after a switch). Never
-// waits for a compile. False until every first compile is back: the frame
-// then passes through untouched, as the reference shows nothing while loading.
+// in the background), and changes the set as a whole: finished compiles wait
+// until the worker owes nothing (every compile asked for is back, each
+// failure logged with file(line, col) and left out), then in one frame the
+// first versions are added, later ones swapped in whole with
+// fxgl_runtime_replace_effect, and the preset applied in its final order
+// (with the PresetTransitionDuration blend after a switch). Never waits for
+// a compile. False until the first set is in: the frame then passes through
+// untouched, as the reference shows nothing while loading.
 FXGL_INTERNAL bool ip_effects_frame(ip_effects *fx, struct fxgl_runtime *rt, int width,
                                     int height, double now);
 // Frees the compiled effects: only after the runtime that borrows them is gone.

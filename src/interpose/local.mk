@@ -75,7 +75,8 @@ IP_APP_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/interpose $(X11_CFLAGS)
 # and these only mean something when test_preload runs them. They are
 # built with test_preload.
 ip_host_programs = tests/interpose/ip_glx_app$(EXEEXT) tests/interpose/ip_glx_dlopen$(EXEEXT) \
-	tests/interpose/ip_egl_app$(EXEEXT) tests/interpose/ip_wl_app$(EXEEXT)
+	tests/interpose/ip_egl_app$(EXEEXT) tests/interpose/ip_wl_app$(EXEEXT) \
+	tests/interpose/ip_set_app$(EXEEXT)
 if HAVE_SDL2
 ip_host_programs += tests/interpose/ip_sdl_app$(EXEEXT)
 endif
@@ -90,6 +91,9 @@ tests_interpose_ip_glx_dlopen_SOURCES = tests/interpose/ip_glx_app.c tests/inter
 tests_interpose_ip_glx_dlopen_CPPFLAGS = $(IP_APP_CPPFLAGS) $(GLX_CFLAGS) -DIP_APP_DLOPEN
 tests_interpose_ip_glx_dlopen_LDADD = libfxgl_gl.la $(XTST_LIBS) $(X11_LIBS) -ldl
 
+tests_interpose_ip_set_app_SOURCES = tests/interpose/ip_set_app.c tests/interpose/ip_app.h
+tests_interpose_ip_set_app_CPPFLAGS = $(IP_APP_CPPFLAGS) $(GLX_CFLAGS) $(EGL_CFLAGS)
+tests_interpose_ip_set_app_LDADD = libfxgl_gl.la $(GLX_LIBS) $(EGL_LIBS) $(XTST_LIBS) $(X11_LIBS)
 tests_interpose_ip_egl_app_SOURCES = tests/interpose/ip_egl_app.c tests/interpose/ip_app.h
 tests_interpose_ip_egl_app_CPPFLAGS = $(IP_APP_CPPFLAGS) $(EGL_CFLAGS)
 tests_interpose_ip_egl_app_LDADD = libfxgl_gl.la $(EGL_LIBS) $(XTST_LIBS) $(X11_LIBS) -ldl
@@ -248,6 +252,20 @@ EXTRA_DIST += tests/interpose/test_first_hour.sh \
 	tests/interpose/data/first_hour/Textures/smaa/TestArea.png \
 	tests/interpose/data/first_hour/Textures/smaa/TestSearch.png
 tests/interpose/test_first_hour.log: $(ip_host_programs) fxgl-render$(EXEEXT) fxc$(EXEEXT)
+
+# A preset's effects appear together, in their final order, at start and when the preset
+# is rewritten (docs/interpose.md, "Startup").
+TESTS += tests/interpose/test_effect_set.sh
+EXTRA_DIST += tests/interpose/test_effect_set.sh tests/interpose/data/set/SetHalf.fx \
+	tests/interpose/data/set/SetAdd.fx tests/interpose/data/set/SetSwap.fx \
+	tests/interpose/data/set/SetInvert.fx tests/interpose/data/set/SetBroken.fx \
+	tests/interpose/data/set/a.ini tests/interpose/data/set/b.ini
+tests/interpose/test_effect_set.log: $(ip_host_programs) libfxgl.la
+# The contexts of a process share compiles; those of one share group programs and images.
+TESTS += tests/interpose/test_share_group.sh
+EXTRA_DIST += tests/interpose/test_share_group.sh tests/interpose/data/set/SetImage.fx \
+	tests/interpose/data/set/set_tint.png tests/interpose/data/set/c.ini
+tests/interpose/test_share_group.log: $(ip_host_programs) libfxgl.la
 
 # --- the 32-bit library: make lib32 ---
 #

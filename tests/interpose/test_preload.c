@@ -448,9 +448,10 @@ END_TEST
 
 START_TEST(effect_next_preset_key) {
     // FXGL_CONFIG binds KeyNextPreset to I; cycle/ holds a_invert.ini (Invert
-    // on) and b_plain.ini (NsInvert.fx at Mix 0: the frame unchanged). I held
-    // during frame 3's swap switches to b_plain.ini there: the app expects
-    // inverted frames 0-2 only.
+    // on, and NsInvert.fx at Mix 0 so that the switch needs no compile: a set
+    // shows only once all its effects are in) and b_plain.ini (NsInvert.fx at
+    // Mix 0: the frame unchanged). I held during frame 3's swap switches to
+    // b_plain.ini there: the app expects inverted frames 0-2 only.
     char config[1300], cycle[1300];
     snprintf(config, sizeof(config), "FXGL_CONFIG=%s/interpose/data/next_key.ini",
              FXGL_TEST_SRCDIR);
