@@ -13,6 +13,7 @@ libfxgl_gl_la_SOURCES = \
 	src/gl/cache.c \
 	src/gl/load.c \
 	src/gl/frame.c \
+	src/gl/depth.c \
 	src/gl/special.c \
 	src/gl/image.c \
 	src/gl/gl_inspect.h \
