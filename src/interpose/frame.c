@@ -70,6 +70,7 @@ static void drop_effects(ip_runtime *rt, bool current) {
     if (!rt->fx) {
         return;
     }
+    ip_depth_runtime_gone(rt->fx); // depth.c: no copy goes to it any more
     if (current) {
         ip_inspect_destroy(rt->inspect); // issue 10: before the runtime it reads
         fxgl_runtime_destroy(rt->fx);
@@ -312,6 +313,9 @@ static bool run_effects(ip_runtime *rt, const ip_frame_desc *frame) {
         rt->inspect_tried = true;
         rt->inspect = ip_inspect_create(rt->fx);
     }
+    // The program's depth attachments (FXGL_DEPTH=fbo): choice and end-of-frame copy.
+    ip_depth_frame(rt->fx, frame->wsi, frame->context, frame->drawable.width,
+                   frame->drawable.height);
     fxgl_frame_desc desc = {
         .width = frame->drawable.width,
         .height = frame->drawable.height,

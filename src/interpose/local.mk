@@ -21,6 +21,7 @@ libfxgl_la_SOURCES = \
 	src/interpose/frame.c \
 	src/interpose/stats.c \
 	src/interpose/draws.c \
+	src/interpose/depth.c \
 	src/interpose/control.c
 # GLX/EGL headers only: the library never links libGL/libEGL, it finds
 # them at run time (real.c).
