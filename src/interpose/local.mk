@@ -76,7 +76,8 @@ IP_APP_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/interpose $(X11_CFLAGS)
 # and these only mean something when test_preload runs them. They are
 # built with test_preload.
 ip_host_programs = tests/interpose/ip_glx_app$(EXEEXT) tests/interpose/ip_glx_dlopen$(EXEEXT) \
-	tests/interpose/ip_egl_app$(EXEEXT) tests/interpose/ip_wl_app$(EXEEXT)
+	tests/interpose/ip_egl_app$(EXEEXT) tests/interpose/ip_wl_app$(EXEEXT) \
+	tests/interpose/ip_depth_app$(EXEEXT)
 if HAVE_SDL2
 ip_host_programs += tests/interpose/ip_sdl_app$(EXEEXT)
 endif
@@ -86,6 +87,10 @@ CLEANFILES += $(ip_host_programs)
 tests_interpose_ip_glx_app_SOURCES = tests/interpose/ip_glx_app.c tests/interpose/ip_app.h
 tests_interpose_ip_glx_app_CPPFLAGS = $(IP_APP_CPPFLAGS) $(GLX_CFLAGS)
 tests_interpose_ip_glx_app_LDADD = libfxgl_gl.la $(GLX_LIBS) $(XTST_LIBS) $(X11_LIBS)
+
+tests_interpose_ip_depth_app_SOURCES = tests/interpose/ip_depth_app.c tests/interpose/ip_app.h
+tests_interpose_ip_depth_app_CPPFLAGS = $(IP_APP_CPPFLAGS) $(GLX_CFLAGS)
+tests_interpose_ip_depth_app_LDADD = libfxgl_gl.la $(GLX_LIBS) $(XTST_LIBS) $(X11_LIBS) -lm
 
 tests_interpose_ip_glx_dlopen_SOURCES = tests/interpose/ip_glx_app.c tests/interpose/ip_app.h
 tests_interpose_ip_glx_dlopen_CPPFLAGS = $(IP_APP_CPPFLAGS) $(GLX_CFLAGS) -DIP_APP_DLOPEN

@@ -330,6 +330,34 @@ START_TEST(glx_depth_visuals) {
 }
 END_TEST
 
+// The FBO depth provider (FXGL_DEPTH=fbo): a program drawing its scene into a
+// framebuffer object with each kind of depth attachment, on GL 4.5 core, the
+// compatibility profile and GLES 3.2; DepthShow.fx shows DEPTH as grey and
+// ip_depth_app compares it with the scene's depth. The mid-frame clear needs
+// the copy before clears (0: every clear that follows draws); without it DEPTH
+// is the UI pass's, which the last run requires so the option is seen to matter.
+START_TEST(glx_depth_fbo) {
+    static const char *const apis[] = {"core", "compat", "gles"};
+    static const char *const kinds[] = {"texture", "renderbuffer", "msaa", "mstex", "layer",
+                                        "midclear"};
+    for (size_t a = 0; a < 3; a++) {
+        for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+            char api[16], kind[16];
+            snprintf(api, sizeof(api), "%s", apis[a]);
+            snprintf(kind, sizeof(kind), "%s", kinds[k]);
+            printf("depth fbo: %s on %s\n", kind, api);
+            expect_app("ip_depth_app", ENV("FXGL_TEST_MARK=", "FXGL_DEPTH=fbo",
+                                           "FXGL_DEPTH_BEFORE_CLEAR=0", preset("depthshow.ini"),
+                                           effect_paths()),
+                       ARGS("--api", api, "--kind", kind), 0);
+        }
+    }
+    expect_app("ip_depth_app", ENV("FXGL_TEST_MARK=", "FXGL_DEPTH=fbo", preset("depthshow.ini"),
+                                   effect_paths()),
+               ARGS("--api", "core", "--kind", "midclear", "--expect", "ui"), 0);
+}
+END_TEST
+
 START_TEST(glx_resize_every_frame) {
     // A new window size before every frame, checked in that frame: fxgl
     // follows the size without asking the server at each swap (the window's
@@ -1500,6 +1528,7 @@ int main(void) {
     add(s, "glx_two_windows", glx_two_windows);
     add(s, "glx_resize", glx_resize);
     add(s, "glx_depth_visuals", glx_depth_visuals);
+    add(s, "glx_depth_fbo", glx_depth_fbo);
     add(s, "glx_tiny_skipped", glx_tiny_skipped);
     add(s, "glx_disabled", glx_disabled);
     add(s, "glx_blacklist_env", glx_blacklist_env);
