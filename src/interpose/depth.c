@@ -28,7 +28,9 @@
  * context; two contexts with framebuffers of the same name would share an
  * entry (documented in docs/interpose.md).
  */
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <glad/gl.h>
@@ -650,6 +652,13 @@ void ip_depth_frame(fxgl_runtime *fx, ip_wsi wsi, void *ctx, int width, int heig
         c->draws = c->vertices = 0;
         c->clears = 0;
     }
+    // Described once each (cached until re-attached): sizes for the aspect
+    // filter, and for `fxgl ctl depth` whichever is chosen.
+    for (int i = 1; i < IP_DEPTH_CANDIDATES; i++) {
+        if (trk.cands[i].used && trk.cands[i].last.draws > 0) {
+            describe(i);
+        }
+    }
     int was = trk.chosen;
     trk.chosen = choose();
     if (trk.chosen != was) {
@@ -671,7 +680,6 @@ void ip_depth_runtime_gone(fxgl_runtime *fx) {
     if (trk.fx == fx) {
         trk.fx = NULL;
         trk.ctx = NULL;
-        trk.chosen = -1;
         __atomic_store_n(&ip_depth_counting, false, __ATOMIC_RELAXED);
     }
 }
@@ -703,4 +711,149 @@ size_t ip_depth_list(ip_depth_row *rows, size_t max, bool *counting) {
         r->renderbuffer = c->src.renderbuffer;
     }
     return n;
+}
+
+// --- what `fxgl ctl depth` and FXGL_DUMP show ---
+
+static const char *format_name(uint32_t f) {
+    switch (f) {
+    case GL_DEPTH_COMPONENT16: return "DEPTH_COMPONENT16";
+    case GL_DEPTH_COMPONENT24: return "DEPTH_COMPONENT24";
+    case GL_DEPTH_COMPONENT32: return "DEPTH_COMPONENT32";
+    case GL_DEPTH_COMPONENT32F: return "DEPTH_COMPONENT32F";
+    case GL_DEPTH24_STENCIL8: return "DEPTH24_STENCIL8";
+    case GL_DEPTH32F_STENCIL8: return "DEPTH32F_STENCIL8";
+    default: return "format unknown";
+    }
+}
+
+static void append(char *buf, size_t size, size_t *len, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void append(char *buf, size_t size, size_t *len, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    char *at = buf && *len < size ? buf + *len : NULL;
+    int n = vsnprintf(at, at ? size - *len : 0, fmt, ap);
+    va_end(ap);
+    if (n > 0) {
+        *len += (size_t)n;
+    }
+}
+
+size_t ip_depth_describe(char *buf, size_t size, const char *sep) {
+    size_t len = 0;
+    if (buf && size) {
+        buf[0] = 0;
+    }
+    if (!ip_config_get()->depth_fbo) {
+        append(buf, size, &len, "depth: the default framebuffer's (FXGL_DEPTH=fbo tracks the "
+               "program's depth attachments)");
+        return len;
+    }
+    ip_depth_row rows[IP_DEPTH_CANDIDATES];
+    bool counting = false;
+    size_t n = ip_depth_list(rows, IP_DEPTH_CANDIDATES, &counting);
+    const ip_depth_options *o = &trk.opt;
+    char when[48] = "at frame end";
+    if (o->copy_before_clear && o->clear_index) {
+        snprintf(when, sizeof(when), "before clear %u", o->clear_index);
+    } else if (o->copy_before_clear) {
+        snprintf(when, sizeof(when), "before every clear after draws");
+    }
+    append(buf, size, &len, "depth: %s, by %s, aspect filter %s, copy %s, selected %s",
+           counting ? "counting (an effect binds DEPTH)" : "not counting (no effect binds DEPTH)",
+           o->by_vertices ? "vertices" : "draws", o->aspect ? "on" : "off", when,
+           o->selected[0] ? o->selected : "auto");
+    for (size_t i = 0; i < n; i++) {
+        const ip_depth_row *r = &rows[i];
+        append(buf, size, &len, "%s%d %s %dx%d %s samples %d: draws %llu, vertices %llu, "
+               "clears %u%s", sep, r->index, r->key, r->width, r->height,
+               r->index == 0 ? "window" : format_name(r->format), r->samples,
+               (unsigned long long)r->stats.draws, (unsigned long long)r->stats.vertices,
+               r->stats.clears, r->chosen ? " (chosen)" : "");
+    }
+    return len;
+}
+
+size_t ip_depth_dump(void *user, char *buf, size_t size) {
+    (void)user;
+    size_t len = ip_depth_describe(buf, size, "\n  ");
+    if (buf && len + 1 < size) {
+        buf[len] = '\n';
+        buf[len + 1] = 0;
+    }
+    return len + 1;
+}
+
+static bool parse_on(const char *v, bool *out) {
+    if (strcmp(v, "on") == 0 || strcmp(v, "1") == 0) {
+        *out = true;
+    } else if (strcmp(v, "off") == 0 || strcmp(v, "0") == 0) {
+        *out = false;
+    } else {
+        return false;
+    }
+    return true;
+}
+
+bool ip_depth_command(const char *line, char *reply, size_t size) {
+    const char *p = line + strspn(line, " \t");
+    if (strncmp(p, "depth", 5) != 0 || (p[5] && p[5] != ' ' && p[5] != '\t')) {
+        return false;
+    }
+    char verb[16] = "", arg[64] = "";
+    sscanf(p + 5, "%15s %63s", verb, arg);
+    if (!verb[0]) {
+        ip_depth_describe(reply, size, " | ");
+        return true;
+    }
+    if (!ip_config_get()->depth_fbo) {
+        snprintf(reply, size, "error: FXGL_DEPTH=fbo is not set: the program's depth "
+                 "attachments are not tracked; nothing changed");
+        return true;
+    }
+    ip_depth_options o = trk.opt;
+    bool ok = true;
+    if (strcmp(verb, "select") == 0) {
+        char *end = NULL;
+        long n = strtol(arg, &end, 10);
+        if (strcmp(arg, "auto") == 0) {
+            o.selected[0] = 0;
+        } else if (arg[0] && end && !*end) {
+            ok = n >= 0 && n < IP_DEPTH_CANDIDATES &&
+                 ip_depth_key((int)n, o.selected, sizeof(o.selected));
+        } else {
+            ok = false;
+        }
+    } else if (strcmp(verb, "by") == 0) {
+        ok = strcmp(arg, "draws") == 0 || strcmp(arg, "vertices") == 0;
+        o.by_vertices = strcmp(arg, "vertices") == 0;
+    } else if (strcmp(verb, "aspect") == 0) {
+        ok = parse_on(arg, &o.aspect);
+    } else if (strcmp(verb, "clear") == 0) {
+        char *end = NULL;
+        long n = strtol(arg, &end, 10);
+        if (strcmp(arg, "off") == 0) {
+            o.copy_before_clear = false;
+        } else if (arg[0] && end && !*end && n >= 0) {
+            o.copy_before_clear = true;
+            o.clear_index = (uint32_t)n;
+        } else {
+            ok = false;
+        }
+    } else {
+        ok = false;
+    }
+    if (!ok) {
+        snprintf(reply, size, "error: depth [select N|auto | by draws|vertices | aspect on|off "
+                 "| clear off|N]: '%s %s' not understood; nothing changed", verb, arg);
+        return true;
+    }
+    trk.opt = o;
+    bool saved = ip_effects_save_depth(&o);
+    size_t len = 0;
+    append(reply, size, &len, "%s; ", saved ? "saved to the configuration"
+                                            : "not saved (no configuration file to write)");
+    ip_depth_describe(reply + len, len < size ? size - len : 0, " | ");
+    return true;
 }

@@ -70,7 +70,6 @@ static void drop_effects(ip_runtime *rt, bool current) {
     if (!rt->fx) {
         return;
     }
-    ip_depth_runtime_gone(rt->fx); // depth.c: no copy goes to it any more
     if (current) {
         ip_inspect_destroy(rt->inspect); // issue 10: before the runtime it reads
         fxgl_runtime_destroy(rt->fx);
@@ -81,6 +80,7 @@ static void drop_effects(ip_runtime *rt, bool current) {
         // is taken out of the exit handler's list now (no GL call).
         ip_inspect_abandon(rt->inspect);
     }
+    ip_depth_runtime_gone(rt->fx); // depth.c: no copy goes to it any more (after the dump)
     // CPU only (the compile worker, the compiled effects): the abandoned runtime
     // borrowing them is never called again, so they go either way.
     ip_effects_destroy(rt->effects);

@@ -432,6 +432,13 @@ FXGL_INTERNAL void ip_depth_get_options(ip_depth_options *opt);
 FXGL_INTERNAL bool ip_effects_save_depth(const ip_depth_options *opt);
 // The candidates drawn into in the last frame (and the chosen one), up to max.
 FXGL_INTERNAL size_t ip_depth_list(ip_depth_row *rows, size_t max, bool *counting);
+// The options and the candidates as text, rows separated by sep (snprintf-like).
+FXGL_INTERNAL size_t ip_depth_describe(char *buf, size_t size, const char *sep);
+// The same as a dump section (fxgl_inspect_desc's dump_extra).
+FXGL_INTERNAL size_t ip_depth_dump(void *user, char *buf, size_t size);
+// `depth`, `depth select N|auto`, `depth by draws|vertices`, `depth aspect on|off`,
+// `depth clear off|N`: false when line is no depth command. Changes are saved.
+FXGL_INTERNAL bool ip_depth_command(const char *line, char *reply, size_t size);
 // The persistent key of candidate i; false when there is none.
 FXGL_INTERNAL bool ip_depth_key(int i, char *out, size_t size);
 

@@ -10,6 +10,8 @@
  *          layer             layer 1 of a GL_DEPTH_COMPONENT16 2D array texture
  *          midclear          texture; the scene, then a depth clear, then a UI pass
  *   --expect scene|ui        what DEPTH must show (ui: the depth after the UI pass)
+ *   --run-ms MS              then keep presenting frames for MS milliseconds (for
+ *                            `fxgl ctl depth` while it runs)
  *
  * Every frame: a decoy "shadow map" (32x32 depth texture, more draw calls
  * than the scene, the wrong aspect ratio), then the scene into the FBO bound
@@ -243,10 +245,13 @@ int main(int argc, char **argv) {
         return IP_APP_SKIP;
     }
 
+    long run_ms = atol(ip_app_arg(argc, argv, "--run-ms", "0"));
     long start = ip_app_now_ms();
     int matched = 0, frame = 0, bad = 0;
     XImage *img = NULL;
-    for (; matched < 2 && ip_app_now_ms() - start < 60000; frame++) {
+    long matched_at = 0;
+    for (; (matched < 2 || ip_app_now_ms() - matched_at < run_ms) &&
+           ip_app_now_ms() - start < 60000 + run_ms; frame++) {
         // The decoy.
         gl->BindFramebuffer(GL_FRAMEBUFFER, shadow_fbo);
         gl->Viewport(0, 0, SHADOW, SHADOW);
@@ -328,7 +333,10 @@ int main(int argc, char **argv) {
                 }
             }
         }
-        matched = bad == 0 ? matched + 1 : 0;
+        if (matched < 2) {
+            matched = bad == 0 ? matched + 1 : 0;
+            matched_at = ip_app_now_ms();
+        }
     }
     IP_APP_CHECK(matched >= 2, "%s on %s: DEPTH never matched the scene's %s depth in 60 s "
                  "(%d frames, %d pixels off in the last)", kind, api, expect_ui ? "UI" : "scene",
