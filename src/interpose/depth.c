@@ -157,8 +157,8 @@ static int cand_of(const fxgl_depth_source *src) {
             continue;
         }
         if (same_source(&c->src, src)) {
-            c->undescribable = false; // attached again: maybe respecified
-            c->described = false;
+            // Engines re-attach every frame: the description stays (a failed copy
+            // asks again), and one that could not be described is not asked again.
             return i;
         }
         if (i != trk.chosen && (oldest < 0 || c->last_frame < trk.cands[oldest].last_frame)) {
