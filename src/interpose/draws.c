@@ -29,12 +29,15 @@
 
 static uint64_t app_draws;       // relaxed atomic: draws since the last swap
 static bool handed_out;          // some hook was returned to the program
+static bool counting_draws;      // FXGL_COUNT_APP_DRAWS=1 (the hooks may serve depth.c alone)
 
 // One draw call of v vertices: the draw counter, and the depth provider's
 // per-attachment counts while a loaded effect binds DEPTH (depth.c).
 #define IP_DRAW_COUNT(v)                                                                 \
     do {                                                                                 \
-        __atomic_fetch_add(&app_draws, 1, __ATOMIC_RELAXED);                             \
+        if (__atomic_load_n(&counting_draws, __ATOMIC_RELAXED)) {                        \
+            __atomic_fetch_add(&app_draws, 1, __ATOMIC_RELAXED);                         \
+        }                                                                                \
         ip_depth_draw(v);                                                                \
     } while (0)
 
@@ -209,6 +212,7 @@ IP_NO_ASAN void *ip_draws_bind(const char *name, void *real) {
                       "not counted", name);
         return real;
     }
+    __atomic_store_n(&counting_draws, ip_config_get()->count_app_draws, __ATOMIC_RELAXED);
     __atomic_store_n(&handed_out, true, __ATOMIC_RELEASE);
     return s->hook;
 }
