@@ -41,6 +41,7 @@
 #define IP_DEPTH_FBOS 1024       // framebuffer names tracked (power of two)
 #define IP_DEPTH_CANDIDATES 64   // depth images tracked, the default framebuffer's first
 #define IP_DEPTH_EMPTY 0xFFFFFFFFu
+#define IP_DEPTH_REDESCRIBE 300  // frames between two descriptions of the same image
 
 // Extension entry points glad does not generate here.
 typedef void (*ip_fb_tex_2d_ms_fn)(GLenum, GLenum, GLenum, GLuint, GLint, GLsizei);
@@ -642,6 +643,18 @@ void ip_depth_frame(fxgl_runtime *fx, ip_wsi wsi, void *ctx, int width, int heig
                                                   : ip_real_egl_terminal("eglGetCurrentContext"));
         for (int i = 1; i < IP_DEPTH_CANDIDATES; i++) {
             trk.cands[i].described = trk.cands[i].undescribable = false;
+        }
+    }
+    // Games recreate their targets when the window's size changes, often under the
+    // same names, and may respecify one any time: descriptions are asked again then,
+    // and every IP_DEPTH_REDESCRIBE frames (a few GL queries per image).
+    // (One that could not be described is asked again only after a resize: asking may
+    // have been what failed.)
+    bool resized = trk.width != width || trk.height != height;
+    if (resized || trk.frame % IP_DEPTH_REDESCRIBE == 0) {
+        for (int i = 1; i < IP_DEPTH_CANDIDATES; i++) {
+            trk.cands[i].described = false;
+            trk.cands[i].undescribable = trk.cands[i].undescribable && !resized;
         }
     }
     trk.width = width;
