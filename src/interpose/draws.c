@@ -1,6 +1,7 @@
 /*
  * draws.c - counting the host program's own draw calls (issue 9), only with
- * FXGL_COUNT_APP_DRAWS=1.
+ * FXGL_COUNT_APP_DRAWS=1; the same hooks also feed the FBO depth provider's
+ * per-attachment counts (depth.c) with FXGL_DEPTH=fbo.
  *
  * The glDraw* / glMultiDraw* entry points are handed out through the same
  * lookup paths as the other hooks (dlsym, dlvsym, glXGetProcAddress[ARB],
