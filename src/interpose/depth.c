@@ -790,6 +790,9 @@ size_t ip_depth_describe(char *buf, size_t size, const char *sep) {
 
 size_t ip_depth_dump(void *user, char *buf, size_t size) {
     (void)user;
+    if (!ip_config_get()->depth_fbo) {
+        return 0; // nothing tracked: the dump stays as it was
+    }
     size_t len = ip_depth_describe(buf, size, "\n  ");
     if (buf && len + 1 < size) {
         buf[len] = '\n';

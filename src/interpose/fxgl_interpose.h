@@ -434,7 +434,8 @@ FXGL_INTERNAL bool ip_effects_save_depth(const ip_depth_options *opt);
 FXGL_INTERNAL size_t ip_depth_list(ip_depth_row *rows, size_t max, bool *counting);
 // The options and the candidates as text, rows separated by sep (snprintf-like).
 FXGL_INTERNAL size_t ip_depth_describe(char *buf, size_t size, const char *sep);
-// The same as a dump section (fxgl_inspect_desc's dump_extra).
+// The same as a dump section (fxgl_inspect_desc's dump_extra); nothing without
+// FXGL_DEPTH=fbo.
 FXGL_INTERNAL size_t ip_depth_dump(void *user, char *buf, size_t size);
 // `depth`, `depth select N|auto`, `depth by draws|vertices`, `depth aspect on|off`,
 // `depth clear off|N`: false when line is no depth command. Changes are saved.
