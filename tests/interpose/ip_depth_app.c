@@ -9,6 +9,8 @@
  *          mstex             4-sample GL_DEPTH_COMPONENT24 texture (GL 4.3, GLES 3.1)
  *          layer             layer 1 of a GL_DEPTH_COMPONENT16 2D array texture
  *          midclear          texture; the scene, then a depth clear, then a UI pass
+ *          dsa               midclear made with GL 4.5 DSA: glCreateFramebuffers,
+ *                            glNamedFramebufferTexture, glClearNamedFramebufferfv
  *   --expect scene|ui        what DEPTH must show (ui: the depth after the UI pass)
  *   --run-ms MS              then keep presenting frames for MS milliseconds (for
  *                            `fxgl ctl depth` while it runs)
@@ -94,7 +96,8 @@ int main(int argc, char **argv) {
     const char *kind = ip_app_arg(argc, argv, "--kind", "texture");
     bool expect_ui = strcmp(ip_app_arg(argc, argv, "--expect", "scene"), "ui") == 0;
     bool gles = strcmp(api, "gles") == 0;
-    bool midclear = strcmp(kind, "midclear") == 0;
+    bool dsa = strcmp(kind, "dsa") == 0;
+    bool midclear = strcmp(kind, "midclear") == 0 || dsa;
     bool msaa = strcmp(kind, "msaa") == 0 || strcmp(kind, "mstex") == 0;
     Display *dpy = XOpenDisplay(NULL);
     if (!dpy) {
@@ -176,6 +179,10 @@ int main(int argc, char **argv) {
     GLenum none = GL_NONE;
     gl->DrawBuffers(1, &none);
 
+    if (dsa && (gles || !gl->CreateFramebuffers)) {
+        printf("SKIP: DSA needs desktop GL 4.5\n");
+        return IP_APP_SKIP;
+    }
     // The scene's framebuffer.
     GLuint fbo, color_rb, depth_obj = 0;
     gl->GenFramebuffers(1, &fbo);
@@ -212,6 +219,16 @@ int main(int argc, char **argv) {
         gl->BindTexture(GL_TEXTURE_2D_ARRAY, depth_obj);
         gl->TexStorage3D(GL_TEXTURE_2D_ARRAY, 1, GL_DEPTH_COMPONENT16, W, H, 2);
         gl->FramebufferTextureLayer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, depth_obj, 0, 1);
+    } else if (dsa) {
+        // Nothing bound: a framebuffer and a texture made and joined by name only.
+        gl->BindFramebuffer(GL_FRAMEBUFFER, 0);
+        gl->DeleteFramebuffers(1, &fbo);
+        gl->CreateFramebuffers(1, &fbo);
+        gl->CreateTextures(GL_TEXTURE_2D, 1, &depth_obj);
+        gl->TextureStorage2D(depth_obj, 1, GL_DEPTH_COMPONENT24, W, H);
+        gl->NamedFramebufferRenderbuffer(fbo, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, color_rb);
+        gl->NamedFramebufferTexture(fbo, GL_DEPTH_ATTACHMENT, depth_obj, 0);
+        gl->BindFramebuffer(GL_FRAMEBUFFER, fbo);
     } else {
         gl->GenTextures(1, &depth_obj);
         gl->BindTexture(GL_TEXTURE_2D, depth_obj);
@@ -273,7 +290,12 @@ int main(int argc, char **argv) {
             // set: the copy before the clear must leave it alone).
             gl->Enable(GL_SCISSOR_TEST);
             gl->Scissor(0, 0, W, H);
-            gl->Clear(GL_DEPTH_BUFFER_BIT);
+            if (dsa) {
+                static const GLfloat far_depth = 1.0f;
+                gl->ClearNamedFramebufferfv(fbo, GL_DEPTH, 0, &far_depth);
+            } else {
+                gl->Clear(GL_DEPTH_BUFFER_BIT);
+            }
             GLint draw = -1, read = -1;
             gl->GetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &draw);
             gl->GetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &read);

@@ -355,6 +355,11 @@ START_TEST(glx_depth_fbo) {
     expect_app("ip_depth_app", ENV("FXGL_TEST_MARK=", "FXGL_DEPTH=fbo", preset("depthshow.ini"),
                                    effect_paths()),
                ARGS("--api", "core", "--kind", "midclear", "--expect", "ui"), 0);
+    // The named (DSA) attachment and clear entry points, GL 4.5 core.
+    expect_app("ip_depth_app", ENV("FXGL_TEST_MARK=", "FXGL_DEPTH=fbo",
+                                   "FXGL_DEPTH_BEFORE_CLEAR=0", preset("depthshow.ini"),
+                                   effect_paths()),
+               ARGS("--api", "core", "--kind", "dsa"), 0);
 }
 END_TEST
 
