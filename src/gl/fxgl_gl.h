@@ -342,8 +342,8 @@ typedef struct fxgl_inspect_desc {
     const char *screenshot_dir;  // NULL: the current directory
     const char *visualise;       // initial visualisation (FXGL_VISUALISE), NULL: none
     bool overlay;                // statistics overlay on from the start
-    // The host's own lines at the end of the dump (snprintf-like: returns the
-    // whole length, writes at most size bytes); NULL: none.
+    // The host's own lines at the end of the dump and of the overlay
+    // (snprintf-like: returns the whole length, writes at most size bytes); NULL: none.
     size_t (*dump_extra)(void *user, char *buf, size_t size);
     void *dump_extra_user;
 } fxgl_inspect_desc;

@@ -779,8 +779,9 @@ size_t ip_depth_describe(char *buf, size_t size, const char *sep) {
            o->selected[0] ? o->selected : "auto");
     for (size_t i = 0; i < n; i++) {
         const ip_depth_row *r = &rows[i];
-        append(buf, size, &len, "%s%d %s %dx%d %s samples %d: draws %llu, vertices %llu, "
-               "clears %u%s", sep, r->index, r->key, r->width, r->height,
+        // The chosen one marked at the start too: the overlay cuts long lines.
+        append(buf, size, &len, "%s%s%d %s %dx%d %s samples %d: draws %llu, vertices %llu, "
+               "clears %u%s", sep, r->chosen ? "* " : "", r->index, r->key, r->width, r->height,
                r->index == 0 ? "window" : format_name(r->format), r->samples,
                (unsigned long long)r->stats.draws, (unsigned long long)r->stats.vertices,
                r->stats.clears, r->chosen ? " (chosen)" : "");
