@@ -231,7 +231,8 @@ EXTRA_DIST += tests/interpose/data/Invert.fx tests/interpose/data/Broken.fx \
 	tests/interpose/data/blend/a_inverted.ini tests/interpose/data/blend/b_plain.ini \
 	tests/interpose/data/blend_key.ini tests/interpose/data/blend0_key.ini \
 	tests/interpose/data/SizeGreen.fx tests/interpose/data/sizegreen.ini \
-	tests/interpose/data/DepthInvert.fx tests/interpose/data/depthinvert.ini
+	tests/interpose/data/DepthInvert.fx tests/interpose/data/depthinvert.ini \
+	tests/interpose/data/DepthShow.fx tests/interpose/data/depthshow.ini
 
 TESTS += tests/interpose/test_fxgl_cmd.sh tests/interpose/test_asan_glmark2.sh
 EXTRA_DIST += tests/interpose/test_asan_glmark2.sh bench/interpose_overhead.sh
