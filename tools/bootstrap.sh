@@ -44,7 +44,7 @@ TEST_PACKAGES="git glslang-tools mesa-utils mangohud libsdl2-dev libx11-xcb1
 PACKAGES="$BUILD_PACKAGES $RUN_PACKAGES"
 [ "$job" = demo ] || PACKAGES="$PACKAGES $TEST_PACKAGES"
 [ "$job" != bench ] || PACKAGES="$PACKAGES gnuplot-nox apitrace vkbasalt vulkan-tools
-    mesa-vulkan-drivers"
+    mesa-vulkan-drivers time"
 
 missing=""
 for p in $PACKAGES; do
@@ -95,8 +95,8 @@ demo)
     ;;
 bench)
     build build --enable-werror
-    make -C build -j"$jobs" bench/sweep bench/state_cost fxgl-render fxc fxgl-demo \
-        tests/effects/fxgl-effect
+    make -C build -j"$jobs" bench/sweep bench/state_cost bench/depth_hooks fxgl-render fxc \
+        fxgl-demo tests/effects/fxgl-effect
     ;;
 test)
     status=0

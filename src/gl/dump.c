@@ -118,7 +118,7 @@ static void put_semantics(out *o, fxgl_inspect *in, const gl_effect *e) {
                 provided = true;
             }
         }
-        if (strcmp(sem, "DEPTH") == 0 && rt->depth_format) {
+        if (strcmp(sem, "DEPTH") == 0 && (rt->depth_format || gl_depth_texture(rt))) {
             provided = true;
         }
         if (!provided) {
@@ -224,6 +224,11 @@ size_t fxgl_inspect_dump(fxgl_inspect *in, char *buf, size_t size) {
         put(&o, "visualise: %s\n", in->vis.spec);
     }
     put(&o, "overlay: %s\n", in->overlay ? "on" : "off");
+    if (in->desc.dump_extra) {
+        // The host's own section (the FBO depth provider's candidates).
+        char *at = o.buf && o.len < o.size ? o.buf + o.len : NULL;
+        o.len += in->desc.dump_extra(in->desc.dump_extra_user, at, at ? o.size - o.len : 0);
+    }
     return o.len;
 }
 

@@ -175,6 +175,9 @@ static GLuint semantic_texture(fxgl_runtime *rt, int slot, bool srgb) {
     if (rt->semantics[slot].texture) {
         return rt->semantics[slot].texture;
     }
+    if (slot == GL_SLOT_DEPTH && gl_depth_texture(rt)) {
+        return gl_depth_texture(rt); // the program's own depth attachment (depth.c)
+    }
     if (slot == GL_SLOT_DEPTH && rt->depth_ready) {
         return rt->depth_tex;
     }
@@ -615,6 +618,12 @@ static void copy_depth(fxgl_runtime *rt, const fxgl_frame_desc *f) {
         wanted = rt->effects[i]->loaded && rt->effects[i]->uses_depth;
     }
     rt->depth_ready = rt->semantics[GL_SLOT_DEPTH].texture != 0;
+    if (gl_depth_fbo_active(rt)) {
+        // The host chose a framebuffer object's depth: copied by depth.c, at the
+        // end of the program's frame or before it cleared it.
+        rt->depth_ready = gl_depth_texture(rt) != 0;
+        return;
+    }
     if (!wanted || rt->depth_ready || !rt->depth_format) {
         return;
     }

@@ -309,6 +309,44 @@ bool fxgl_runtime_set_uniform(fxgl_runtime *rt, size_t effect, const char *name,
 // same flip as colour; a registered DEPTH texture replaces it.
 bool fxgl_runtime_set_semantic(fxgl_runtime *rt, const char *semantic, uint32_t texture);
 
+// --- DEPTH from the program's own depth attachments (src/gl/depth.c) ---
+//
+// The host (src/interpose/depth.c) watches which depth textures and
+// renderbuffers the program draws into and names one; the runtime copies its
+// depth, top-down, into a texture of its own that DEPTH then reads instead of
+// the default framebuffer's copy. Multisampled images are resolved by a blit
+// (one sample per pixel: depth is never averaged). Every call here saves and
+// restores the GL state it touches, so it may run in the middle of the
+// program's frame, on the runtime's context.
+
+typedef struct fxgl_depth_source {
+    uint32_t name;               // the program's texture or renderbuffer name
+    bool renderbuffer;           // name is a renderbuffer
+    uint32_t target;             // textures: the target attached (a cube face, an array
+                                 // target, GL_TEXTURE_2D_MULTISAMPLE...), 0 when unknown
+    int level;                   // textures: mip level
+    int layer;                   // array, 3D and cube-array slice; layered attachments: 0
+} fxgl_depth_source;
+
+typedef struct fxgl_depth_desc {
+    int width;
+    int height;
+    int samples;                 // 0: single-sampled
+    uint32_t format;             // the sized format the copy takes (GL_DEPTH24_STENCIL8...)
+    bool stencil;                // the image carries stencil (not copied)
+} fxgl_depth_desc;
+
+// True when a loaded effect binds DEPTH.
+bool fxgl_runtime_uses_depth(const fxgl_runtime *rt);
+// Size, samples and copy format of src from GL; false when it is gone, not a
+// depth image, or cannot be asked (a texture's size on GLES 3.0).
+bool fxgl_depth_describe(fxgl_runtime *rt, const fxgl_depth_source *src, fxgl_depth_desc *out);
+// Copies src (described by desc) into the runtime's DEPTH; from now on DEPTH
+// reads these copies. False when src is gone (DEPTH keeps its last copy).
+bool fxgl_depth_copy(fxgl_runtime *rt, const fxgl_depth_source *src, const fxgl_depth_desc *desc);
+// DEPTH reads the default framebuffer's copy again.
+void fxgl_depth_use_default(fxgl_runtime *rt);
+
 typedef struct fxgl_frame_desc {
     int width;                   // size of the framebuffer the frame reads and writes
     int height;
@@ -372,6 +410,10 @@ typedef struct fxgl_inspect_desc {
     const char *screenshot_dir;  // NULL: the current directory
     const char *visualise;       // initial visualisation (FXGL_VISUALISE), NULL: none
     bool overlay;                // statistics overlay on from the start
+    // The host's own lines at the end of the dump and of the overlay
+    // (snprintf-like: returns the whole length, writes at most size bytes); NULL: none.
+    size_t (*dump_extra)(void *user, char *buf, size_t size);
+    void *dump_extra_user;
 } fxgl_inspect_desc;
 
 // The runtime's context must be current. NULL when memory runs out.

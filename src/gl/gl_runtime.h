@@ -370,6 +370,7 @@ struct fxgl_runtime {
     GLenum depth_format;         // 0: the source has no depth (or none we can copy)
     bool depth_unmatched_logged; // said once that the source's depth has no copy format
     bool depth_ready;            // bufready_depth
+    struct gl_fbo_depth *fbo_depth; // depth.c: the program's depth attachment, when chosen
     GLuint empty_tex;            // 1x1 zero texture for unknown semantics
     GLuint vao;
     GLuint mip_sampler;          // NEAREST, for the mip generator and the copy program
@@ -443,6 +444,15 @@ void gl_progcache_store_sources(fxgl_runtime *rt, uint64_t key, GLuint program);
 // Called before glLinkProgram: asks the driver to keep the binary retrievable.
 void gl_progcache_hint(fxgl_runtime *rt, GLuint program);
 
+
+// depth.c: DEPTH from a depth attachment of the program's (the host's choice).
+typedef struct gl_fbo_depth gl_fbo_depth;
+// The copy DEPTH reads, 0 while the default framebuffer's copy serves (or none yet).
+GLuint gl_depth_texture(const fxgl_runtime *rt);
+// The host chose an attachment: the default framebuffer's copy stays off.
+bool gl_depth_fbo_active(const fxgl_runtime *rt);
+// Frees the provider's memory; its GL objects too when delete_objects (context current).
+void gl_depth_destroy(fxgl_runtime *rt, bool delete_objects);
 GLuint gl_compile_program(fxgl_runtime *rt, const char *const *sources, const GLenum *stages,
                           int count, char *reason, size_t reason_size);
 void gl_tex_release(fxgl_runtime *rt, gl_tex *t);

@@ -17,6 +17,7 @@ libfxgl_gl_la_SOURCES = \
 	src/gl/gl_exact.h \
 	src/gl/exact.c \
 	src/gl/frame.c \
+	src/gl/depth.c \
 	src/gl/special.c \
 	src/gl/image.c \
 	src/gl/gl_inspect.h \

@@ -269,6 +269,7 @@ void fxgl_runtime_destroy(fxgl_runtime *rt) {
         }
     }
     gl_size_release(rt);
+    gl_depth_destroy(rt, true);
     GLC(rt, DeleteVertexArrays(1, &rt->vao));
     GLC(rt, DeleteTextures(1, &rt->empty_tex));
     GLC(rt, DeleteSamplers(1, &rt->mip_sampler));

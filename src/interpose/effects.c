@@ -150,6 +150,15 @@ static void session_setup(void) {
     }
     session.ok = true;
     const fxgl_config *c = &session.config;
+    // [DEPTH] (depth.c): how the FBO depth provider chooses and when it copies.
+    ip_depth_options depth = {
+        .by_vertices = c->depth_by_vertices,
+        .aspect = c->depth_aspect,
+        .copy_before_clear = c->depth_copy_before_clears,
+        .clear_index = c->depth_clear_index,
+    };
+    snprintf(depth.selected, sizeof(depth.selected), "%s", c->depth_selected);
+    ip_depth_set_options(&depth);
     // [LOG] of ReShade.ini / fxgl.ini (FXGL_LOG and FXGL_LOG_FILE are already over it).
     ip_log_configure((fxgl_log_level)c->log_level, c->log_file);
     if (!fxgl_search_expand(&session.effect_dirs, c->effect_paths, c->effect_path_count) ||
@@ -524,6 +533,22 @@ const char *const *ip_effects_texture_paths(size_t *count) {
     pthread_once(&session_once, session_setup);
     *count = session.texture_dirs.count;
     return (const char *const *)session.texture_dirs.dirs;
+}
+
+bool ip_effects_save_depth(const ip_depth_options *opt) {
+    pthread_once(&session_once, session_setup);
+    if (!session.ok) {
+        return false;
+    }
+    fxgl_config c = session.config; // a shallow copy: only read by the save
+    c.depth_by_vertices = opt->by_vertices;
+    c.depth_aspect = opt->aspect;
+    c.depth_copy_before_clears = opt->copy_before_clear;
+    c.depth_clear_index = opt->clear_index;
+    snprintf(c.depth_selected, sizeof(c.depth_selected), "%s", opt->selected);
+    fxgl_preset_sink sink = {preset_diag, NULL};
+    const char *name = program_invocation_short_name;
+    return fxgl_config_save_depth(&c, name, &sink);
 }
 
 bool ip_effects_wanted(void) {

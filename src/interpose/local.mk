@@ -21,6 +21,7 @@ libfxgl_la_SOURCES = \
 	src/interpose/frame.c \
 	src/interpose/stats.c \
 	src/interpose/draws.c \
+	src/interpose/depth.c \
 	src/interpose/control.c
 # GLX/EGL headers only: the library never links libGL/libEGL, it finds
 # them at run time (real.c).
@@ -76,7 +77,7 @@ IP_APP_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/interpose $(X11_CFLAGS)
 # built with test_preload.
 ip_host_programs = tests/interpose/ip_glx_app$(EXEEXT) tests/interpose/ip_glx_dlopen$(EXEEXT) \
 	tests/interpose/ip_egl_app$(EXEEXT) tests/interpose/ip_wl_app$(EXEEXT) \
-	tests/interpose/ip_set_app$(EXEEXT)
+	tests/interpose/ip_set_app$(EXEEXT) tests/interpose/ip_depth_app$(EXEEXT)
 if HAVE_SDL2
 ip_host_programs += tests/interpose/ip_sdl_app$(EXEEXT)
 endif
@@ -86,6 +87,10 @@ CLEANFILES += $(ip_host_programs)
 tests_interpose_ip_glx_app_SOURCES = tests/interpose/ip_glx_app.c tests/interpose/ip_app.h
 tests_interpose_ip_glx_app_CPPFLAGS = $(IP_APP_CPPFLAGS) $(GLX_CFLAGS)
 tests_interpose_ip_glx_app_LDADD = libfxgl_gl.la $(GLX_LIBS) $(XTST_LIBS) $(X11_LIBS)
+
+tests_interpose_ip_depth_app_SOURCES = tests/interpose/ip_depth_app.c tests/interpose/ip_app.h
+tests_interpose_ip_depth_app_CPPFLAGS = $(IP_APP_CPPFLAGS) $(GLX_CFLAGS)
+tests_interpose_ip_depth_app_LDADD = libfxgl_gl.la $(GLX_LIBS) $(XTST_LIBS) $(X11_LIBS) -lm
 
 tests_interpose_ip_glx_dlopen_SOURCES = tests/interpose/ip_glx_app.c tests/interpose/ip_app.h
 tests_interpose_ip_glx_dlopen_CPPFLAGS = $(IP_APP_CPPFLAGS) $(GLX_CFLAGS) -DIP_APP_DLOPEN
@@ -229,7 +234,8 @@ EXTRA_DIST += tests/interpose/data/Invert.fx tests/interpose/data/Broken.fx \
 	tests/interpose/data/blend/a_inverted.ini tests/interpose/data/blend/b_plain.ini \
 	tests/interpose/data/blend_key.ini tests/interpose/data/blend0_key.ini \
 	tests/interpose/data/SizeGreen.fx tests/interpose/data/sizegreen.ini \
-	tests/interpose/data/DepthInvert.fx tests/interpose/data/depthinvert.ini
+	tests/interpose/data/DepthInvert.fx tests/interpose/data/depthinvert.ini \
+	tests/interpose/data/DepthShow.fx tests/interpose/data/depthshow.ini
 
 TESTS += tests/interpose/test_fxgl_cmd.sh tests/interpose/test_asan_glmark2.sh
 EXTRA_DIST += tests/interpose/test_asan_glmark2.sh bench/interpose_overhead.sh
