@@ -540,7 +540,7 @@ void fxgl_effect_destroy(fxgl_effect *effect);
 // bytes belong to this build of fxgl only (FXGL_EFFECT_SERIAL_VERSION). serialize: NULL
 // when out of memory. deserialize: NULL for bytes that are truncated, of another version
 // or inconsistent (an index outside its array); the effect goes with fxgl_effect_destroy.
-#define FXGL_EFFECT_SERIAL_VERSION 1u
+#define FXGL_EFFECT_SERIAL_VERSION 2u
 void *fxgl_effect_serialize(const fxgl_effect *effect, size_t *len);
 fxgl_effect *fxgl_effect_deserialize(const void *data, size_t len);
 

@@ -24,7 +24,7 @@ _Static_assert(sizeof(fxgl_texture) == 96, "fxgl_texture changed: update serial.
 _Static_assert(sizeof(fxgl_sampler) == 64, "fxgl_sampler changed: update serial.c");
 _Static_assert(sizeof(fxgl_storage) == 24, "fxgl_storage changed: update serial.c");
 _Static_assert(sizeof(fxgl_uniform) == 160, "fxgl_uniform changed: update serial.c");
-_Static_assert(sizeof(fxgl_shader) == 80, "fxgl_shader changed: update serial.c");
+_Static_assert(sizeof(fxgl_shader) == 96, "fxgl_shader changed: update serial.c");
 _Static_assert(sizeof(fxgl_pass) == 368, "fxgl_pass changed: update serial.c");
 _Static_assert(sizeof(fxgl_technique) == 56, "fxgl_technique changed: update serial.c");
 _Static_assert(sizeof(fxgl_effect) == 168, "fxgl_effect changed: update serial.c");
@@ -267,6 +267,7 @@ void *fxgl_effect_serialize(const fxgl_effect *e, size_t *len)
         put_bindings(&o, s->storages, s->storage_count);
         put_i32(&o, s->uses_uniforms);
         put(&o, s->target_components, sizeof(s->target_components));
+        put_strings(&o, s->exact_varyings, s->exact_varying_count);
     }
     put_strings(&o, e->pragmas, e->pragma_count);
     put_strings(&o, e->included_files, e->included_count);
@@ -631,6 +632,7 @@ fxgl_effect *fxgl_effect_deserialize(const void *data, size_t len)
             s->storages = get_bindings(&in, &s->storage_count);
             s->uses_uniforms = get_i32(&in);
             get_raw(&in, s->target_components, sizeof(s->target_components));
+            s->exact_varyings = get_strings(&in, &s->exact_varying_count);
         }
         e->shaders = sh;
         e->pragmas = get_strings(&in, &e->pragma_count);

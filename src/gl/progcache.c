@@ -309,6 +309,31 @@ bool gl_progcache_take(fxgl_runtime *rt, gl_effect *e, const fxgl_pass *fp, gl_p
     return false;
 }
 
+void gl_progcache_hint(fxgl_runtime *rt, GLuint program)
+{
+    if (rt->programs.binary_formats > 0 && rt->desc.program_cache != NULL) {
+        GLC(rt, ProgramParameteri(program, GL_PROGRAM_BINARY_RETRIEVABLE_HINT, GL_TRUE));
+    }
+}
+
+static void store_binary(fxgl_runtime *rt, uint64_t key, GLuint program)
+{
+    GLint len = 0;
+    GLC(rt, GetProgramiv(program, GL_PROGRAM_BINARY_LENGTH, &len));
+    void *data = len > 0 ? malloc((size_t)len) : NULL;
+    if (data == NULL) {
+        return;
+    }
+    GLenum format = 0;
+    GLsizei got = 0;
+    GLC(rt, GetProgramBinary(program, len, &got, &format, data));
+    if (got > 0) {
+        const fxgl_program_cache *c = rt->desc.program_cache;
+        c->store(c->user, key, format, data, (size_t)got);
+    }
+    free(data);
+}
+
 void gl_progcache_store(fxgl_runtime *rt, gl_effect *e, const fxgl_pass *fp, const gl_pass *p,
                         GLuint program)
 {

@@ -97,7 +97,7 @@ static void drop_effects(ip_view *v, bool current) {
         ip_inspect_abandon(v->inspect);
         fxgl_runtime_abandon(v->fx);
     }
-    ip_depth_runtime_gone(rt->fx); // depth.c: no copy goes to it any more (after the dump)
+    ip_depth_runtime_gone(v->fx); // depth.c: no copy goes to it any more (after the dump)
     // CPU only (the compile worker, the compiled effects): the abandoned runtime
     // borrowing them is never called again, so they go either way.
     ip_effects_destroy(v->effects);
@@ -364,7 +364,7 @@ static bool run_effects(ip_runtime *rt, ip_view *v, const ip_frame_desc *frame) 
         v->inspect = ip_inspect_create(v->fx);
     }
     // The program's depth attachments (FXGL_DEPTH=fbo): choice and end-of-frame copy.
-    ip_depth_frame(rt->fx, frame->wsi, frame->context, frame->drawable.width,
+    ip_depth_frame(v->fx, frame->wsi, frame->context, frame->drawable.width,
                    frame->drawable.height);
     fxgl_frame_desc desc = {
         .width = frame->drawable.width,

@@ -68,6 +68,12 @@ static void same_raw(const fxgl_effect *a, const fxgl_effect *b)
                          b->shaders[i].glsl ? b->shaders[i].glsl : "");
         ck_assert(memcmp(a->shaders[i].target_components, b->shaders[i].target_components, 8) ==
                   0);
+        // The fullscreen varyings a runtime may compute exactly: lost, a cached effect
+        // would run interpolated varyings where a compiled one runs exact ones.
+        ck_assert_uint_eq(a->shaders[i].exact_varying_count, b->shaders[i].exact_varying_count);
+        for (size_t k = 0; k < a->shaders[i].exact_varying_count; k++) {
+            ck_assert_str_eq(a->shaders[i].exact_varyings[k], b->shaders[i].exact_varyings[k]);
+        }
     }
     ck_assert_uint_eq(a->included_count, b->included_count);
     for (size_t i = 0; i < a->included_count; i++) {
