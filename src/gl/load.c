@@ -731,11 +731,6 @@ static bool pass_load(fxgl_runtime *rt, gl_effect *e, gl_technique *t, gl_pass *
     }
     p->program = shared_program(e, fp, p);
     p->shares_program = p->program != 0;
-    if (p->program && program) {
-        GLC(rt, DeleteProgram(program)); // a pass before had the same program
-    } else if (!p->program) {
-        p->program = program;
-    }
     // Another context of the share group linked the same stages: its program (share.c).
     // A pass with exact varyings is keyed by its variant's defines as well.
     char *keyed = NULL;
@@ -758,6 +753,12 @@ static bool pass_load(fxgl_runtime *rt, gl_effect *e, gl_technique *t, gl_pass *
         p->program = gl_share_program_take(rt, glsl);
         rt->share_stats.programs_shared += p->program != 0;
         p->group_shared = p->program != 0;
+    }
+    // A program from the on-disk cache, when neither this effect nor the group had one.
+    if (p->program && program) {
+        GLC(rt, DeleteProgram(program));
+    } else if (!p->program) {
+        p->program = program;
     }
     if (!p->program) {
         const int entry[2] = {p->compute ? fp->compute_shader : fp->vertex_shader,

@@ -97,19 +97,24 @@ def fnv(b):
     for x in b:
         h = ((h ^ x) * 0x100000001b3) & 0xffffffffffffffff
     return h
+binaries = 0
 for name in os.listdir(sys.argv[1]):
     if not name.startswith("p-"):
         continue
     path = os.path.join(sys.argv[1], name)
     data = bytearray(open(path, "rb").read())
+    if data[40:44] == struct.pack("<I", 0x45584354):
+        continue  # the exact-varying record beside a binary (progcache.c), not a binary
+    binaries += 1
     payload = data[40:44] + bytes((i * 7) & 0xff for i in range(len(data) - 44))
     data[40:] = payload
     data[32:40] = struct.pack("<Q", fnv(payload))
     open(path, "wb").write(data)
+open(os.path.join(sys.argv[1], "..", "binaries"), "w").write("%d\n" % binaries)
 PY
     run refused --cache "$dir/c"
     expect refused 3 0 0
-    n=$(find "$dir/c" -name 'p-*' | wc -l)
+    n=$(cat "$dir/binaries")
     [ "$(gl refused binary_rejected)" -eq "$n" ] && [ "$(gl refused shader_compiles)" -gt 0 ] ||
         fail "refused: $(grep gl_programs "$dir/refused.json") ($n binaries)"
     same refused plain

@@ -34,6 +34,8 @@ mkdir -p "$tmp/home"
 fail=0
 chain=swap,half,image,add
 
+# FXGL_CACHE_DIR=off: programs from the on-disk cache's binaries would be neither linked
+# nor shared (test_cache_startup.sh covers them); this test counts the group's sharing.
 run() { # name app-args...
     _name=$1
     shift
@@ -41,7 +43,7 @@ run() { # name app-args...
         -u FXGL_LOG_FILE -u FXGL_KEYS HOME="$tmp/home" XDG_CONFIG_DIRS=/nonexistent-fxgl \
         LD_PRELOAD="$preload" ASAN_OPTIONS=detect_leaks=0:intercept_tls_get_addr=0 \
         UBSAN_OPTIONS=print_stacktrace=1 FXGL_LOG=info FXGL_PRESET="$data/c.ini" \
-        FXGL_EFFECT_PATHS="$data" FXGL_RELOAD=0 \
+        FXGL_EFFECT_PATHS="$data" FXGL_RELOAD=0 FXGL_CACHE_DIR=off \
         timeout 300 "$app" --chain-a "$chain" --need 10 "$@" >"$tmp/$_name.log" 2>&1
     _rc=$?
     if [ $_rc -ne 0 ] || grep -q 'ERROR: AddressSanitizer\|runtime error:' "$tmp/$_name.log"; then
