@@ -8,7 +8,9 @@
  * give NULL or a consistent module, never a crash (the test runs under the sanitizers in
  * CI builds). FXGL_CORPUS=DIR adds every .fx below DIR (slow; for a manual sweep).
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <check.h>
 #include <dirent.h>
 #include <stdio.h>
