@@ -196,8 +196,13 @@ IP_NO_ASAN static ip_draw_slot *find(const char *name) {
 
 IP_NO_ASAN void *ip_draws_hook_for(const char *name) {
     ip_draw_slot *s = find(name);
+    if (!s) {
+        // Every dlsym comes here, the sanitizer runtime's own before it is initialised
+        // (reading the configuration then allocates and crashes): names first.
+        return NULL;
+    }
     const ip_config *cfg = ip_config_get();
-    return s && (cfg->count_app_draws || cfg->depth_fbo) ? s->hook : NULL;
+    return cfg->count_app_draws || cfg->depth_fbo ? s->hook : NULL;
 }
 
 IP_NO_ASAN void *ip_draws_bind(const char *name, void *real) {
