@@ -1,11 +1,15 @@
 #!/bin/sh
-# depth_cost.sh BUILD [WxH] [RUNS] - what the FBO depth provider's tracking
-# costs a real program: glmark2's `build` scene with an effect that binds
-# DEPTH (tests/interpose/data/DepthShow.fx), with FXGL_DEPTH=fbo (every draw,
-# bind, attachment and clear goes through fxgl's hooks and is counted) and
-# without it (no hook handed out; DEPTH from the default framebuffer's copy,
-# which is also what the provider picks here: glmark2 draws into the window).
-# So the two differ by the tracking alone. RUNS pairs (default 7), the two
+# depth_cost.sh BUILD [WxH] [RUNS] [track|idle] - what the FBO depth
+# provider's tracking costs a real program: glmark2's `build` scene.
+# track (default): with an effect that binds DEPTH
+# (tests/interpose/data/DepthShow.fx), with the tracking (FXGL_DEPTH unset,
+# the default: every draw, bind, attachment and clear goes through fxgl's
+# hooks and is counted) and with FXGL_DEPTH=off (no hook handed out; DEPTH
+# from the default framebuffer's copy, which is also what the provider picks
+# here: glmark2 draws into the window). idle: the same with Invert.fx, which
+# does not bind DEPTH: the hooks handed out but nothing counted, against none
+# (what every program pays for the default). So the two differ by the hooks
+# alone. RUNS pairs (default 7), the two
 # configurations interleaved (off, on, off, on, ...) so load drifts hit both.
 # Per run: the process's CPU time (user + system, /usr/bin/time) divided by
 # the frames drawn (FPS x duration of both scenes); the table gives the median
@@ -20,6 +24,12 @@ fi
 build=${1:-build}
 size=${2:-640x480}
 runs=${3:-7}
+mode=${4:-track}
+case $mode in
+track) preset=depthshow.ini ;;
+idle) preset=invert.ini ;;
+*) echo "depth_cost: mode track or idle, not $mode" >&2; exit 2 ;;
+esac
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "$build" && pwd)
 command -v glmark2 >/dev/null || { echo "depth_cost: glmark2 absent" >&2; exit 77; }
@@ -34,11 +44,11 @@ d2=6
 
 # cpu_per_frame on|off: one glmark2 process; CPU ms per frame drawn.
 cpu_per_frame() {
-    depth=
-    [ "$1" = on ] && depth=fbo
+    depth=off
+    [ "$1" = on ] && depth=auto
     FXGL_DEPTH=$depth FXGL_CONFIG=/dev/null FXGL_EFFECT_PATHS="$data" \
         /usr/bin/time -f 'cpu %U %S' -o "$tmp/time" \
-        sh "$fxgl" --preset "$data/depthshow.ini" \
+        sh "$fxgl" --preset "$data/$preset" \
         glmark2 -s "$size" -b build:duration=$d1 -b build:duration=$d2 >"$tmp/out" 2>&1
     fps=$(sed -n 's/.*FPS: \([0-9.]*\) .*/\1/p' "$tmp/out" | tr '\n' ' ')
     awk -v fps="$fps" -v d1=$d1 -v d2=$d2 '/^cpu/ {
@@ -53,7 +63,9 @@ median() {
 renderer=$(glmark2 -s 64x64 -b build:duration=0.1 2>/dev/null | sed -n 's/.*GL_RENDERER: *//p' |
     tr -c 'A-Za-z0-9.\n' '_' | cut -c1-40)
 mkdir -p "$top/bench/results"
-csv="$top/bench/results/depth-cost-$size-${renderer:-unknown}.csv"
+suffix=
+[ "$mode" = idle ] && suffix=-idle
+csv="$top/bench/results/depth-cost$suffix-$size-${renderer:-unknown}.csv"
 echo "run,config,cpu_ms_per_frame" >"$csv"
 : >"$tmp/off"
 : >"$tmp/on"
@@ -67,7 +79,7 @@ while [ $i -lt "$runs" ]; do
 done
 off=$(median <"$tmp/off")
 on=$(median <"$tmp/on")
-printf '%-24s %s\n' "tracking off (median)" "$off ms CPU/frame"
-printf '%-24s %s\n' "tracking on (median)" "$on ms CPU/frame"
+printf '%-24s %s\n' "FXGL_DEPTH=off (median)" "$off ms CPU/frame"
+printf '%-24s %s\n' "FXGL_DEPTH=auto (median)" "$on ms CPU/frame"
 awk -v a="$on" -v b="$off" 'BEGIN {printf "%-24s %.3f (%+.1f%%)\n", "on / off", a / b, (a / b - 1) * 100}'
 echo "wrote $csv"

@@ -95,8 +95,22 @@ void ip_config_parse(ip_config *cfg, ip_getenv_fn get, const char *process) {
     copy_env(cfg->config_file, sizeof(cfg->config_file), get, "FXGL_CONFIG");
     copy_env(cfg->stats, sizeof(cfg->stats), get, "FXGL_STATS");
     cfg->count_app_draws = env_bool(get, "FXGL_COUNT_APP_DRAWS", false);
+    // The FBO depth provider's hooks: handed out unless FXGL_DEPTH says
+    // otherwise (docs/interpose.md: what they cost while no effect reads DEPTH).
     const char *depth = get("FXGL_DEPTH");
-    cfg->depth_fbo = depth && strcmp(depth, "fbo") == 0;
+    cfg->depth_fbo = true;
+    if (depth && depth[0]) {
+        static const char *const on[] = {"auto", "fbo", "on", "1"};
+        static const char *const off[] = {"off", "default", "0", "no"};
+        cfg->depth_unknown = true;
+        for (size_t i = 0; i < 4; i++) {
+            if (strcmp(depth, on[i]) == 0) {
+                cfg->depth_unknown = false;
+            } else if (strcmp(depth, off[i]) == 0) {
+                cfg->depth_unknown = cfg->depth_fbo = false;
+            }
+        }
+    }
     cfg->blacklisted = ip_config_name_listed(cfg->process, builtin_blacklist) ||
                        ip_config_name_listed(cfg->process, get("FXGL_BLACKLIST"));
     cfg->disabled = env_bool(get, "FXGL_DISABLE", false) || cfg->blacklisted;
@@ -114,6 +128,9 @@ static void config_setup(void) {
                  config.process);
     } else if (config.disabled) {
         fxgl_log(FXGL_LOG_INFO, "FXGL_DISABLE is set: frames pass through untouched");
+    }
+    if (config.depth_unknown) {
+        fxgl_log(FXGL_LOG_WARN, "FXGL_DEPTH: not auto, fbo, off or default: taken as auto");
     }
     fxgl_log(FXGL_LOG_DEBUG, "%s in '%s' (dlsym hook %s, glvnd hook %s%s)", ip_version(),
              config.process, config.dlsym_hook ? "on" : "off", config.glvnd_hook ? "on" : "off",

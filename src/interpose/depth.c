@@ -10,15 +10,17 @@
  * choice) is copied into the effects' DEPTH (src/gl/depth.c), at the end of
  * the frame or just before the program clears it.
  *
- * Hooks: only with FXGL_DEPTH=fbo, handed out like the draw counter's
- * (draws.c): through the lookups (dlsym, glXGetProcAddress, eglGetProcAddress)
- * when the real lookup succeeded and the caller is not a GL library, never
- * exported by name. The decision has to be taken at lookup time, before any
- * effect is compiled, hence an explicit switch: without it not one extra
- * hook is handed out. With it, the binding and attachment hooks always keep
- * their small tables (attachments are made once, long before an effect may
- * be loaded), while the per-draw and per-clear work runs only while a loaded
- * effect binds DEPTH (`counting`, set at every frame).
+ * Hooks: handed out by default (FXGL_DEPTH=off or default: none), like the
+ * draw counter's (draws.c): through the lookups (dlsym, glXGetProcAddress,
+ * eglGetProcAddress) when the real lookup succeeded and the caller is not a
+ * GL library, never exported by name, never in a disabled or blacklisted
+ * process. The decision has to be taken at lookup time, before any effect is
+ * compiled, so it cannot wait for an effect that binds DEPTH; instead the
+ * hooks cost next to nothing until one does (bench/RESULTS.md §10: a draw
+ * pays one relaxed load, a bind two stores). The attachment hooks always
+ * keep their small tables (attachments are made once, long before an effect
+ * may be loaded); the per-draw, per-bind lookup and per-clear work runs only
+ * while a loaded effect binds DEPTH (`counting`, set at every frame).
  *
  * Tables are fixed: IP_DEPTH_FBOS framebuffer names (open addressing) and
  * IP_DEPTH_CANDIDATES depth images; the per-frame path allocates nothing.
@@ -218,14 +220,18 @@ static void note_attach(GLuint fbo, GLenum attachment, const fxgl_depth_source *
     }
 }
 
+// While nothing counts, a bind only records the name: the framebuffer's
+// candidate is looked up when counting starts (ip_depth_frame), so a program
+// whose effects do not read DEPTH pays two stores per bind, not a lookup.
 static void note_bind(GLenum target, GLuint fbo) {
-    tables_init();
     if (target == GL_FRAMEBUFFER || target == GL_READ_FRAMEBUFFER) {
         trk.read_fbo = fbo;
     }
     if (target == GL_FRAMEBUFFER || target == GL_DRAW_FRAMEBUFFER) {
         trk.draw_fbo = fbo;
-        update_cur();
+        if (__atomic_load_n(&ip_depth_counting, __ATOMIC_RELAXED)) {
+            update_cur();
+        }
     }
 }
 
@@ -514,9 +520,17 @@ IP_NO_ASAN static ip_depth_slot *find(const char *name) {
     return NULL;
 }
 
+// FXGL_DEPTH unset, auto or fbo, in a process whose frames fxgl processes.
+static bool hooks_on(void) {
+    const ip_config *cfg = ip_config_get();
+    return cfg->depth_fbo && !cfg->disabled;
+}
+
 IP_NO_ASAN void *ip_depth_hook_for(const char *name) {
+    // Every dlsym comes here, the sanitizer runtime's own before it is initialised
+    // (reading the configuration then allocates and crashes): the name first.
     ip_depth_slot *s = find(name);
-    return s && ip_config_get()->depth_fbo ? s->hook : NULL;
+    return s && hooks_on() ? s->hook : NULL;
 }
 
 IP_NO_ASAN void *ip_depth_bind(const char *name, void *real) {
@@ -629,12 +643,15 @@ bool ip_depth_key(int i, char *out, size_t size) {
 }
 
 void ip_depth_frame(fxgl_runtime *fx, ip_wsi wsi, void *ctx, int width, int height) {
-    bool uses = fx && fxgl_runtime_uses_depth(fx);
-    __atomic_store_n(&ip_depth_counting, uses && ip_config_get()->depth_fbo, __ATOMIC_RELAXED);
-    if (!uses || !ip_config_get()->depth_fbo) {
+    bool uses = fx && fxgl_runtime_uses_depth(fx) && hooks_on();
+    bool was_counting = __atomic_exchange_n(&ip_depth_counting, uses, __ATOMIC_RELAXED);
+    if (!uses) {
         return;
     }
     tables_init();
+    if (!was_counting) {
+        update_cur(); // binds made while nothing counted recorded the name only
+    }
     if (trk.fx != fx || trk.ctx != ctx) {
         trk.fx = fx;
         trk.ctx = ctx;
@@ -758,9 +775,9 @@ size_t ip_depth_describe(char *buf, size_t size, const char *sep) {
     if (buf && size) {
         buf[0] = 0;
     }
-    if (!ip_config_get()->depth_fbo) {
-        append(buf, size, &len, "depth: the default framebuffer's (FXGL_DEPTH=fbo tracks the "
-               "program's depth attachments)");
+    if (!hooks_on()) {
+        append(buf, size, &len, "depth: the default framebuffer's (FXGL_DEPTH=off: the "
+               "program's depth attachments are not tracked)");
         return len;
     }
     ip_depth_row rows[IP_DEPTH_CANDIDATES];
@@ -791,8 +808,8 @@ size_t ip_depth_describe(char *buf, size_t size, const char *sep) {
 
 size_t ip_depth_dump(void *user, char *buf, size_t size) {
     (void)user;
-    if (!ip_config_get()->depth_fbo) {
-        return 0; // nothing tracked: the dump stays as it was
+    if (!hooks_on() || !__atomic_load_n(&ip_depth_counting, __ATOMIC_RELAXED)) {
+        return 0; // no effect reads DEPTH: the dump stays as it was
     }
     size_t len = ip_depth_describe(buf, size, "\n  ");
     if (buf && len + 1 < size) {
@@ -824,8 +841,8 @@ bool ip_depth_command(const char *line, char *reply, size_t size) {
         ip_depth_describe(reply, size, " | ");
         return true;
     }
-    if (!ip_config_get()->depth_fbo) {
-        snprintf(reply, size, "error: FXGL_DEPTH=fbo is not set: the program's depth "
+    if (!hooks_on()) {
+        snprintf(reply, size, "error: FXGL_DEPTH=off: the program's depth "
                  "attachments are not tracked; nothing changed");
         return true;
     }

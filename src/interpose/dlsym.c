@@ -62,11 +62,11 @@ IP_NO_ASAN void *ip_dlsym_substitute(const char *name, void *real, const void *c
     }
     void *hook = ip_dlsym_hook_for(name);
     bool draw = false, depth = false;
-    if (!hook) { // the host's draws, with FXGL_COUNT_APP_DRAWS=1 or FXGL_DEPTH=fbo (draws.c)
+    if (!hook) { // the host's draws, with FXGL_COUNT_APP_DRAWS=1, or unless FXGL_DEPTH=off (draws.c)
         hook = ip_draws_hook_for(name);
         draw = hook != NULL;
     }
-    if (!hook) { // its framebuffers and clears, with FXGL_DEPTH=fbo only (depth.c)
+    if (!hook) { // its framebuffers and clears, unless FXGL_DEPTH=off (depth.c)
         hook = ip_depth_hook_for(name);
         depth = hook != NULL;
     }

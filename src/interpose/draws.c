@@ -1,7 +1,7 @@
 /*
  * draws.c - counting the host program's own draw calls (issue 9), only with
  * FXGL_COUNT_APP_DRAWS=1; the same hooks also feed the FBO depth provider's
- * per-attachment counts (depth.c) with FXGL_DEPTH=fbo.
+ * per-attachment counts (depth.c) unless FXGL_DEPTH=off.
  *
  * The glDraw* / glMultiDraw* entry points are handed out through the same
  * lookup paths as the other hooks (dlsym, dlvsym, glXGetProcAddress[ARB],
@@ -10,8 +10,10 @@
  * adds one to a process-wide counter and calls the real function; the
  * frame statistics (stats.c) read and reset the counter at every swap.
  *
- * Off (the default), nothing is handed out: the program calls the driver
- * directly and pays nothing per draw; a lookup pays one character test.
+ * With the counter off and FXGL_DEPTH=off nothing is handed out: the program
+ * calls the driver directly and pays nothing per draw; a lookup pays one
+ * character test. By default the depth provider takes them (depth.c): one
+ * relaxed load per draw while no effect binds DEPTH.
  * Not exported by name: an export would sit in front of every program that
  * links libGL/libOpenGL directly, on or off. So draws made through the
  * link-time symbols (glxgears-style programs) are not counted, and the
@@ -202,7 +204,7 @@ IP_NO_ASAN void *ip_draws_hook_for(const char *name) {
         return NULL;
     }
     const ip_config *cfg = ip_config_get();
-    return cfg->count_app_draws || cfg->depth_fbo ? s->hook : NULL;
+    return cfg->count_app_draws || (cfg->depth_fbo && !cfg->disabled) ? s->hook : NULL;
 }
 
 IP_NO_ASAN void *ip_draws_bind(const char *name, void *real) {

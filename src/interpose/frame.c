@@ -363,7 +363,7 @@ static bool run_effects(ip_runtime *rt, ip_view *v, const ip_frame_desc *frame) 
         v->inspect_tried = true;
         v->inspect = ip_inspect_create(v->fx);
     }
-    // The program's depth attachments (FXGL_DEPTH=fbo): choice and end-of-frame copy.
+    // The program's depth attachments (unless FXGL_DEPTH=off): choice and end-of-frame copy.
     ip_depth_frame(v->fx, frame->wsi, frame->context, frame->drawable.width,
                    frame->drawable.height);
     fxgl_frame_desc desc = {

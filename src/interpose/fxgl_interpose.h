@@ -78,7 +78,9 @@ typedef struct ip_config {
     char config_file[IP_CONFIG_PATH_MAX]; // FXGL_CONFIG, "" when unset
     char stats[IP_CONFIG_PATH_MAX]; // FXGL_STATS: per-frame CSV (stats.c), "" when unset
     bool count_app_draws;        // FXGL_COUNT_APP_DRAWS=1: count the host's glDraw* calls
-    bool depth_fbo;              // FXGL_DEPTH=fbo: track the program's depth attachments
+    bool depth_fbo;              // FXGL_DEPTH unset, auto or fbo: the depth hooks handed out
+                                 // (off or default: none, DEPTH is the window's)
+    bool depth_unknown;          // FXGL_DEPTH had another value (taken as auto)
 } ip_config;
 
 typedef const char *(*ip_getenv_fn)(const char *name);
@@ -389,7 +391,7 @@ FXGL_INTERNAL void *ip_draws_bind(const char *name, void *real);
 // (nothing counted: the program reaches its draws some other way).
 FXGL_INTERNAL bool ip_draws_take(uint64_t *count);
 
-// --- depth.c: the FBO depth provider (FXGL_DEPTH=fbo) ---
+// --- depth.c: the FBO depth provider (on unless FXGL_DEPTH=off) ---
 
 struct fxgl_runtime;
 typedef struct ip_depth_options {
@@ -427,7 +429,8 @@ static inline void ip_depth_draw(uint64_t vertices) {
     }
 }
 // Our hook for a framebuffer, attachment, clear or invalidation entry point
-// with FXGL_DEPTH=fbo, else NULL; ip_depth_bind as ip_draws_bind.
+// unless FXGL_DEPTH=off (or the process is disabled), else NULL; the name is
+// tested before the configuration is read. ip_depth_bind as ip_draws_bind.
 FXGL_INTERNAL void *ip_depth_hook_for(const char *name);
 FXGL_INTERNAL void *ip_depth_bind(const char *name, void *real);
 // At the end of each frame of fx's context, before the effects run: counting
@@ -445,8 +448,8 @@ FXGL_INTERNAL bool ip_effects_save_depth(const ip_depth_options *opt);
 FXGL_INTERNAL size_t ip_depth_list(ip_depth_row *rows, size_t max, bool *counting);
 // The options and the candidates as text, rows separated by sep (snprintf-like).
 FXGL_INTERNAL size_t ip_depth_describe(char *buf, size_t size, const char *sep);
-// The same as a dump section (fxgl_inspect_desc's dump_extra); nothing without
-// FXGL_DEPTH=fbo.
+// The same as a dump section (fxgl_inspect_desc's dump_extra); nothing while
+// no loaded effect binds DEPTH (or with FXGL_DEPTH=off).
 FXGL_INTERNAL size_t ip_depth_dump(void *user, char *buf, size_t size);
 // `depth`, `depth select N|auto`, `depth by draws|vertices`, `depth aspect on|off`,
 // `depth clear off|N`: false when line is no depth command. Changes are saved.

@@ -104,34 +104,89 @@ START_TEST(hook_table) {
     ck_assert_ptr_null(ip_dlsym_substitute("glXSwapBuffers", NULL, NULL));
     ck_assert_ptr_eq(ip_dlsym_substitute("glXSwapBuffers", &real, NULL),
                      ip_dlsym_hook_for("glXSwapBuffers"));
-    ck_assert_ptr_eq(ip_dlsym_substitute("glClear", &real, NULL), &real);
+    // A name nothing hooks (glClear is the depth provider's: depth_hooks_on).
+    ck_assert_ptr_eq(ip_dlsym_substitute("glClearColor", &real, NULL), &real);
 }
 END_TEST
 
-START_TEST(depth_hooks) {
-    // FXGL_DEPTH unset (main unsets it): not one extra hook, drawing or framebuffer.
-    ck_assert(!parse(NULL, "game").depth_fbo);
-    const char *fbo[] = {"FXGL_DEPTH=fbo", NULL};
-    ck_assert(parse(fbo, "game").depth_fbo);
-    const char *other[] = {"FXGL_DEPTH=1", NULL};
-    ck_assert(!parse(other, "game").depth_fbo);
+START_TEST(depth_modes) {
+    // Unset: the depth provider's hooks are handed out (counting only while an
+    // effect binds DEPTH); off or default: none, DEPTH is the window's.
+    ip_config cfg = parse(NULL, "game");
+    ck_assert(cfg.depth_fbo);
+    ck_assert(!cfg.depth_unknown);
+    static const char *const on[] = {"FXGL_DEPTH=auto", "FXGL_DEPTH=fbo", "FXGL_DEPTH=on",
+                                     "FXGL_DEPTH=1", "FXGL_DEPTH="};
+    for (size_t i = 0; i < sizeof(on) / sizeof(on[0]); i++) {
+        const char *env[] = {on[i], NULL};
+        cfg = parse(env, "game");
+        ck_assert_msg(cfg.depth_fbo && !cfg.depth_unknown, "%s", on[i]);
+    }
+    static const char *const off[] = {"FXGL_DEPTH=off", "FXGL_DEPTH=default", "FXGL_DEPTH=0",
+                                      "FXGL_DEPTH=no"};
+    for (size_t i = 0; i < sizeof(off) / sizeof(off[0]); i++) {
+        const char *env[] = {off[i], NULL};
+        cfg = parse(env, "game");
+        ck_assert_msg(!cfg.depth_fbo && !cfg.depth_unknown, "%s", off[i]);
+    }
+    const char *odd[] = {"FXGL_DEPTH=fbos", NULL};
+    cfg = parse(odd, "game");
+    ck_assert(cfg.depth_fbo && cfg.depth_unknown); // a warning, and the default
+}
+END_TEST
+
+static const char *const depth_names[] = {
+    "glClear", "glBindFramebuffer", "glFramebufferTexture2D", "glFramebufferTextureLayer",
+    "glNamedFramebufferRenderbuffer", "glInvalidateFramebuffer", "glDrawArrays",
+    "glMultiDrawElementsIndirect"};
+
+// The configuration of this test's own process (Check forks one per test):
+// false when it was read before this test could set its environment.
+static bool config_reads(const char *name, const char *value, bool depth_fbo) {
+    setenv(name, value, 1);
+    if (ip_config_get()->depth_fbo != depth_fbo) {
+        printf("note: the configuration was read before this test (CK_FORK=no): skipped\n");
+        return false;
+    }
+    return true;
+}
+
+START_TEST(depth_hooks_off) {
+    // Other names first: they must not read the configuration (every dlsym comes
+    // there, the sanitizer runtime's own before it is initialised). Had they, the
+    // FXGL_DEPTH=off set after them would not be seen.
+    ck_assert_ptr_null(ip_depth_hook_for("malloc"));
+    ck_assert_ptr_null(ip_draws_hook_for("__asan_init"));
+    ck_assert_ptr_null(ip_depth_hook_for("glClearColor"));
+    ck_assert_ptr_null(ip_draws_hook_for("glDrawBuffer"));
+    setenv("FXGL_DEPTH", "off", 1);
+    ck_assert_msg(!ip_config_get()->depth_fbo,
+                  "a name that is no hook's read the configuration");
+    // FXGL_DEPTH=off: not one extra hook, drawing or framebuffer.
     int real;
-    static const char *const names[] = {
-        "glClear", "glBindFramebuffer", "glFramebufferTexture2D", "glFramebufferTextureLayer",
-        "glNamedFramebufferRenderbuffer", "glInvalidateFramebuffer", "glDrawArrays",
-        "glMultiDrawElementsIndirect"};
-    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-        ck_assert_msg(ip_dlsym_substitute(names[i], &real, NULL) == &real, "%s hooked",
-                      names[i]);
+    for (size_t i = 0; i < sizeof(depth_names) / sizeof(depth_names[0]); i++) {
+        ck_assert_msg(ip_dlsym_substitute(depth_names[i], &real, NULL) == &real, "%s hooked",
+                      depth_names[i]);
+    }
+}
+END_TEST
+
+START_TEST(depth_hooks_disabled) {
+    // A disabled (or blacklisted) process gets none either: nothing would read them.
+    if (!config_reads("FXGL_DISABLE", "1", true) || !ip_config_get()->disabled) {
+        return;
+    }
+    int real;
+    for (size_t i = 0; i < sizeof(depth_names) / sizeof(depth_names[0]); i++) {
+        ck_assert_msg(ip_dlsym_substitute(depth_names[i], &real, NULL) == &real, "%s hooked",
+                      depth_names[i]);
     }
 }
 END_TEST
 
 START_TEST(depth_hooks_on) {
-    // This test's own process (Check forks one per test) reads FXGL_DEPTH=fbo.
-    setenv("FXGL_DEPTH", "fbo", 1);
-    if (!ip_config_get()->depth_fbo) {
-        printf("note: the configuration was read before this test (CK_FORK=no): skipped\n");
+    // FXGL_DEPTH unset (main unsets it): the hooks are handed out.
+    if (!config_reads("FXGL_TEST_MARK", "0", true)) {
         return;
     }
     int real;
@@ -155,13 +210,16 @@ int main(void) {
     unsetenv("FXGL_DLSYM");
     unsetenv("FXGL_DEPTH");
     unsetenv("FXGL_COUNT_APP_DRAWS");
+    unsetenv("FXGL_DISABLE");
     Suite *s = suite_create("interpose_config");
     TCase *tc = tcase_create("config");
     tcase_add_test(tc, defaults);
     tcase_add_test(tc, switches);
     tcase_add_test(tc, blacklist);
     tcase_add_test(tc, hook_table);
-    tcase_add_test(tc, depth_hooks);
+    tcase_add_test(tc, depth_modes);
+    tcase_add_test(tc, depth_hooks_off);
+    tcase_add_test(tc, depth_hooks_disabled);
     tcase_add_test(tc, depth_hooks_on);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);

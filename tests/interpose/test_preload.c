@@ -330,9 +330,9 @@ START_TEST(glx_depth_visuals) {
 }
 END_TEST
 
-// The FBO depth provider (FXGL_DEPTH=fbo): a program drawing its scene into a
-// framebuffer object with each kind of depth attachment, on GL 4.5 core, the
-// compatibility profile and GLES 3.2; DepthShow.fx shows DEPTH as grey and
+// The FBO depth provider (FXGL_DEPTH=fbo, and unset: the default): a program
+// drawing its scene into a framebuffer object with each kind of depth
+// attachment, on GL 4.5 core, the compatibility profile and GLES 3.2; DepthShow.fx shows DEPTH as grey and
 // ip_depth_app compares it with the scene's depth. The mid-frame clear needs
 // the copy before clears (0: every clear that follows draws); without it DEPTH
 // is the UI pass's, which the last run requires so the option is seen to matter.
@@ -360,6 +360,13 @@ START_TEST(glx_depth_fbo) {
                                    "FXGL_DEPTH_BEFORE_CLEAR=0", preset("depthshow.ini"),
                                    effect_paths()),
                ARGS("--api", "core", "--kind", "dsa"), 0);
+    // The default (FXGL_DEPTH unset): the same tracking, no switch needed.
+    expect_app("ip_depth_app", ENV("FXGL_TEST_MARK=", "FXGL_DEPTH=", preset("depthshow.ini"),
+                                   effect_paths()),
+               ARGS("--api", "core", "--kind", "texture"), 0);
+    expect_app("ip_depth_app", ENV("FXGL_TEST_MARK=", "FXGL_DEPTH=", "FXGL_DEPTH_BEFORE_CLEAR=0",
+                                   preset("depthshow.ini"), effect_paths()),
+               ARGS("--api", "gles", "--kind", "midclear"), 0);
 }
 END_TEST
 
