@@ -6,11 +6,13 @@
 #
 #   sh tools/depth-shots.sh BUILD_DIR OUT_DIR [supertuxkart|glmark2]...
 #
-# Needs Xvfb and xdotool-free X (the programs run on their own), and the
-# packages of the programs shot: supertuxkart (Debian's supertuxkart),
-# glmark2 (glmark2-x11 or glmark2). Not a test: nothing here is in
-# tools/bootstrap.sh. On llvmpipe supertuxkart takes minutes to load a track;
-# give it time (DEPTH_SHOT_TIMEOUT, seconds, default 1800).
+# Needs Xvfb and xdpyinfo (packages xvfb, x11-utils), and the packages of
+# the programs shot: supertuxkart (Debian's supertuxkart), glmark2
+# (glmark2-x11). Not a test: nothing here is in tools/bootstrap.sh. On
+# llvmpipe supertuxkart takes minutes to load a track (about 2 on an idle
+# 2-core machine at these settings); DEPTH_SHOT_TIMEOUT (seconds, default
+# 1800) bounds each program. Writes OUT_DIR/NAME.png, NAME.depth.txt (the
+# `fxgl ctl depth` listing at the shot) and NAME.fxgl.log.
 #
 # supertuxkart draws its scene into framebuffer objects (its deferred
 # renderer) and presents a colour pass: the shot shows what FXGL_DEPTH's
@@ -73,8 +75,13 @@ shoot() {
         if [ $seen -ge 5 ]; then
             echo "$name: $d" | tr '|' '\n' >"$out/$name.depth.txt"
             ctl $pid screenshot >"$work/$name.shot" 2>&1
-            sleep 5
-            f=$(ls -t "$work/shots"/*.png 2>/dev/null | head -1)
+            # written at the program's next frame: polled, a minute at most
+            f=
+            for _ in $(seq 60); do
+                f=$(ls -t "$work/shots"/*.png 2>/dev/null | head -1)
+                [ -n "$f" ] && break
+                sleep 1
+            done
             [ -n "$f" ] && cp "$f" "$out/$name.png" && echo "$name: $out/$name.png"
             break
         fi
