@@ -4,11 +4,11 @@
 # linearised depth right), the screenshot taken through `fxgl ctl screenshot`
 # once the program has drawn its scene.
 #
-#   sh tools/depth-shots.sh BUILD_DIR OUT_DIR [supertuxkart|glmark2]...
+#   sh tools/depth-shots.sh BUILD_DIR OUT_DIR [supertuxkart|glmark2|neverball]...
 #
 # Needs Xvfb and xdpyinfo (packages xvfb, x11-utils), and the packages of
 # the programs shot: supertuxkart (Debian's supertuxkart), glmark2
-# (glmark2-x11). Not a test: nothing here is in tools/bootstrap.sh. On
+# (glmark2-x11), neverball (neverball). Not a test: nothing here is in tools/bootstrap.sh. On
 # llvmpipe supertuxkart takes minutes to load a track (about 2 on an idle
 # 2-core machine at these settings); DEPTH_SHOT_TIMEOUT (seconds, default
 # 1800) bounds each program. Writes OUT_DIR/NAME.png, NAME.depth.txt (the
@@ -47,7 +47,7 @@ done
 
 ctl() { "$build/fxgl-ctl" -p "$1" "$2" 2>&1; }
 
-# shoot NAME KEY FAR_PLANE -- program args: run it under fxgl; poll
+# shoot NAME KEY|none FAR_PLANE -- program args: run it under fxgl; poll
 # `fxgl ctl depth` (no sleep is trusted: the program's frames are counted by
 # listings) until the chosen candidate is of the kind KEY (texture, default),
 # then wait a few more listings (the scene settles) and take the screenshot.
@@ -68,8 +68,15 @@ shoot() {
         [ $((now - start)) -lt "$timeout_s" ] || { echo "$name: timed out" >&2; break; }
         # the program's own pid: fxgl execs it
         d=$(ctl $pid depth)
-        # the chosen row ("* N KEY ...") must be of the kind expected
-        if printf '%s\n' "$d" | tr '|' '\n' | grep -q "^ *\* [0-9]* $want"; then
+        # the chosen row ("* N KEY ...") must be of the kind expected; none:
+        # no row chosen (draws made through link-time symbols are not seen),
+        # DEPTH is the window's
+        rows=$(printf '%s\n' "$d" | tr '|' '\n')
+        if [ "$want" = none ]; then
+            case $rows in "depth: counting"*) printf '%s\n' "$rows" | grep -q '^ *\* ' ||
+                seen=$((seen + 1)) ;;
+            esac
+        elif printf '%s\n' "$rows" | grep -q "^ *\* [0-9]* $want"; then
             seen=$((seen + 1))
         fi
         if [ $seen -ge 5 ]; then
@@ -106,6 +113,17 @@ for p in "$@"; do
             shoot supertuxkart texture "${STK_FAR:-100}" -- \
             /usr/games/supertuxkart --race-now --track=olivermath --numkarts=1 --laps=9 \
             --no-start-screen --screensize=320x240 --windowed
+        ;;
+    neverball)
+        # Its own configuration (HOME), 480x360 in a window, no sound; a level
+        # loaded directly. It draws into the window through libGL's link-time
+        # symbols, which fxgl's hooks do not see: no candidate is chosen and
+        # DEPTH is the window's depth.
+        mkdir -p "$work/nb/.neverball"
+        printf '%s\n' 'fullscreen 0' 'width 480' 'height 360' 'sound_volume 0' \
+            'music_volume 0' >"$work/nb/.neverball/neverballrc"
+        HOME=$work/nb shoot neverball none 300 -- \
+            /usr/games/neverball -l map-easy/corners.sol
         ;;
     glmark2)
         shoot glmark2 default 4 -- \
