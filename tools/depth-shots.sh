@@ -21,7 +21,7 @@ set -u
 build=${1:?usage: depth-shots.sh BUILD_DIR OUT_DIR [program]...}
 out=${2:?usage: depth-shots.sh BUILD_DIR OUT_DIR [program]...}
 shift 2
-[ $# -gt 0 ] || set -- supertuxkart glmark2
+[ $# -gt 0 ] || set -- supertuxkart glmark2 neverball
 src=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "$build" && pwd)
 mkdir -p "$out"
