@@ -293,20 +293,6 @@ static const char *status_name(fxgl_status s) {
 
 // --- preset ---
 
-static fxgl_preset_base_type base_type(fxgl_scalar s) {
-    switch (s) {
-    case FXGL_SCALAR_INT: return FXGL_PRESET_INT;
-    case FXGL_SCALAR_UINT: return FXGL_PRESET_UINT;
-    case FXGL_SCALAR_BOOL: return FXGL_PRESET_BOOL;
-    default: return FXGL_PRESET_FLOAT;
-    }
-}
-
-static const char *short_name(const char *name) {
-    const char *s = strrchr(name, ':');
-    return s ? s + 1 : name;
-}
-
 // false when the preset names techniques no effect has.
 static bool apply_preset(fxgl_runtime *rt, const fxgl_preset *preset, loaded *fx, size_t n) {
     fxgl_preset_effect effects[MAX_ITEMS];
@@ -317,43 +303,11 @@ static bool apply_preset(fxgl_runtime *rt, const fxgl_preset *preset, loaded *fx
             continue;
         }
         const fxgl_effect *e = fx[i].fx;
-        fxgl_preset_effect *pe = &effects[count];
-        map[count++] = i;
-        pe->file = fx[i].file;
-        pe->uniform_count = e->uniform_count;
-        pe->uniforms = calloc(e->uniform_count + 1, sizeof(*pe->uniforms));
-        pe->technique_count = e->technique_count;
-        pe->techniques = calloc(e->technique_count + 1, sizeof(*pe->techniques));
-        if (!pe->uniforms || !pe->techniques) {
+        if (!fxgl_effect_view(e, fx[i].file, &effects[count])) {
             fprintf(stderr, "fxgl-render: out of memory\n");
             exit(1);
         }
-        for (size_t u = 0; u < e->uniform_count; u++) {
-            const fxgl_uniform *fu = &e->uniforms[u];
-            fxgl_preset_uniform *pu = &pe->uniforms[u];
-            pu->name = short_name(fu->name);
-            pu->type = base_type(fu->scalar);
-            pu->rows = (unsigned)fu->rows;
-            pu->cols = (unsigned)fu->cols;
-            pu->special = fu->special != FXGL_SPECIAL_NONE;
-            pu->nosave = fu->nosave;
-            const fxgl_annotation *ui = fxgl_annotation_find(&fu->annotations, "ui_type");
-            pu->ui_type = ui && ui->value.scalar == FXGL_SCALAR_STRING ? ui->value.string : NULL;
-            for (int k = 0; k < fu->initializer.count && k < FXGL_PRESET_MAX_COMPONENTS; k++) {
-                pu->value[k].u = fu->initializer.u[k];
-            }
-        }
-        for (size_t t = 0; t < e->technique_count; t++) {
-            const fxgl_technique *ft = &e->techniques[t];
-            fxgl_preset_technique *pt = &pe->techniques[t];
-            pt->name = ft->name;
-            pt->ui_label = ft->label;
-            pt->forced_on = ft->enabled;
-            pt->nosave = ft->nosave;
-            pt->hidden = ft->hidden;
-            pt->skip_in_screenshot = !ft->enabled_in_screenshot;
-            pt->timeout_ms = (uint32_t)ft->timeout_ms;
-        }
+        map[count++] = i;
     }
     bool complete = fxgl_preset_apply(preset, effects, count);
     if (!complete) {
@@ -367,18 +321,10 @@ static bool apply_preset(fxgl_runtime *rt, const fxgl_preset *preset, loaded *fx
                                      effects[k].techniques[t].enabled);
         }
         for (size_t u = 0; u < e->uniform_count; u++) {
-            const fxgl_preset_uniform *pu = &effects[k].uniforms[u];
-            if (pu->special) {
-                continue;
-            }
             const fxgl_uniform *fu = &e->uniforms[u];
-            fxgl_value v = {.count = fu->rows * (fu->cols > 0 ? fu->cols : 1)};
-            v.scalar = pu->type == FXGL_PRESET_FLOAT  ? FXGL_SCALAR_FLOAT
-                       : pu->type == FXGL_PRESET_INT  ? FXGL_SCALAR_INT
-                       : pu->type == FXGL_PRESET_BOOL ? FXGL_SCALAR_BOOL
-                                                      : FXGL_SCALAR_UINT;
-            for (int c = 0; c < v.count && c < 16; c++) {
-                v.u[c] = pu->value[c].u;
+            fxgl_value v;
+            if (!fxgl_effect_view_value(fu, &effects[k].uniforms[u], &v)) {
+                continue;
             }
             fxgl_runtime_set_uniform(rt, (size_t)l->runtime_index, fu->name, &v);
         }
@@ -400,8 +346,7 @@ static bool apply_preset(fxgl_runtime *rt, const fxgl_preset *preset, loaded *fx
     free(refs);
     free(order);
     for (size_t k = 0; k < count; k++) {
-        free(effects[k].uniforms);
-        free(effects[k].techniques);
+        fxgl_effect_view_finish(&effects[k]);
     }
     return complete;
 }

@@ -277,20 +277,6 @@ typedef struct value_ctx {
     const char *file;
 } value_ctx;
 
-static fxgl_preset_base_type base_of(fxgl_scalar s)
-{
-    switch (s) {
-    case FXGL_SCALAR_INT:
-        return FXGL_PRESET_INT;
-    case FXGL_SCALAR_UINT:
-        return FXGL_PRESET_UINT;
-    case FXGL_SCALAR_BOOL:
-        return FXGL_PRESET_BOOL;
-    default:
-        return FXGL_PRESET_FLOAT;
-    }
-}
-
 // The compiler asks for each initialized uniform; value holds the initializer (scalar and
 // component count), which stays where the preset has nothing.
 static bool uniform_value(void *user, const char *uniform, fxgl_value *value)
@@ -300,11 +286,9 @@ static bool uniform_value(void *user, const char *uniform, fxgl_value *value)
         value->count > FXGL_PRESET_MAX_COMPONENTS) {
         return false;
     }
-    // Presets store the short name; the module's is namespaced ("ns::name").
-    const char *colon = strrchr(uniform, ':');
     fxgl_preset_uniform u = {
-        .name = colon != NULL ? colon + 1 : uniform,
-        .type = base_of(value->scalar),
+        .name = fxgl_effect_view_name(uniform),
+        .type = fxgl_effect_view_type(value->scalar),
         .rows = (unsigned)value->count, // the component count is what the preset lists
         .cols = 1,
     };

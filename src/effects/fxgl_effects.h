@@ -110,6 +110,30 @@ fxgl_effect *fxgl_effects_compile_for(fxgl_effects *fx, const char *path,
 // The file name part of a path ("a/b/LUT.fx" -> "LUT.fx").
 const char *fxgl_effects_file_part(const char *path);
 
+// --- the preset's view of a compiled effect (view.c) ---
+//
+// Every host hands a preset the same view of an effect: one view uniform per uniform of
+// the effect, at the same index (so a value the preset gives view uniform k goes to the
+// effect's uniform k, by index), and one view technique per technique. Arrays are read
+// and saved as the reference does it: the components of their first element; strings
+// are left out of presets (nosave).
+
+// The view of effect, with the effect's initial values and every technique off. Its
+// names point into effect, file is borrowed. false when out of memory.
+bool fxgl_effect_view(const fxgl_effect *effect, const char *file, fxgl_preset_effect *out);
+void fxgl_effect_view_finish(fxgl_preset_effect *view);
+
+// The value to write into uniform from its view (the first element of an array); false
+// for a uniform the runtime owns (special) or one with no numeric value.
+bool fxgl_effect_view_value(const fxgl_uniform *uniform, const fxgl_preset_uniform *view,
+                            fxgl_value *out);
+
+// The preset's component type for a scalar type.
+fxgl_preset_base_type fxgl_effect_view_type(fxgl_scalar scalar);
+
+// The name a preset knows a uniform by: its short name ("Strength" for "MyFx::Strength").
+const char *fxgl_effect_view_name(const char *name);
+
 // --- live reload (reload.c) ---
 //
 // A worker thread watches (inotify) the directories of every file an effect was built

@@ -8,7 +8,8 @@ libfxgl_effects_la_SOURCES = \
 	src/effects/fxgl_diskcache.h \
 	src/effects/diskcache.c \
 	src/effects/reload.c \
-	src/effects/transition.c
+	src/effects/transition.c \
+	src/effects/view.c
 libfxgl_effects_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/effects
 # Not linked to libfxgl_fx/libfxgl_preset here: libfxgl.so gets those through libfxgl_gl
 # and its own list, and a convenience library inside another one would put the same objects
@@ -54,3 +55,9 @@ bench_perfmode_SOURCES = bench/perfmode.c
 bench_perfmode_CPPFLAGS = $(EFFECTS_TEST_CPPFLAGS)
 bench_perfmode_LDADD = libfxgl_effects.la libfxgl_preset.la $(TEST_LDADD) $(EGL_LIBS)
 EXTRA_DIST += bench/perfmode.sh
+
+# The preset's view of a compiled effect, shared by every host.
+check_PROGRAMS += tests/effects/test_view
+tests_effects_test_view_SOURCES = tests/effects/test_view.c
+tests_effects_test_view_CPPFLAGS = $(EFFECTS_TEST_CPPFLAGS)
+tests_effects_test_view_LDADD = libfxgl_effects.la libfxgl_preset.la $(TEST_LDADD) -ldl -lpthread

@@ -224,99 +224,15 @@ static fxgl_glsl_target glsl_target(const fxgl_gl_info *info) {
     return info->major > 4 || info->minor >= 5 ? FXGL_GLSL_GL450 : FXGL_GLSL_GL430;
 }
 
-static const char *annotation_string(const fxgl_annotations *list, const char *name) {
-    const fxgl_annotation *a = fxgl_annotation_find(list, name);
-    return a && a->value.scalar == FXGL_SCALAR_STRING ? a->value.string : NULL;
-}
-
-static fxgl_preset_base_type base_type(fxgl_scalar s) {
-    switch (s) {
-    case FXGL_SCALAR_INT: return FXGL_PRESET_INT;
-    case FXGL_SCALAR_UINT: return FXGL_PRESET_UINT;
-    case FXGL_SCALAR_BOOL: return FXGL_PRESET_BOOL;
-    default: return FXGL_PRESET_FLOAT;
-    }
-}
-
-// Whether the preset sees a uniform: describe() and push_uniforms() walk the
-// effect's uniforms with this one filter, so the k-th preset uniform is the
-// k-th visible uniform of the effect.
-static bool preset_visible(const fxgl_uniform *u) {
-    return u->array_length == 0 && u->scalar != FXGL_SCALAR_STRING &&
-           u->rows * u->cols <= FXGL_PRESET_MAX_COMPONENTS;
-}
-
-// Presets name a uniform declared in a namespace by its short name (the
-// reference writes "Strength", not "MyFx::Strength"); the module's name is
-// qualified. The runtime keeps the qualified one (push_uniforms).
-static const char *short_name(const char *name) {
-    const char *colon = strrchr(name, ':');
-    return colon ? colon + 1 : name;
-}
-
-// The preset's view of one compiled effect: its user uniforms (not arrays)
-// with their initial values, and its techniques, all off.
-static bool describe(const fxgl_effect *e, const char *file, fxgl_preset_effect *out) {
-    out->file = file;
-    out->uniforms = calloc(e->uniform_count + 1, sizeof(fxgl_preset_uniform));
-    out->techniques = calloc(e->technique_count + 1, sizeof(fxgl_preset_technique));
-    if (!out->uniforms || !out->techniques) {
-        return false;
-    }
-    for (size_t i = 0; i < e->uniform_count; i++) {
-        const fxgl_uniform *u = &e->uniforms[i];
-        if (!preset_visible(u)) {
-            continue;
-        }
-        fxgl_preset_uniform *p = &out->uniforms[out->uniform_count++];
-        p->name = short_name(u->name);
-        p->type = base_type(u->scalar);
-        p->rows = (unsigned)u->rows;
-        p->cols = (unsigned)u->cols;
-        p->special = u->special != FXGL_SPECIAL_NONE;
-        p->nosave = u->nosave;
-        p->ui_type = annotation_string(&u->annotations, "ui_type");
-        for (int c = 0; c < u->rows * u->cols && c < u->initializer.count; c++) {
-            p->value[c].u = u->initializer.u[c]; // the same 32 bits in both unions
-        }
-    }
-    for (size_t i = 0; i < e->technique_count; i++) {
-        const fxgl_technique *t = &e->techniques[i];
-        out->techniques[i] = (fxgl_preset_technique){
-            .name = t->name,
-            .ui_label = t->label,
-            .forced_on = t->enabled,
-            .nosave = t->nosave,
-            .hidden = t->hidden,
-            .skip_in_screenshot = !t->enabled_in_screenshot,
-            .timeout_ms = t->timeout_ms > 0 ? (uint32_t)t->timeout_ms : 0,
-        };
-    }
-    out->technique_count = e->technique_count;
-    return true;
-}
-
+// The preset's values into the runtime, each uniform by its index (the view lists every
+// uniform of the effect at its own index; special ones are the runtime's).
 static void push_uniforms(fxgl_runtime *rt, int index, const fxgl_effect *e,
                           const fxgl_preset_effect *p) {
-    size_t i = 0;
-    for (size_t k = 0; k < e->uniform_count && i < p->uniform_count; k++) {
-        if (!preset_visible(&e->uniforms[k])) {
-            continue;
+    for (size_t k = 0; k < e->uniform_count && k < p->uniform_count; k++) {
+        fxgl_value v;
+        if (fxgl_effect_view_value(&e->uniforms[k], &p->uniforms[k], &v)) {
+            fxgl_runtime_set_uniform(rt, (size_t)index, e->uniforms[k].name, &v);
         }
-        const char *qualified = e->uniforms[k].name; // the runtime's name for it
-        const fxgl_preset_uniform *u = &p->uniforms[i++];
-        if (u->special) {
-            continue;
-        }
-        fxgl_value v = {.count = (int)(u->rows * u->cols)};
-        v.scalar = u->type == FXGL_PRESET_FLOAT  ? FXGL_SCALAR_FLOAT
-                   : u->type == FXGL_PRESET_INT  ? FXGL_SCALAR_INT
-                   : u->type == FXGL_PRESET_UINT ? FXGL_SCALAR_UINT
-                                                 : FXGL_SCALAR_BOOL;
-        for (int c = 0; c < v.count; c++) {
-            v.u[c] = u->value[c].u;
-        }
-        fxgl_runtime_set_uniform(rt, (size_t)index, qualified, &v);
     }
 }
 
@@ -450,10 +366,8 @@ static fxgl_effect *take_shared(const ip_effects *fx, int id) {
 // --- one runtime's effects ---
 
 static void free_view(ip_entry *e) {
-    free(e->view.uniforms);
-    free(e->view.techniques);
+    fxgl_effect_view_finish(&e->view);
     free(e->transitions);
-    e->view = (fxgl_preset_effect){0};
     e->transitions = NULL;
     e->described = false;
 }
@@ -743,7 +657,7 @@ static void apply_preset(ip_effects *fx, fxgl_runtime *rt, double now, double du
             e->view.uniforms = NULL;
         }
         free_view(e);
-        if (!describe(e->effect, base_name(e->path), &e->view)) {
+        if (!fxgl_effect_view(e->effect, base_name(e->path), &e->view)) {
             free_view(e);
             free(before[n]);
             before[n] = NULL;
