@@ -115,11 +115,8 @@ static char *chain_source(int passes, int w, int h, bool uniform) {
 static fxgl_effect *chain_compile(const fxgl_gl_info *info, int passes, int w, int h,
                                   bool uniform) {
     char *src = chain_source(passes, w, h, uniform);
-    fxgl_glsl_target target = info->api == FXGL_API_GLES ? FXGL_GLSL_ES320
-                              : info->major > 4 || info->minor >= 5 ? FXGL_GLSL_GL450
-                                                                    : FXGL_GLSL_GL430;
     fxgl_compile_desc cd = {.path = "Sweep.fx", .source = src, .source_len = strlen(src),
-                            .target = target};
+                            .target = fxgl_gl_glsl_target(info)};
     fxgl_diags diags;
     fxgl_diags_init(&diags);
     fxgl_effect *fx = fxgl_effect_compile(&cd, &diags);

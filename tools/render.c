@@ -262,14 +262,6 @@ static bool find_effect(const char *file, char *out, size_t size) {
     return ok;
 }
 
-static fxgl_glsl_target target_for(const fxgl_gl_info *info) {
-    if (info->api == FXGL_API_GLES) {
-        return info->minor >= 2 ? FXGL_GLSL_ES320 : info->minor >= 1 ? FXGL_GLSL_ES310
-                                                                     : FXGL_GLSL_ES300;
-    }
-    return info->major > 4 || info->minor >= 5 ? FXGL_GLSL_GL450 : FXGL_GLSL_GL430;
-}
-
 static void json_string(FILE *f, const char *s) {
     fputc('"', f);
     for (; s && *s; s++) {
@@ -472,7 +464,7 @@ int main(int argc, char **argv) {
     fxgl_effects *effects = fxgl_effects_create(&(fxgl_effects_desc){
         .cache = cache,
         .env = env,
-        .target = target_for(info),
+        .target = fxgl_gl_glsl_target(info),
         .include_paths = (const char *const *)effect_dirs.dirs,
         .include_path_count = effect_dirs.count,
         .defines = cl,

@@ -63,6 +63,11 @@ typedef void *(*fxgl_gl_proc_loader)(void *user, const char *name);
 bool fxgl_gl_load(struct GladGLContext *gl, fxgl_gl_info *info, fxgl_gl_proc_loader load,
                   void *user, char *reason, size_t reason_size);
 
+// The GLSL target effects are compiled to for a context: the newest one the generator
+// writes that the context accepts (GLSL 4.50 from GL 4.5, else 4.30; ES 3.20, 3.10, 3.00).
+// Every host asks here, so a context gets the same GLSL whoever compiles for it.
+fxgl_glsl_target fxgl_gl_glsl_target(const fxgl_gl_info *info);
+
 // --- input ---
 //
 // What the host's input looked like at the start of a frame, for toggle keys

@@ -216,14 +216,6 @@ static const char *find_file(const char *name) {
     return NULL;
 }
 
-static fxgl_glsl_target glsl_target(const fxgl_gl_info *info) {
-    if (info->api == FXGL_API_GLES) {
-        return info->minor >= 2 ? FXGL_GLSL_ES320
-               : info->minor == 1 ? FXGL_GLSL_ES310 : FXGL_GLSL_ES300;
-    }
-    return info->major > 4 || info->minor >= 5 ? FXGL_GLSL_GL450 : FXGL_GLSL_GL430;
-}
-
 // The preset's values into the runtime, each uniform by its index (the view lists every
 // uniform of the effect at its own index; special ones are the runtime's).
 static void push_uniforms(fxgl_runtime *rt, int index, const fxgl_effect *e,
@@ -853,7 +845,7 @@ ip_effects *ip_effects_load(fxgl_runtime *rt, const fxgl_gl_info *info, int widt
     fxgl_effects_desc desc = session.effects_desc;
     fx->env = environment(info, width, height);
     desc.env = fx->env;
-    desc.target = glsl_target(info);
+    desc.target = fxgl_gl_glsl_target(info);
     fx->target = desc.target;
     desc.performance_mode = performance_mode;
     fx->compiler = fxgl_effects_create(&desc);
