@@ -289,11 +289,6 @@ double fxgl_runtime_last_gpu_ms(fxgl_runtime *rt, size_t i, size_t p);
 // context to take in every result already available (after glFinish: all).
 void fxgl_runtime_collect_timings(fxgl_runtime *rt);
 
-typedef struct fxgl_technique_ref {
-    uint32_t effect;             // effect index
-    uint32_t technique;          // technique index in that effect
-} fxgl_technique_ref;
-
 // Sets the render order (a preset's TechniqueSorting resolved by src/preset).
 // Techniques not listed keep their relative order after the listed ones.
 bool fxgl_runtime_set_order(fxgl_runtime *rt, const fxgl_technique_ref *order, size_t count);
@@ -304,6 +299,16 @@ bool fxgl_runtime_set_enabled(fxgl_runtime *rt, size_t effect, size_t technique,
 // runtime's and are refused. Only the changed bytes are uploaded next frame.
 bool fxgl_runtime_set_uniform(fxgl_runtime *rt, size_t effect, const char *name,
                               const fxgl_value *value);
+// The same for the effect's uniform by its index in fxgl_effect.uniforms: what a host
+// that holds the module (the effect set, a preset's view) uses, with no name to look up.
+bool fxgl_runtime_set_uniform_at(fxgl_runtime *rt, size_t effect, size_t uniform,
+                                 const fxgl_value *value);
+
+// The runtime as an effect set's back end (src/effects: fxgl_effect_ops): add, replace,
+// set a value by uniform index, enable, order, each the fxgl_runtime_ call of that name,
+// with the runtime as the set's back-end pointer.
+struct fxgl_effect_ops;
+const struct fxgl_effect_ops *fxgl_runtime_effect_ops(void);
 
 // --- texture semantics ---
 //

@@ -9,6 +9,7 @@ libfxgl_gl_la_SOURCES = \
 	src/gl/gl_runtime.h \
 	src/gl/runtime.c \
 	src/gl/replace.c \
+	src/gl/effect_ops.c \
 	src/gl/share.c \
 	src/gl/prewarm.c \
 	src/gl/progcache.c \
