@@ -134,6 +134,102 @@ fxgl_preset_base_type fxgl_effect_view_type(fxgl_scalar scalar);
 // The name a preset knows a uniform by: its short name ("Strength" for "MyFx::Strength").
 const char *fxgl_effect_view_name(const char *name);
 
+// --- the effect set of a runtime (set.c) ---
+//
+// What a runtime runs and how: its effects, the preset applied to them (techniques on or
+// off, values, toggle keys, the render order), timed transitions between presets and
+// toggle keys. Every host (the interposer's context, fxgl-render, an overlay) drives a
+// back end through the set, and the set reaches the back end only through a table of
+// operations it fills in (src/gl: fxgl_runtime_effect_ops), so a second back end serves
+// the same set. A value goes from the preset's view to the back end by uniform index.
+// The set borrows the effects; it never compiles, reads files or prints.
+
+// The back end's side. Every call gets the set's backend pointer; effect indices are
+// the back end's own (what add returned).
+typedef struct fxgl_effect_ops {
+    // Takes effect (borrowed until replaced or the back end is gone) under file, the
+    // preset's section name; its techniques run after those known, all enabled. Returns
+    // its index, -1 on failure.
+    int (*add)(void *backend, const fxgl_effect *effect, const char *file);
+    // A new version of an effect in place of the old one; false (with reason) leaves the
+    // old one running.
+    bool (*replace)(void *backend, size_t effect, const fxgl_effect *next, char *reason,
+                    size_t reason_size);
+    // The value of uniform (its index in fxgl_effect.uniforms), converted to its type.
+    bool (*set_value)(void *backend, size_t effect, size_t uniform, const fxgl_value *value);
+    bool (*enable)(void *backend, size_t effect, size_t technique, bool enabled);
+    // The render order; techniques not listed go after the listed ones.
+    bool (*order)(void *backend, const fxgl_technique_ref *order, size_t count);
+} fxgl_effect_ops;
+
+typedef enum fxgl_effect_set_level {
+    FXGL_EFFECT_SET_FAILURE,     // something was skipped or kept as it was
+    FXGL_EFFECT_SET_NOTE,        // something the player did took effect (a toggle key)
+} fxgl_effect_set_level;
+
+typedef struct fxgl_effect_set_desc {
+    const fxgl_effect_ops *ops;  // borrowed, required
+    void *backend;               // handed to every op (the runtime)
+    // TechniqueSorting of the configuration, used where the preset has none (borrowed,
+    // must outlive the set; NULL: none).
+    const char *const *sorting;
+    size_t sorting_count;
+    // Failures and notes, one line each without a newline; NULL: dropped.
+    void (*report)(void *user, fxgl_effect_set_level level, const char *message);
+    void *user;
+} fxgl_effect_set_desc;
+
+typedef struct fxgl_effect_set fxgl_effect_set;
+
+// NULL when out of memory.
+fxgl_effect_set *fxgl_effect_set_create(const fxgl_effect_set_desc *desc);
+// The effects are the caller's; the back end is left as it is.
+void fxgl_effect_set_destroy(fxgl_effect_set *set);
+
+// Adds effect (borrowed) to the back end under file ("LUT.fx", copied). Returns its
+// member index (0, 1, ... in the order of adding), -1 on failure (reported). Its values
+// and techniques are the preset's from the next fxgl_effect_set_apply.
+int fxgl_effect_set_add(fxgl_effect_set *set, const fxgl_effect *effect, const char *file);
+// A new version of member's effect. true: it runs, the caller may destroy the old one;
+// false (reported): the old one runs on and next is not used.
+bool fxgl_effect_set_replace(fxgl_effect_set *set, size_t member, const fxgl_effect *next);
+
+// Applies preset to every member: techniques on or off, values (each uniform reset to its
+// initial value, then the preset's), toggle keys, the render order. duration > 0 blends
+// float values from the running ones over that many seconds from now (the frame clock;
+// fxgl_effect_set_step moves them), the rest switch at once. Returns false when the
+// preset names techniques no member has.
+bool fxgl_effect_set_apply(fxgl_effect_set *set, const fxgl_preset *preset, double now,
+                           double duration);
+// One frame of running transitions; returns whether any still runs. Allocates nothing.
+bool fxgl_effect_set_step(fxgl_effect_set *set, double now);
+bool fxgl_effect_set_transitioning(const fxgl_effect_set *set);
+
+// Whether any technique has a toggle key (a host reads input only then).
+bool fxgl_effect_set_has_toggle_keys(const fxgl_effect_set *set);
+// Flips every technique whose toggle key fired (fired says, per key) and is not forced
+// on; each flip is reported as a note. Returns how many flipped.
+size_t fxgl_effect_set_toggle(fxgl_effect_set *set,
+                              bool (*fired)(void *user, const fxgl_preset_key *key),
+                              void *user);
+
+// --- what an overlay reads and changes ---
+size_t fxgl_effect_set_count(const fxgl_effect_set *set);
+// The preset's view of member as applied and changed since (NULL before the first
+// apply after it was added or replaced). Owned by the set.
+const fxgl_preset_effect *fxgl_effect_set_view(const fxgl_effect_set *set, size_t member);
+const fxgl_effect *fxgl_effect_set_effect(const fxgl_effect_set *set, size_t member);
+// Switches one technique on or off (not a forced-on one).
+bool fxgl_effect_set_enable(fxgl_effect_set *set, size_t member, size_t technique, bool on);
+// Sets uniform's components (its view's count; the first element of an array) in the
+// view and the back end, ending a transition of it.
+bool fxgl_effect_set_value(fxgl_effect_set *set, size_t member, size_t uniform,
+                           const fxgl_preset_value *components);
+// Records every member's techniques, keys and values in preset as the reference's save
+// does (fxgl_preset_capture, in the render order the preset gives); the caller saves it.
+// false when out of memory.
+bool fxgl_effect_set_capture(const fxgl_effect_set *set, fxgl_preset *preset);
+
 // --- live reload (reload.c) ---
 //
 // A worker thread watches (inotify) the directories of every file an effect was built

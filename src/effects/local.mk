@@ -9,7 +9,8 @@ libfxgl_effects_la_SOURCES = \
 	src/effects/diskcache.c \
 	src/effects/reload.c \
 	src/effects/transition.c \
-	src/effects/view.c
+	src/effects/view.c \
+	src/effects/set.c
 libfxgl_effects_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/effects
 # Not linked to libfxgl_fx/libfxgl_preset here: libfxgl.so gets those through libfxgl_gl
 # and its own list, and a convenience library inside another one would put the same objects
@@ -61,3 +62,9 @@ check_PROGRAMS += tests/effects/test_view
 tests_effects_test_view_SOURCES = tests/effects/test_view.c
 tests_effects_test_view_CPPFLAGS = $(EFFECTS_TEST_CPPFLAGS)
 tests_effects_test_view_LDADD = libfxgl_effects.la libfxgl_preset.la $(TEST_LDADD) -ldl -lpthread
+
+# The effect set over a recording back end (no GL).
+check_PROGRAMS += tests/effects/test_set
+tests_effects_test_set_SOURCES = tests/effects/test_set.c
+tests_effects_test_set_CPPFLAGS = $(EFFECTS_TEST_CPPFLAGS)
+tests_effects_test_set_LDADD = libfxgl_effects.la libfxgl_preset.la $(TEST_LDADD) -ldl -lpthread
