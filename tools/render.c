@@ -285,62 +285,9 @@ static const char *status_name(fxgl_status s) {
 
 // --- preset ---
 
-// false when the preset names techniques no effect has.
-static bool apply_preset(fxgl_runtime *rt, const fxgl_preset *preset, loaded *fx, size_t n) {
-    fxgl_preset_effect effects[MAX_ITEMS];
-    size_t map[MAX_ITEMS];
-    size_t count = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (!fx[i].fx || fx[i].runtime_index < 0) {
-            continue;
-        }
-        const fxgl_effect *e = fx[i].fx;
-        if (!fxgl_effect_view(e, fx[i].file, &effects[count])) {
-            fprintf(stderr, "fxgl-render: out of memory\n");
-            exit(1);
-        }
-        map[count++] = i;
-    }
-    bool complete = fxgl_preset_apply(preset, effects, count);
-    if (!complete) {
-        fprintf(stderr, "fxgl-render: the preset names techniques no effect has\n");
-    }
-    for (size_t k = 0; k < count; k++) {
-        const loaded *l = &fx[map[k]];
-        const fxgl_effect *e = l->fx;
-        for (size_t t = 0; t < e->technique_count; t++) {
-            fxgl_runtime_set_enabled(rt, (size_t)l->runtime_index, t,
-                                     effects[k].techniques[t].enabled);
-        }
-        for (size_t u = 0; u < e->uniform_count; u++) {
-            const fxgl_uniform *fu = &e->uniforms[u];
-            fxgl_value v;
-            if (!fxgl_effect_view_value(fu, &effects[k].uniforms[u], &v)) {
-                continue;
-            }
-            fxgl_runtime_set_uniform(rt, (size_t)l->runtime_index, fu->name, &v);
-        }
-    }
-    size_t total = 0;
-    for (size_t k = 0; k < count; k++) {
-        total += effects[k].technique_count;
-    }
-    fxgl_preset_technique_ref *refs = calloc(total + 1, sizeof(*refs));
-    fxgl_technique_ref *order = calloc(total + 1, sizeof(*order));
-    if (refs && order) {
-        size_t m = fxgl_preset_order(preset, NULL, 0, effects, count, refs);
-        for (size_t i = 0; i < m; i++) {
-            order[i].effect = (uint32_t)fx[map[refs[i].effect]].runtime_index;
-            order[i].technique = refs[i].technique;
-        }
-        fxgl_runtime_set_order(rt, order, m);
-    }
-    free(refs);
-    free(order);
-    for (size_t k = 0; k < count; k++) {
-        fxgl_effect_view_finish(&effects[k]);
-    }
-    return complete;
+static void on_set_report(void *user, fxgl_effect_set_level level, const char *message) {
+    (void)user, (void)level;
+    fprintf(stderr, "fxgl-render: %s\n", message);
 }
 
 static void on_preset_diag(void *user, const fxgl_preset_diag *d) {
@@ -534,12 +481,22 @@ int main(int argc, char **argv) {
         fprintf(stderr, "fxgl-render: the runtime cannot work on %s\n", info->version);
         return 1;
     }
+    // The effects and the preset through the effect set, as the preloaded library does.
+    fxgl_effect_set *set = fxgl_effect_set_create(&(fxgl_effect_set_desc){
+        .ops = fxgl_runtime_effect_ops(), .backend = rt, .report = on_set_report});
+    if (!set) {
+        fprintf(stderr, "fxgl-render: out of memory\n");
+        return 1;
+    }
     for (size_t i = 0; i < n; i++) {
         if (fx[i].fx) {
-            fx[i].runtime_index = fxgl_runtime_add_effect(rt, fx[i].fx, fx[i].file);
+            int member = fxgl_effect_set_add(set, fx[i].fx, fx[i].file);
+            fx[i].runtime_index =
+                member < 0 ? -1 : (int)fxgl_effect_set_backend_index(set, (size_t)member);
         }
     }
-    if (preset && !apply_preset(rt, preset, fx, n)) {
+    if (preset && !fxgl_effect_set_apply(set, preset, 0.0, 0.0)) {
+        fprintf(stderr, "fxgl-render: the preset names techniques no effect has\n");
         missing_files++;
     }
     // issue 10: frames run through the inspection layer (dump, visualise, overlay).
@@ -559,6 +516,7 @@ int main(int argc, char **argv) {
         if (!fxgl_inspect_visualise(in, o.visualise, why, sizeof(why))) {
             fprintf(stderr, "fxgl-render: %s\n", why);
             fxgl_inspect_destroy(in);
+            fxgl_effect_set_destroy(set);
             fxgl_runtime_destroy(rt);
             fxgl_test_egl_destroy(egl);
             for (size_t i = 0; i < n; i++) {
@@ -776,6 +734,7 @@ int main(int argc, char **argv) {
         fxgl_image_free(&out);
     }
     fxgl_inspect_destroy(in);
+    fxgl_effect_set_destroy(set);
     fxgl_runtime_destroy(rt);
     GLuint fbos[2] = {fbo, scene_fbo}, texs[2] = {color, scene};
     gl->DeleteFramebuffers(2, fbos);

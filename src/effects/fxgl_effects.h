@@ -219,6 +219,8 @@ size_t fxgl_effect_set_count(const fxgl_effect_set *set);
 // apply after it was added or replaced). Owned by the set.
 const fxgl_preset_effect *fxgl_effect_set_view(const fxgl_effect_set *set, size_t member);
 const fxgl_effect *fxgl_effect_set_effect(const fxgl_effect_set *set, size_t member);
+// member's index in the back end (what ops->add returned), for the back end's own calls.
+size_t fxgl_effect_set_backend_index(const fxgl_effect_set *set, size_t member);
 // Switches one technique on or off (not a forced-on one).
 bool fxgl_effect_set_enable(fxgl_effect_set *set, size_t member, size_t technique, bool on);
 // Sets uniform's components (its view's count; the first element of an array) in the

@@ -299,6 +299,11 @@ const fxgl_effect *fxgl_effect_set_effect(const fxgl_effect_set *set, size_t mem
     return member < set->count ? set->members[member].effect : NULL;
 }
 
+size_t fxgl_effect_set_backend_index(const fxgl_effect_set *set, size_t member)
+{
+    return member < set->count ? set->members[member].backend_index : (size_t)-1;
+}
+
 bool fxgl_effect_set_enable(fxgl_effect_set *set, size_t member, size_t technique, bool on)
 {
     if (member >= set->count || !set->members[member].described ||

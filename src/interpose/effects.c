@@ -72,16 +72,14 @@ typedef struct ip_entry {
     int id;
     const char *path;            // session.files[id]
     fxgl_effect *effect;         // owned; the version the runtime runs (NULL: none yet)
-    int runtime_index;           // -1 until the runtime has it
+    int member;                  // in the runtime's effect set, -1 until it has it
     bool pending;                // the first compile is not back yet
     fxgl_effect *reused;         // another context's first compile, to deliver (a reference)
     fxgl_effect *staged;         // a finished compile waiting for the rest of the set (owned)
-    bool described;              // preset view below is valid
-    fxgl_preset_effect view;     // the preset's view of effect (arrays owned)
-    fxgl_preset_transition *transitions; // per view uniform, while a preset switch blends
 } ip_entry;
 
 struct ip_effects {
+    fxgl_effect_set *set;        // what the runtime runs: members, preset, transitions, keys
     fxgl_effects *compiler;      // this context's compile object (target, buffer size)
     fxgl_reloader *reloader;     // its worker: first compiles, live reload, recompiles
     fxgl_preset *preset;         // the render thread's copy, for values and techniques
@@ -91,7 +89,6 @@ struct ip_effects {
     fxgl_glsl_target target;     // and for which GLSL
     bool ready;                  // every first compile is back: frames run effects
     bool first_polled;           // results are taken from the second frame on
-    bool transitioning;          // some entry's transitions are running
     bool apply_staged;           // preset holds a switch or an edit not applied yet
     double apply_duration;       // its blend in seconds (0: at once)
     unsigned preset_gen, reload_gen, perf_gen; // the session's, as last acted on
@@ -105,6 +102,12 @@ static void preset_diag(void *user, const fxgl_preset_diag *diag) {
     char buf[1024];
     fxgl_preset_diag_format(diag, buf, sizeof(buf));
     fxgl_log(FXGL_LOG_WARN, "%s", buf);
+}
+
+// The effect set's failures are warnings, its notes (toggle keys) information.
+static void set_report(void *user, fxgl_effect_set_level level, const char *message) {
+    (void)user;
+    fxgl_log(level == FXGL_EFFECT_SET_FAILURE ? FXGL_LOG_WARN : FXGL_LOG_INFO, "%s", message);
 }
 
 static const char *base_name(const char *path) {
@@ -214,18 +217,6 @@ static const char *find_file(const char *name) {
         }
     }
     return NULL;
-}
-
-// The preset's values into the runtime, each uniform by its index (the view lists every
-// uniform of the effect at its own index; special ones are the runtime's).
-static void push_uniforms(fxgl_runtime *rt, int index, const fxgl_effect *e,
-                          const fxgl_preset_effect *p) {
-    for (size_t k = 0; k < e->uniform_count && k < p->uniform_count; k++) {
-        fxgl_value v;
-        if (fxgl_effect_view_value(&e->uniforms[k], &p->uniforms[k], &v)) {
-            fxgl_runtime_set_uniform(rt, (size_t)index, e->uniforms[k].name, &v);
-        }
-    }
 }
 
 // --- compiled effects shared by the runtimes of the process ---
@@ -357,13 +348,6 @@ static fxgl_effect *take_shared(const ip_effects *fx, int id) {
 
 // --- one runtime's effects ---
 
-static void free_view(ip_entry *e) {
-    fxgl_effect_view_finish(&e->view);
-    free(e->transitions);
-    e->transitions = NULL;
-    e->described = false;
-}
-
 void ip_effects_destroy(ip_effects *fx) {
     if (!fx) {
         return;
@@ -372,12 +356,12 @@ void ip_effects_destroy(ip_effects *fx) {
     fxgl_reloader_destroy(fx->reloader);
     ip_warm_destroy(fx->warm);
     for (size_t i = 0; i < fx->entry_count; i++) {
-        free_view(&fx->entries[i]);
         effect_release(fx->entries[i].effect);
         effect_release(fx->entries[i].reused);
         effect_release(fx->entries[i].staged);
     }
     free(fx->entries);
+    fxgl_effect_set_destroy(fx->set);
     fxgl_preset_destroy(fx->preset);
     fxgl_effects_destroy(fx->compiler);
     free(fx);
@@ -616,7 +600,7 @@ static void add_wanted(ip_effects *fx) {
             continue;
         }
         ip_entry *e = &fx->entries[fx->entry_count];
-        *e = (ip_entry){.id = (int)i, .path = session.files[i], .runtime_index = -1};
+        *e = (ip_entry){.id = (int)i, .path = session.files[i], .member = -1};
         e->reused = take_shared(fx, e->id);
         fx->reused += e->reused != NULL;
         if (!fxgl_reloader_watch(fx->reloader, e->id, e->path, NULL) ||
@@ -628,105 +612,6 @@ static void add_wanted(ip_effects *fx) {
         e->pending = true;
         fx->entry_count++;
     }
-}
-
-// The preset's view of every loaded effect, the preset applied: techniques
-// on or off, values set at once (duration 0) or blended from the running
-// ones over duration seconds; then the render order.
-static void apply_preset(ip_effects *fx, fxgl_runtime *rt, double now, double duration) {
-    fxgl_preset_effect *views = calloc(fx->entry_count + 1, sizeof(*views));
-    ip_entry **loaded = calloc(fx->entry_count + 1, sizeof(*loaded));
-    fxgl_preset_uniform **before = calloc(fx->entry_count + 1, sizeof(*before));
-    size_t n = 0;
-    for (size_t i = 0; views && loaded && before && i < fx->entry_count; i++) {
-        ip_entry *e = &fx->entries[i];
-        if (e->runtime_index < 0) {
-            continue;
-        }
-        // The values running now, where the blend starts.
-        if (e->described && duration > 0.0) {
-            before[n] = e->view.uniforms;
-            e->view.uniforms = NULL;
-        }
-        free_view(e);
-        if (!fxgl_effect_view(e->effect, base_name(e->path), &e->view)) {
-            free_view(e);
-            free(before[n]);
-            before[n] = NULL;
-            continue;
-        }
-        e->described = true;
-        e->transitions = calloc(e->view.uniform_count + 1, sizeof(*e->transitions));
-        views[n] = e->view;
-        loaded[n++] = e;
-    }
-    if (n > 0 && !fxgl_preset_apply(fx->preset, views, n)) {
-        FXGL_LOG_ONCE(FXGL_LOG_INFO, "the preset names techniques no loaded effect has");
-    }
-    fx->transitioning = false;
-    for (size_t k = 0; k < n; k++) {
-        ip_entry *e = loaded[k];
-        e->view = views[k]; // apply wrote enabled flags and values into the copies
-        for (size_t t = 0; t < e->view.technique_count; t++) {
-            fxgl_runtime_set_enabled(rt, (size_t)e->runtime_index, t,
-                                     e->view.techniques[t].enabled);
-        }
-        if (before[k] && e->transitions) {
-            fxgl_preset_transition_begin(before[k], e->view.uniforms, e->view.uniform_count,
-                                         now, duration, e->transitions);
-            fx->transitioning = true;
-        } else {
-            free(e->transitions); // no blend: the new values at once
-            e->transitions = NULL;
-        }
-        push_uniforms(rt, e->runtime_index, e->effect, &e->view);
-        free(before[k]);
-    }
-    // The render order over what is loaded.
-    size_t total = 0;
-    for (size_t k = 0; k < n; k++) {
-        total += views[k].technique_count;
-    }
-    fxgl_preset_technique_ref *order = n ? calloc(total + 1, sizeof(*order)) : NULL;
-    fxgl_technique_ref *refs = order ? calloc(total + 1, sizeof(*refs)) : NULL;
-    if (refs) {
-        const fxgl_config *c = &session.config;
-        size_t m = fxgl_preset_order(fx->preset, (const char *const *)c->technique_sorting,
-                                     c->technique_sorting_count, views, n, order);
-        for (size_t i = 0; i < m; i++) {
-            refs[i] = (fxgl_technique_ref){(uint32_t)loaded[order[i].effect]->runtime_index,
-                                           order[i].technique};
-        }
-        fxgl_runtime_set_order(rt, refs, m);
-    }
-    free(refs);
-    free(order);
-    free(views);
-    free(loaded);
-    free(before);
-}
-
-// One frame of running transitions: the blended values into the views and the runtime.
-static void step_transitions(ip_effects *fx, fxgl_runtime *rt, double now) {
-    bool running = false;
-    for (size_t i = 0; i < fx->entry_count; i++) {
-        ip_entry *e = &fx->entries[i];
-        if (!e->transitions || e->runtime_index < 0) {
-            continue;
-        }
-        bool any = false;
-        for (size_t u = 0; u < e->view.uniform_count; u++) {
-            any |= fxgl_preset_transition_value(&e->transitions[u], now,
-                                                e->view.uniforms[u].value);
-        }
-        push_uniforms(rt, e->runtime_index, e->effect, &e->view);
-        if (!any) {
-            free(e->transitions);
-            e->transitions = NULL;
-        }
-        running |= any;
-    }
-    fx->transitioning = running;
 }
 
 // The first error line of a worker's diagnostics ("file(line, col): error: ...").
@@ -758,7 +643,7 @@ static void stage(ip_effects *fx, fxgl_reload_result *r, bool shared) {
     if (!r->effect) {
         char msg[512];
         first_error(r->errors, msg, sizeof(msg));
-        if (e->runtime_index < 0 && !e->staged) {
+        if (e->member < 0 && !e->staged) {
             fxgl_log(FXGL_LOG_WARN, "effect %s skipped: %s", e->path, msg);
             ip_inspect_note_failed(base_name(e->path), msg); // for the dump
         } else {
@@ -773,7 +658,7 @@ static void stage(ip_effects *fx, fxgl_reload_result *r, bool shared) {
     if (first && !shared) {
         share_first_compile(fx, e->id, e->staged);
     }
-    if (e->runtime_index >= 0) {
+    if (e->member >= 0) {
         fxgl_log(FXGL_LOG_INFO, "recompiled %s (%.1f ms on the worker); swapped in with the "
                  "rest of the set", e->path, r->compile_ms);
     }
@@ -782,7 +667,7 @@ static void stage(ip_effects *fx, fxgl_reload_result *r, bool shared) {
 // Every staged version into the runtime, in one frame: the first version of a file
 // joins it, a later one replaces the running version whole (a version that does not
 // load keeps the running one).
-static void install_staged(ip_effects *fx, fxgl_runtime *rt) {
+static void install_staged(ip_effects *fx) {
     for (size_t i = 0; i < fx->entry_count; i++) {
         ip_entry *e = &fx->entries[i];
         fxgl_effect *effect = e->staged;
@@ -796,24 +681,18 @@ static void install_staged(ip_effects *fx, fxgl_runtime *rt) {
             continue;
         }
         e->staged = NULL;
-        if (e->runtime_index < 0) {
-            int index = fxgl_runtime_add_effect(rt, effect, base_name(e->path));
-            if (index < 0) {
+        if (e->member < 0) {
+            e->member = fxgl_effect_set_add(fx->set, effect, base_name(e->path));
+            if (e->member < 0) {
                 effect_release(effect);
                 continue;
             }
-            e->runtime_index = index;
             e->effect = effect;
         } else {
-            char reason[256] = "";
-            if (!fxgl_runtime_replace_effect(rt, (size_t)e->runtime_index, effect, reason,
-                                             sizeof(reason))) {
-                fxgl_log(FXGL_LOG_WARN, "reload of %s failed, the running version stays: %s",
-                         e->path, reason);
+            if (!fxgl_effect_set_replace(fx->set, (size_t)e->member, effect)) {
                 effect_release(effect);
                 continue;
             }
-            free_view(e); // it points into the old version
             effect_release(e->effect);
             e->effect = effect;
             fxgl_log(FXGL_LOG_INFO, "reloaded %s", e->path);
@@ -825,7 +704,6 @@ static void install_staged(ip_effects *fx, fxgl_runtime *rt) {
 
 ip_effects *ip_effects_load(fxgl_runtime *rt, const fxgl_gl_info *info, int width,
                             int height) {
-    (void)rt;
     if (!ip_effects_wanted()) {
         return NULL;
     }
@@ -833,6 +711,14 @@ ip_effects *ip_effects_load(fxgl_runtime *rt, const fxgl_gl_info *info, int widt
     if (!fx) {
         return NULL;
     }
+    const fxgl_config *c = &session.config;
+    fx->set = fxgl_effect_set_create(&(fxgl_effect_set_desc){
+        .ops = fxgl_runtime_effect_ops(),
+        .backend = rt,
+        .sorting = (const char *const *)c->technique_sorting,
+        .sorting_count = c->technique_sorting_count,
+        .report = set_report,
+    });
     char path[PATH_MAX];
     pthread_mutex_lock(&session.lock);
     snprintf(path, sizeof(path), "%s", session.preset_path);
@@ -853,7 +739,7 @@ ip_effects *ip_effects_load(fxgl_runtime *rt, const fxgl_gl_info *info, int widt
     fx->preset = read_preset(path);
     fx->entries = calloc(session.file_count + 1, sizeof(*fx->entries));
     bool live = ip_config_get()->live_reload;
-    if (fx->compiler && fx->preset && fx->entries) {
+    if (fx->set && fx->compiler && fx->preset && fx->entries) {
         fxgl_effects_set_preset(fx->compiler, path[0] ? path : NULL);
         fx->warm = ip_warm_create(info, width, height);
         fxgl_reloader_desc rd = {
@@ -968,7 +854,7 @@ static void take_requests(ip_effects *fx) {
     }
 }
 
-bool ip_effects_frame(ip_effects *fx, fxgl_runtime *rt, int width, int height, double now) {
+bool ip_effects_frame(ip_effects *fx, int width, int height, double now) {
     take_requests(fx);
     if (width != fx->env.width || height != fx->env.height) {
         // BUFFER_WIDTH/HEIGHT are compiled in: recompile for the new size in the
@@ -1032,7 +918,7 @@ bool ip_effects_frame(ip_effects *fx, fxgl_runtime *rt, int width, int height, d
     }
     if (staged && !waiting && fxgl_reloader_idle(fx->reloader)) {
         double duration = fx->apply_staged ? fx->apply_duration : 0.0;
-        install_staged(fx, rt);
+        install_staged(fx);
         if (!fx->ready) {
             struct timespec t;
             clock_gettime(CLOCK_MONOTONIC, &t);
@@ -1047,11 +933,12 @@ bool ip_effects_frame(ip_effects *fx, fxgl_runtime *rt, int width, int height, d
         fx->ready = true;
         fx->apply_staged = false;
         fx->apply_duration = 0.0;
-        apply_preset(fx, rt, now, duration);
-    }
-    if (fx->transitioning) {
-        // From this very frame: a switch's first frame shows the values it starts from.
-        step_transitions(fx, rt, now);
+        if (!fxgl_effect_set_apply(fx->set, fx->preset, now, duration) &&
+            fxgl_effect_set_count(fx->set) > 0) {
+            FXGL_LOG_ONCE(FXGL_LOG_INFO, "the preset names techniques no loaded effect has");
+        }
+    } else {
+        fxgl_effect_set_step(fx->set, now);
     }
     return fx->ready;
 }
@@ -1065,6 +952,10 @@ static bool key_fired(const fxgl_preset_key *k, const fxgl_input *in) {
            (bool)in->key_down[0x12] == k->alt;
 }
 
+static bool toggle_fired(void *user, const fxgl_preset_key *key) {
+    return key_fired(key, user);
+}
+
 bool ip_effects_wants_input(const ip_effects *fx) {
     if (!fx) {
         return false;
@@ -1074,19 +965,10 @@ bool ip_effects_wants_input(const ip_effects *fx) {
                        c->key_previous_preset.vk || c->key_performance_mode.vk)) {
         return true;
     }
-    for (size_t i = 0; i < fx->entry_count; i++) {
-        const ip_entry *e = &fx->entries[i];
-        const fxgl_preset_effect *p = &e->view;
-        for (size_t t = 0; e->described && t < p->technique_count; t++) {
-            if (p->techniques[t].toggle_key.vk) {
-                return true;
-            }
-        }
-    }
-    return false;
+    return fxgl_effect_set_has_toggle_keys(fx->set);
 }
 
-bool ip_effects_input(ip_effects *fx, fxgl_runtime *rt, const fxgl_input *in) {
+bool ip_effects_input(ip_effects *fx, const fxgl_input *in) {
     if (!in->has_focus) {
         return true;
     }
@@ -1106,19 +988,6 @@ bool ip_effects_input(ip_effects *fx, fxgl_runtime *rt, const fxgl_input *in) {
     if (session.ok && key_fired(&c->key_performance_mode, in)) {
         ip_effects_set_performance_mode(!ip_effects_performance_mode());
     }
-    for (size_t i = 0; i < fx->entry_count; i++) {
-        ip_entry *e = &fx->entries[i];
-        fxgl_preset_effect *p = &e->view;
-        for (size_t t = 0; e->described && t < p->technique_count && e->runtime_index >= 0;
-             t++) {
-            fxgl_preset_technique *tech = &p->techniques[t];
-            if (!tech->forced_on && key_fired(&tech->toggle_key, in)) {
-                tech->enabled = !tech->enabled;
-                fxgl_runtime_set_enabled(rt, (size_t)e->runtime_index, t, tech->enabled);
-                fxgl_log(FXGL_LOG_INFO, "%s@%s %s (toggle key)", tech->name, p->file,
-                         tech->enabled ? "on" : "off");
-            }
-        }
-    }
+    fxgl_effect_set_toggle(fx->set, toggle_fired, (void *)in);
     return true;
 }

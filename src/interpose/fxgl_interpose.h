@@ -233,11 +233,6 @@ typedef struct ip_effects ip_effects; // one runtime's compiled effects and thei
 // True when the preset enables at least one technique (reads the
 // configuration and preset on first use); false: nothing to run, logged once.
 FXGL_INTERNAL bool ip_effects_wanted(void);
-// Starts compiling the effects the preset uses for this context (GLSL
-// target, buffer size) on a worker thread (src/effects' reloader, which also
-// watches the files unless FXGL_RELOAD=0) and returns at once; nothing
-// reaches rt until ip_effects_frame delivers it. NULL when nothing is wanted
-// or the worker cannot start (logged).
 // --- warm.c: the compile worker's private context (fxgl_prewarm_effect) ---
 typedef struct ip_warm ip_warm;
 // NULL when FXGL_PREWARM=0 or out of memory. app describes the program's context; the
@@ -257,6 +252,12 @@ FXGL_INTERNAL const struct fxgl_program_cache *ip_effects_program_cache(void);
 // it took from another context of the process instead.
 FXGL_INTERNAL void ip_effects_compile_counts(const ip_effects *fx, unsigned *compiled,
                                              unsigned *reused);
+// Starts compiling the effects the preset uses for this context (GLSL
+// target, buffer size) on a worker thread (src/effects' reloader, which also
+// watches the files unless FXGL_RELOAD=0) and returns at once; nothing
+// reaches rt until ip_effects_frame delivers it, through the runtime's effect
+// set (src/effects; rt is its back end from here on). NULL when nothing is wanted
+// or the worker cannot start (logged).
 FXGL_INTERNAL ip_effects *ip_effects_load(struct fxgl_runtime *rt,
                                           const struct fxgl_gl_info *info, int width,
                                           int height);
@@ -265,21 +266,19 @@ FXGL_INTERNAL ip_effects *ip_effects_load(struct fxgl_runtime *rt,
 // in the background), and changes the set as a whole: finished compiles wait
 // until the worker owes nothing (every compile asked for is back, each
 // failure logged with file(line, col) and left out), then in one frame the
-// first versions are added, later ones swapped in whole with
-// fxgl_runtime_replace_effect, and the preset applied in its final order
+// first versions are added, later ones swapped in whole (the effect set:
+// fxgl_effect_set_replace), and the preset applied in its final order
 // (with the PresetTransitionDuration blend after a switch). Never waits for
 // a compile. False until the first set is in: the frame then passes through
 // untouched, as the reference shows nothing while loading.
-FXGL_INTERNAL bool ip_effects_frame(ip_effects *fx, struct fxgl_runtime *rt, int width,
-                                    int height, double now);
+FXGL_INTERNAL bool ip_effects_frame(ip_effects *fx, int width, int height, double now);
 // Frees the compiled effects: only after the runtime that borrows them is gone.
 FXGL_INTERNAL void ip_effects_destroy(ip_effects *fx);
 // Applies this frame's keys: technique toggles and KeyEffects here, and
 // KeyReload, KeyNextPreset, KeyPreviousPreset, KeyPerformanceMode through
 // the requests below (acted on by ip_effects_frame, this frame). Call it
 // before ip_effects_frame. False when KeyEffects has switched every effect off.
-FXGL_INTERNAL bool ip_effects_input(ip_effects *fx, struct fxgl_runtime *rt,
-                                    const struct fxgl_input *in);
+FXGL_INTERNAL bool ip_effects_input(ip_effects *fx, const struct fxgl_input *in);
 // True when a key is bound: KeyEffects, KeyReload, KeyNextPreset,
 // KeyPreviousPreset, KeyPerformanceMode or a technique's toggle key.
 FXGL_INTERNAL bool ip_effects_wants_input(const ip_effects *fx);
