@@ -14,10 +14,11 @@
 #include "fxgl_diskcache.h"
 #include "fxgl_effects.h"
 
-typedef struct held_preset {
+struct fxgl_held_preset {
     fxgl_preset *preset;
     int refs;
-} held_preset;
+};
+typedef fxgl_held_preset held_preset;
 
 struct fxgl_effects {
     fxgl_effects_desc desc;      // its arrays point into the copies below
@@ -146,6 +147,21 @@ static held_preset *acquire(const fxgl_effects *cfx)
     }
     pthread_mutex_unlock(&fx->lock);
     return h;
+}
+
+fxgl_held_preset *fxgl_effects_hold_preset(fxgl_effects *fx)
+{
+    return acquire(fx);
+}
+
+const fxgl_preset *fxgl_held_preset_get(const fxgl_held_preset *held)
+{
+    return held != NULL ? held->preset : NULL;
+}
+
+void fxgl_effects_release_preset(fxgl_effects *fx, fxgl_held_preset *held)
+{
+    release(fx, held);
 }
 
 void fxgl_effects_destroy(fxgl_effects *fx)

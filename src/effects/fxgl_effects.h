@@ -62,6 +62,16 @@ void fxgl_effects_destroy(fxgl_effects *fx);
 // is locked against saving. false when out of memory (the previous preset stays).
 bool fxgl_effects_set_preset(fxgl_effects *fx, const char *path);
 
+// The preset compiles use now, shared: a host that applies the same preset to its
+// effects takes a reference instead of reading the file again. It is read-only for
+// everyone (compiles on other threads read it at the same time); a host that saves
+// reads a copy of its own. NULL when there is no preset. Every hold is given back with
+// fxgl_effects_release_preset (the preset lives while one is held, even after a switch).
+typedef struct fxgl_held_preset fxgl_held_preset;
+fxgl_held_preset *fxgl_effects_hold_preset(fxgl_effects *fx);
+const fxgl_preset *fxgl_held_preset_get(const fxgl_held_preset *held);
+void fxgl_effects_release_preset(fxgl_effects *fx, fxgl_held_preset *held);
+
 // The message a save is refused with in performance mode.
 #define FXGL_EFFECTS_PERFORMANCE_LOCK \
     "performance mode is on: effect variables are compile-time constants and read-only; " \
@@ -268,7 +278,8 @@ void fxgl_reloader_destroy(fxgl_reloader *r);
 // Watches the files effect was built from under id (the caller's effect index). Calling it
 // again for the same id (after a swap) replaces the watched set. false when out of memory.
 bool fxgl_reloader_watch(fxgl_reloader *r, int id, const char *path, const fxgl_effect *effect);
-// Watches the preset file: a change is reported as a result with preset_changed set.
+// Watches the preset file: a change is reported as a result with preset_changed set and
+// a hold on the preset as the worker read it (the host reads no file).
 bool fxgl_reloader_watch_preset(fxgl_reloader *r, const char *path);
 
 typedef struct fxgl_reload_result {
@@ -278,6 +289,11 @@ typedef struct fxgl_reload_result {
     char *errors;                // owned; the diagnostics, one per line ("" when none)
     double compile_ms;           // how long the compile took on the worker
     double prewarm_ms;           // how long the prewarm took after it (0: none)
+    // With preset_changed: the preset the worker read (fxgl_effects_hold_preset), owned
+    // by the caller: take it (set the field to NULL) or fxgl_reload_result_finish gives
+    // it back. NULL when it could not be read (the previous one stays).
+    fxgl_held_preset *preset;
+    fxgl_effects *held_by;       // where preset is given back
 } fxgl_reload_result;
 
 // Takes one finished result without waiting; false when none is ready.

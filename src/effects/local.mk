@@ -68,3 +68,9 @@ check_PROGRAMS += tests/effects/test_set
 tests_effects_test_set_SOURCES = tests/effects/test_set.c
 tests_effects_test_set_CPPFLAGS = $(EFFECTS_TEST_CPPFLAGS)
 tests_effects_test_set_LDADD = libfxgl_effects.la libfxgl_preset.la $(TEST_LDADD) -ldl -lpthread
+
+# A preset switch is read once, on the reload worker, and shared with the host.
+check_PROGRAMS += tests/effects/test_switch
+tests_effects_test_switch_SOURCES = tests/effects/test_switch.c
+tests_effects_test_switch_CPPFLAGS = $(EFFECTS_TEST_CPPFLAGS)
+tests_effects_test_switch_LDADD = libfxgl_effects.la libfxgl_preset.la $(TEST_LDADD) -ldl -lpthread

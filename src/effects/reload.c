@@ -416,6 +416,9 @@ static void *worker(void *arg)
                 node->result.id = -1;
                 node->result.preset_changed = true;
                 node->result.errors = dup_string("");
+                // The copy just read, for the render thread: it reads no file.
+                node->result.preset = fxgl_effects_hold_preset(r->effects);
+                node->result.held_by = r->effects;
                 push_result(r, node);
             }
             set_idle(r);
@@ -668,6 +671,9 @@ void fxgl_reload_result_finish(fxgl_reload_result *result)
 {
     fxgl_effect_destroy(result->effect);
     free(result->errors);
+    if (result->preset != NULL) {
+        fxgl_effects_release_preset(result->held_by, result->preset);
+    }
     *result = (fxgl_reload_result){0};
 }
 

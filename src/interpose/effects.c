@@ -82,7 +82,8 @@ struct ip_effects {
     fxgl_effect_set *set;        // what the runtime runs: members, preset, transitions, keys
     fxgl_effects *compiler;      // this context's compile object (target, buffer size)
     fxgl_reloader *reloader;     // its worker: first compiles, live reload, recompiles
-    fxgl_preset *preset;         // the render thread's copy, for values and techniques
+    fxgl_held_preset *preset;    // the compile object's preset, shared read-only: values,
+                                 // techniques (read once a switch or an edit on disk)
     ip_entry *entries;           // one per wanted file, session.file_count at most
     size_t entry_count;
     fxgl_environment env;        // what compiler compiles for now
@@ -192,7 +193,7 @@ static void session_setup(void) {
         .define_count = c->defines.count,
         .performance_mode = c->performance_mode,
         .skip_disabled = true, // see the top of this file: nothing enabled, nothing compiled
-        .sink = {0},           // its copy of the preset would repeat session.preset's warnings
+        .sink = {preset_diag, NULL}, // its preset is the one every runtime applies
     };
     snprintf(session.preset_path, sizeof(session.preset_path), "%s",
              c->preset_path ? c->preset_path : "");
@@ -362,7 +363,7 @@ void ip_effects_destroy(ip_effects *fx) {
     }
     free(fx->entries);
     fxgl_effect_set_destroy(fx->set);
-    fxgl_preset_destroy(fx->preset);
+    fxgl_effects_release_preset(fx->compiler, fx->preset);
     fxgl_effects_destroy(fx->compiler);
     free(fx);
 }
@@ -581,12 +582,6 @@ static fxgl_environment environment(const fxgl_gl_info *info, int width, int hei
     };
 }
 
-static fxgl_preset *read_preset(const char *path) {
-    fxgl_preset_sink sink = {preset_diag, NULL};
-    fxgl_preset_desc desc = {.path = path[0] ? path : NULL, .sink = sink};
-    return fxgl_preset_create(&desc);
-}
-
 // Adds the files the runtime's preset enables that it does not have yet,
 // and asks the worker for their first compile.
 static void add_wanted(ip_effects *fx) {
@@ -596,7 +591,7 @@ static void add_wanted(ip_effects *fx) {
         for (size_t k = 0; k < fx->entry_count; k++) {
             have = have || fx->entries[k].id == (int)i;
         }
-        if (have || !fxgl_preset_wants_effect(fx->preset, file)) {
+        if (have || !fxgl_preset_wants_effect(fxgl_held_preset_get(fx->preset), file)) {
             continue;
         }
         ip_entry *e = &fx->entries[fx->entry_count];
@@ -736,11 +731,14 @@ ip_effects *ip_effects_load(fxgl_runtime *rt, const fxgl_gl_info *info, int widt
     desc.performance_mode = performance_mode;
     fx->compiler = fxgl_effects_create(&desc);
     clock_gettime(CLOCK_MONOTONIC, &fx->created);
-    fx->preset = read_preset(path);
     fx->entries = calloc(session.file_count + 1, sizeof(*fx->entries));
     bool live = ip_config_get()->live_reload;
-    if (fx->set && fx->compiler && fx->preset && fx->entries) {
-        fxgl_effects_set_preset(fx->compiler, path[0] ? path : NULL);
+    // The preset is read once for this runtime, into the compile object, and applied
+    // from there (a hold on it).
+    if (fx->compiler && fxgl_effects_set_preset(fx->compiler, path[0] ? path : NULL)) {
+        fx->preset = fxgl_effects_hold_preset(fx->compiler);
+    }
+    if (fx->set && fx->preset && fx->entries) {
         fx->warm = ip_warm_create(info, width, height);
         fxgl_reloader_desc rd = {
             .effects = fx->compiler,
@@ -760,11 +758,11 @@ ip_effects *ip_effects_load(fxgl_runtime *rt, const fxgl_gl_info *info, int widt
     if (live && path[0]) {
         fxgl_reloader_watch_preset(fx->reloader, path);
     }
-    fxgl_effects_lock_preset(fx->compiler, fx->preset);
     add_wanted(fx);
     // The preset's Techniques naming files that were not found.
     size_t technique_count = 0;
-    const char *const *names = fxgl_preset_techniques(fx->preset, &technique_count);
+    const char *const *names =
+        fxgl_preset_techniques(fxgl_held_preset_get(fx->preset), &technique_count);
     for (size_t i = 0; i < technique_count; i++) {
         const char *at = strchr(names[i], '@');
         if (at && !find_file(at + 1)) {
@@ -803,43 +801,46 @@ static void take_requests(ip_effects *fx) {
     pthread_mutex_unlock(&session.lock);
     bool recompile = reload;
     if (perf && performance_mode != fxgl_effects_performance_mode(fx->compiler)) {
-        fxgl_effects_set_performance_mode(fx->compiler, performance_mode);
-        fxgl_effects_lock_preset(fx->compiler, fx->preset);
+        fxgl_effects_set_performance_mode(fx->compiler, performance_mode); // locks its preset
         recompile = true;
     }
     if (switched) {
-        fxgl_preset *next = read_preset(path);
+        // Read once, here: a switch shows in the frame whose key asked for it when it
+        // needs no compile (a set shows only once all its effects are in), so it cannot
+        // wait for the worker. Definitions may differ between presets, and in
+        // performance mode the values are the code: recompile (in the background) where
+        // they matter.
+        fxgl_preset_define_list *before = calloc(fx->entry_count + 1, sizeof(*before));
+        for (size_t i = 0; before && i < fx->entry_count; i++) {
+            fxgl_effects_defines(fx->compiler, base_name(fx->entries[i].path), &before[i]);
+        }
+        fxgl_held_preset *next = NULL;
+        if (fxgl_effects_set_preset(fx->compiler, path)) {
+            next = fxgl_effects_hold_preset(fx->compiler);
+        }
+        bool all = fxgl_effects_performance_mode(fx->compiler);
+        for (size_t i = 0; next && i < fx->entry_count; i++) {
+            fxgl_preset_define_list after = {0};
+            bool same = before && !all &&
+                        fxgl_effects_defines(fx->compiler, base_name(fx->entries[i].path),
+                                             &after) &&
+                        after.count == before[i].count;
+            for (size_t k = 0; same && k < after.count; k++) {
+                same = strcmp(after.items[k].name, before[i].items[k].name) == 0 &&
+                       strcmp(after.items[k].value, before[i].items[k].value) == 0;
+            }
+            fxgl_preset_define_list_finish(&after);
+            if (!same && !recompile) {
+                fxgl_reloader_request(fx->reloader, fx->entries[i].id);
+            }
+        }
+        for (size_t i = 0; before && i < fx->entry_count; i++) {
+            fxgl_preset_define_list_finish(&before[i]);
+        }
+        free(before);
         if (next) {
-            // Definitions may differ between presets, and in performance mode the
-            // values are the code: recompile (in the background) where they matter.
-            fxgl_preset_define_list *before = calloc(fx->entry_count + 1, sizeof(*before));
-            for (size_t i = 0; before && i < fx->entry_count; i++) {
-                fxgl_effects_defines(fx->compiler, base_name(fx->entries[i].path), &before[i]);
-            }
-            fxgl_effects_set_preset(fx->compiler, path);
-            bool all = fxgl_effects_performance_mode(fx->compiler);
-            for (size_t i = 0; i < fx->entry_count; i++) {
-                fxgl_preset_define_list after = {0};
-                bool same = before && !all &&
-                            fxgl_effects_defines(fx->compiler, base_name(fx->entries[i].path),
-                                                 &after) &&
-                            after.count == before[i].count;
-                for (size_t k = 0; same && k < after.count; k++) {
-                    same = strcmp(after.items[k].name, before[i].items[k].name) == 0 &&
-                           strcmp(after.items[k].value, before[i].items[k].value) == 0;
-                }
-                fxgl_preset_define_list_finish(&after);
-                if (before) {
-                    fxgl_preset_define_list_finish(&before[i]);
-                }
-                if (!same && !recompile) {
-                    fxgl_reloader_request(fx->reloader, fx->entries[i].id);
-                }
-            }
-            free(before);
-            fxgl_preset_destroy(fx->preset);
+            fxgl_effects_release_preset(fx->compiler, fx->preset);
             fx->preset = next;
-            fxgl_effects_lock_preset(fx->compiler, fx->preset);
             if (ip_config_get()->live_reload) {
                 fxgl_reloader_watch_preset(fx->reloader, path);
             }
@@ -870,7 +871,7 @@ bool ip_effects_frame(ip_effects *fx, int width, int height, double now) {
     // The frame that asked for the first compiles never waits for them: results
     // are taken from the next frame on, a bounded number per frame (each swap
     // builds GL objects).
-    bool preset_file = false;
+    fxgl_held_preset *next_preset = NULL; // the preset edited on disk, read on the worker
     bool polled = fx->first_polled;
     if (polled) {
         for (size_t i = 0; i < fx->entry_count; i++) {
@@ -883,7 +884,11 @@ bool ip_effects_frame(ip_effects *fx, int width, int height, double now) {
         fxgl_reload_result r;
         for (int n = 0; n < 4 && fxgl_reloader_poll(fx->reloader, &r); n++) {
             if (r.preset_changed) {
-                preset_file = true;
+                if (r.preset) {
+                    fxgl_effects_release_preset(fx->compiler, next_preset); // the newest wins
+                    next_preset = r.preset;
+                    r.preset = NULL; // ours now
+                }
             } else {
                 stage(fx, &r, false);
             }
@@ -891,22 +896,18 @@ bool ip_effects_frame(ip_effects *fx, int width, int height, double now) {
         }
     }
     fx->first_polled = true;
-    if (preset_file) {
-        // The preset was edited on disk: the worker has its new definitions (and
-        // recompiles what they change); the values and techniques are re-read here.
+    if (next_preset) {
+        // The worker has its new definitions (and recompiles what they change); the
+        // values and techniques are applied from the same copy, with the new effects.
         char path[PATH_MAX];
         pthread_mutex_lock(&session.lock);
         snprintf(path, sizeof(path), "%s", session.preset_path);
         pthread_mutex_unlock(&session.lock);
-        fxgl_preset *next = read_preset(path);
-        if (next) {
-            fxgl_preset_destroy(fx->preset);
-            fx->preset = next;
-            fxgl_effects_lock_preset(fx->compiler, fx->preset);
-            add_wanted(fx);
-            fx->apply_staged = true;
-            fxgl_log(FXGL_LOG_INFO, "preset %s changed on disk: applied with its effects", path);
-        }
+        fxgl_effects_release_preset(fx->compiler, fx->preset);
+        fx->preset = next_preset;
+        add_wanted(fx); // effects only the new preset enables
+        fx->apply_staged = true;
+        fxgl_log(FXGL_LOG_INFO, "preset %s changed on disk: applied with its effects", path);
     }
     // The set changes as a whole: only once the worker owes nothing (every compile asked
     // for, by this frame's requests or a file's change, is back and taken; each failure
@@ -933,7 +934,7 @@ bool ip_effects_frame(ip_effects *fx, int width, int height, double now) {
         fx->ready = true;
         fx->apply_staged = false;
         fx->apply_duration = 0.0;
-        if (!fxgl_effect_set_apply(fx->set, fx->preset, now, duration) &&
+        if (!fxgl_effect_set_apply(fx->set, fxgl_held_preset_get(fx->preset), now, duration) &&
             fxgl_effect_set_count(fx->set) > 0) {
             FXGL_LOG_ONCE(FXGL_LOG_INFO, "the preset names techniques no loaded effect has");
         }
