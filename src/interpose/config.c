@@ -100,6 +100,19 @@ void ip_config_parse(ip_config *cfg, ip_getenv_fn get, const char *process) {
     cfg->blacklisted = ip_config_name_listed(cfg->process, builtin_blacklist) ||
                        ip_config_name_listed(cfg->process, get("FXGL_BLACKLIST"));
     cfg->disabled = env_bool(get, "FXGL_DISABLE", false) || cfg->blacklisted;
+    // Exact spellings, as these were always read: only "0" turns the first two off,
+    // only "1" turns the overlay on.
+    const char *prewarm = get("FXGL_PREWARM"), *control = get("FXGL_CONTROL");
+    const char *overlay = get("FXGL_OVERLAY");
+    cfg->prewarm = !prewarm || strcmp(prewarm, "0") != 0;
+    cfg->control = !control || strcmp(control, "0") != 0;
+    cfg->overlay = overlay && strcmp(overlay, "1") == 0;
+    copy_env(cfg->keys, sizeof(cfg->keys), get, "FXGL_KEYS");
+    copy_env(cfg->runtime_dir, sizeof(cfg->runtime_dir), get, "XDG_RUNTIME_DIR");
+    copy_env(cfg->dump, sizeof(cfg->dump), get, "FXGL_DUMP");
+    copy_env(cfg->screenshot_dir, sizeof(cfg->screenshot_dir), get, "FXGL_SCREENSHOT_DIR");
+    copy_env(cfg->visualise, sizeof(cfg->visualise), get, "FXGL_VISUALISE");
+    copy_env(cfg->log_file, sizeof(cfg->log_file), get, "FXGL_LOG_FILE");
 }
 
 static const char *real_getenv(const char *name) {

@@ -475,28 +475,26 @@ static void inspect_log(void *user, fxgl_gl_log_level level, const char *message
 static void control_init(void) {
     control_tried = true;
     char reason[512];
-    if (!ip_control_keys_parse(&keymap, getenv("FXGL_KEYS"), reason, sizeof(reason))) {
+    const ip_config *cfg = ip_config_get();
+    if (!ip_control_keys_parse(&keymap, cfg->keys, reason, sizeof(reason))) {
         fxgl_log(FXGL_LOG_WARN, "%s; default keys", reason);
         ip_control_keys_parse(&keymap, NULL, reason, sizeof(reason));
     }
-    const char *off = getenv("FXGL_CONTROL");
-    if (!off || strcmp(off, "0") != 0) {
-        control = ip_control_create(getenv("XDG_RUNTIME_DIR"), reason, sizeof(reason));
+    if (cfg->control) {
+        control = ip_control_create(cfg->runtime_dir[0] ? cfg->runtime_dir : NULL, reason,
+                                    sizeof(reason));
         if (control) {
             fxgl_log(FXGL_LOG_INFO, "control socket %s (fxgl ctl)", ip_control_path(control));
         } else {
             // No XDG_RUNTIME_DIR is ordinary (a session without a login
             // manager, xvfb-run as root): info, not a warning.
-            const char *dir = getenv("XDG_RUNTIME_DIR");
-            fxgl_log(dir && *dir ? FXGL_LOG_WARN : FXGL_LOG_INFO, "control: %s", reason);
+            fxgl_log(cfg->runtime_dir[0] ? FXGL_LOG_WARN : FXGL_LOG_INFO, "control: %s", reason);
         }
     }
     ip_control_signal_install();
-    dump_at_exit = getenv("FXGL_DUMP");
-    if (dump_at_exit && dump_at_exit[0]) {
+    dump_at_exit = cfg->dump[0] ? cfg->dump : NULL; // the configuration lives to the exit
+    if (dump_at_exit) {
         atexit(at_exit);
-    } else {
-        dump_at_exit = NULL;
     }
 }
 
@@ -506,13 +504,12 @@ ip_inspect *ip_inspect_create(fxgl_runtime *fx) {
         return NULL;
     }
     const ip_config *cfg = ip_config_get();
-    const char *overlay = getenv("FXGL_OVERLAY");
     fxgl_inspect_desc desc = {
         .log = inspect_log,
         .program = cfg->process[0] ? cfg->process : NULL,
-        .screenshot_dir = getenv("FXGL_SCREENSHOT_DIR"),
-        .visualise = getenv("FXGL_VISUALISE"),
-        .overlay = overlay && strcmp(overlay, "1") == 0,
+        .screenshot_dir = cfg->screenshot_dir[0] ? cfg->screenshot_dir : NULL,
+        .visualise = cfg->visualise[0] ? cfg->visualise : NULL,
+        .overlay = cfg->overlay,
         .dump_extra = ip_depth_dump, // depth.c: the depth candidates
     };
     i->in = fxgl_inspect_create(fx, &desc);
@@ -606,9 +603,9 @@ static bool dump_to_log(ip_inspect *i, const char *line, char *reply, size_t siz
         e += nl;
     }
     free(text);
-    const char *file = getenv("FXGL_LOG_FILE");
+    const char *file = ip_config_get()->log_file;
     snprintf(reply, size, "dump written to the program's log (%s)",
-             file && *file ? file : "its standard error");
+             file[0] ? file : "its standard error");
     return true;
 }
 

@@ -79,6 +79,17 @@ typedef struct ip_config {
     char stats[IP_CONFIG_PATH_MAX]; // FXGL_STATS: per-frame CSV (stats.c), "" when unset
     bool count_app_draws;        // FXGL_COUNT_APP_DRAWS=1: count the host's glDraw* calls
     bool depth_fbo;              // FXGL_DEPTH=fbo: track the program's depth attachments
+    bool prewarm;                // not FXGL_PREWARM=0: the compile worker prewarms (warm.c)
+    bool control;                // not FXGL_CONTROL=0: the control socket (control.c)
+    bool overlay;                // FXGL_OVERLAY=1: the statistics overlay from the start
+    char keys[IP_CONFIG_PATH_MAX]; // FXGL_KEYS: control key bindings, "" for the defaults
+    char runtime_dir[IP_CONFIG_PATH_MAX]; // XDG_RUNTIME_DIR: where the control socket goes
+    char dump[IP_CONFIG_PATH_MAX]; // FXGL_DUMP: dump file written at exit, "" when unset
+    char screenshot_dir[IP_CONFIG_PATH_MAX]; // FXGL_SCREENSHOT_DIR, "" when unset
+    char visualise[IP_CONFIG_PATH_MAX]; // FXGL_VISUALISE, "" when unset
+    // FXGL_LOG_FILE as set (log.c reads FXGL_LOG and FXGL_LOG_FILE itself: it logs
+    // before and while this structure is filled).
+    char log_file[IP_CONFIG_PATH_MAX];
 } ip_config;
 
 typedef const char *(*ip_getenv_fn)(const char *name);

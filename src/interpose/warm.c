@@ -71,8 +71,7 @@ static bool has_word(const char *list, const char *word) {
 }
 
 ip_warm *ip_warm_create(const fxgl_gl_info *app, int width, int height) {
-    const char *env = getenv("FXGL_PREWARM");
-    if (env && strcmp(env, "0") == 0) {
+    if (!ip_config_get()->prewarm) {
         static atomic_flag said = ATOMIC_FLAG_INIT;
         if (!atomic_flag_test_and_set(&said)) {
             fxgl_log(FXGL_LOG_INFO, "prewarm off (FXGL_PREWARM=0): a reload's first frame "
