@@ -1,10 +1,10 @@
 /*
- * sweep.c - the pass-count sweep of issue 9 (bench/sweep.sh drives it):
+ * sweep.c - the pass-count sweep (bench/sweep.sh drives it):
  * chains of N trivial fullscreen copy passes through the real compiler and
  * runtime, beside two hand-written floors doing the same N copies with
  * nothing else: fragment passes (bind target, bind source, draw) and
- * compute dispatches (bind image, bind source, dispatch, barrier). DESIGN.md
- * says why both floors: on a compute-class GPU a fragment copy is raster
+ * compute dispatches (bind image, bind source, dispatch, barrier). Both
+ * floors, because on a compute-class GPU a fragment copy is raster
  * bound and a compute copy runs near memory bandwidth.
  *
  * Every path does the same frame: copy the "application's" framebuffer in

@@ -73,7 +73,7 @@ typedef struct options {
     size_t texture_count;
     fxgl_define defines[MAX_ITEMS];
     size_t define_count;
-    // issue 10 (src/gl inspection layer)
+    // the inspection layer (src/gl)
     const char *dump;            // --dump FILE
     const char *visualise;       // --visualise Effect.fx:Texture[@mip,channels,corner,...]
     bool overlay;                // --overlay
@@ -499,7 +499,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "fxgl-render: the preset names techniques no effect has\n");
         missing_files++;
     }
-    // issue 10: frames run through the inspection layer (dump, visualise, overlay).
+    // Frames run through the inspection layer (dump, visualise, overlay).
     fxgl_inspect *in = fxgl_inspect_create(rt, &(fxgl_inspect_desc){
                                                    .log = on_log, .overlay = o.overlay});
     if (!in) {
@@ -575,7 +575,7 @@ int main(int argc, char **argv) {
         if (tq[0]) {
             gl->QueryCounter(tq[0], GL_TIMESTAMP);
         }
-        fxgl_inspect_frame(in, &fd); // issue 10: the runtime's frame, then visualise/overlay
+        fxgl_inspect_frame(in, &fd); // the runtime's frame, then visualise/overlay
         if (tq[0]) {
             gl->QueryCounter(tq[1], GL_TIMESTAMP);
         }

@@ -279,7 +279,7 @@ double fxgl_runtime_pass_gpu_ms(fxgl_runtime *rt, size_t i, size_t p);
 int fxgl_runtime_pass_exact_varyings(fxgl_runtime *rt, size_t i, size_t p);
 // The latest GPU time sample (ms) of the technique at order position i
 // (p == FXGL_WHOLE_TECHNIQUE) or of its pass p, for per-frame statistics
-// (issue 9). Timer results arrive a few frames late (a query ring, never
+// (the benchmarks' figures). Timer results arrive a few frames late (a query ring, never
 // waited for), so the sample belongs to a recent frame, not this one; -1
 // when no sample exists yet or timer queries are off.
 #define FXGL_WHOLE_TECHNIQUE ((size_t)-1)
@@ -370,7 +370,7 @@ typedef struct fxgl_frame_desc {
     const int *date;             // NULL: local time; else year, month, day, seconds of day
 } fxgl_frame_desc;
 
-// What the last frame cost (sokol's frame stats; issue 9 prints them).
+// What the last frame cost (sokol's frame stats; the benchmarks print them).
 typedef struct fxgl_runtime_stats {
     uint32_t gl_calls;           // every GL call of the frame, state capture/restore included
     uint32_t pass_calls;         // GL calls issued by passes (bind + draw, markers, queries)
@@ -398,7 +398,7 @@ bool fxgl_runtime_frame(fxgl_runtime *rt, const fxgl_frame_desc *frame);
 const fxgl_runtime_stats *fxgl_runtime_stats_get(const fxgl_runtime *rt);
 
 // ======================================================================
-// --- inspection (issue 10): dump, visualise, control, overlay, screenshots ---
+// --- inspection: dump, visualise, control, overlay, screenshots ---
 // ======================================================================
 //
 // src/gl/inspect.c (the object, the frame wrapper, commands), dump.c,

@@ -101,6 +101,6 @@ TESTS += tests/gl/test_render.sh
 EXTRA_DIST += tests/gl/test_render.sh
 EXTRA_DIST += tools/render-conformance.sh
 
-# issue 10 through fxgl-render: --dump, --overlay, --visualise.
+# The inspection layer through fxgl-render: --dump, --overlay, --visualise.
 TESTS += tests/gl/test_render_inspect.sh
 EXTRA_DIST += tests/gl/test_render_inspect.sh

@@ -1,5 +1,5 @@
 /*
- * control.c - the control interface of a running program (issue 10): a
+ * control.c - the control interface of a running program: a
  * UNIX socket in $XDG_RUNTIME_DIR, key bindings and SIGUSR1.
  *
  * The socket ($XDG_RUNTIME_DIR/fxgl-<pid>.sock, mode 0600) is polled once

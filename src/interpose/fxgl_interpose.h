@@ -388,7 +388,7 @@ FXGL_INTERNAL void ip_runtime_destroy(ip_runtime *runtime);
 // (its GL objects die with the context; its CPU memory is leaked, logged).
 FXGL_INTERNAL void ip_runtime_context_gone(ip_runtime *runtime, void *ctx, bool current);
 
-// --- draws.c (issue 9): the host's glDraw* calls, FXGL_COUNT_APP_DRAWS=1 ---
+// --- draws.c: the host's glDraw* calls, FXGL_COUNT_APP_DRAWS=1 ---
 
 // Our counting hook for a glDraw*/glMultiDraw* name when counting is on, else NULL.
 FXGL_INTERNAL void *ip_draws_hook_for(const char *name);
@@ -464,7 +464,7 @@ FXGL_INTERNAL bool ip_depth_command(const char *line, char *reply, size_t size);
 // The persistent key of candidate i; false when there is none.
 FXGL_INTERNAL bool ip_depth_key(int i, char *out, size_t size);
 
-// --- stats.c (issue 9) ---
+// --- stats.c: per-frame statistics ---
 
 // True when FXGL_STATS names a file that opened (checked once).
 FXGL_INTERNAL bool ip_stats_wanted(void);
@@ -475,7 +475,7 @@ FXGL_INTERNAL bool ip_stats_wanted(void);
 FXGL_INTERNAL void ip_stats_frame(struct fxgl_runtime *fx, bool effects_coming,
                                   uint64_t app_draws, bool count_app_draws);
 
-// --- control.c (issue 10): control socket, key bindings, SIGUSR1 ---
+// --- control.c: control socket, key bindings, SIGUSR1 ---
 
 typedef struct ip_control ip_control;
 struct fxgl_input;

@@ -1,5 +1,5 @@
 /*
- * warm.c - the compile worker's private GL context, for fxgl_prewarm_effect (issue 6).
+ * warm.c - the compile worker's private GL context, for fxgl_prewarm_effect.
  *
  * Every effect the worker compiles again (live reloads, preset and performance-mode
  * switches, resizes; not the first load, see ip_warm_effect) is built once more on the
