@@ -429,14 +429,6 @@ struct ip_inspect {
     bool reload;                 // `reload` asked: the frame hook rebuilds the effects
 };
 
-// Effects that failed to compile in the load being made (effects.c notes
-// them; the next ip_inspect_create hands them to its dump).
-#define IP_NOTES 32
-static struct {
-    char file[128];
-    char diagnostic[512];
-} notes[IP_NOTES];
-static int note_count;
 static bool carry_overlay;       // the overlay survives a reload
 
 static pthread_mutex_t control_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -498,7 +490,7 @@ static void control_init(void) {
     }
 }
 
-ip_inspect *ip_inspect_create(fxgl_runtime *fx) {
+ip_inspect *ip_inspect_create(fxgl_runtime *fx, const ip_effects *effects) {
     ip_inspect *i = calloc(1, sizeof(*i));
     if (!i) {
         return NULL;
@@ -526,14 +518,15 @@ ip_inspect *ip_inspect_create(fxgl_runtime *fx) {
     } else if (cfg->preset[0]) {
         fxgl_inspect_set_preset(i->in, cfg->preset);
     }
+    // The effects that failed to compile, asked of this runtime's own effects.
+    const char *file, *diagnostic;
+    for (size_t k = 0; ip_effects_failure(effects, k, &file, &diagnostic); k++) {
+        fxgl_inspect_add_failed(i->in, file, diagnostic);
+    }
     pthread_mutex_lock(&control_lock);
     if (!control_tried) {
         control_init();
     }
-    for (int k = 0; k < note_count; k++) {
-        fxgl_inspect_add_failed(i->in, notes[k].file, notes[k].diagnostic);
-    }
-    note_count = 0;
     if (carry_overlay) {
         fxgl_inspect_overlay(i->in, true);
         carry_overlay = false;
@@ -717,12 +710,3 @@ bool ip_inspect_take_reload(ip_inspect *i) {
     return true; // stays set: ip_inspect_destroy carries the overlay over
 }
 
-void ip_inspect_note_failed(const char *file, const char *diagnostic) {
-    pthread_mutex_lock(&control_lock);
-    if (note_count < IP_NOTES) {
-        snprintf(notes[note_count].file, sizeof(notes[0].file), "%s", file);
-        snprintf(notes[note_count].diagnostic, sizeof(notes[0].diagnostic), "%s", diagnostic);
-        note_count++;
-    }
-    pthread_mutex_unlock(&control_lock);
-}

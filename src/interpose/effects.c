@@ -76,6 +76,7 @@ typedef struct ip_entry {
     bool pending;                // the first compile is not back yet
     fxgl_effect *reused;         // another context's first compile, to deliver (a reference)
     fxgl_effect *staged;         // a finished compile waiting for the rest of the set (owned)
+    char failure[512];           // its first compile's first error ("" when none), for the dump
 } ip_entry;
 
 struct ip_effects {
@@ -640,13 +641,14 @@ static void stage(ip_effects *fx, fxgl_reload_result *r, bool shared) {
         first_error(r->errors, msg, sizeof(msg));
         if (e->member < 0 && !e->staged) {
             fxgl_log(FXGL_LOG_WARN, "effect %s skipped: %s", e->path, msg);
-            ip_inspect_note_failed(base_name(e->path), msg); // for the dump
+            snprintf(e->failure, sizeof(e->failure), "%s", msg); // for the dump
         } else {
             fxgl_log(FXGL_LOG_WARN, "reload of %s failed, the running version stays: %s",
                      e->path, msg);
         }
         return;
     }
+    e->failure[0] = '\0';
     effect_release(e->staged); // an older result nobody saw: the newest one counts
     e->staged = r->effect;
     r->effect = NULL; // ours now
@@ -779,6 +781,19 @@ ip_effects *ip_effects_load(fxgl_runtime *rt, const fxgl_gl_info *info, int widt
              fx->entry_count - reused, reused,
              live ? ", live reload on (FXGL_RELOAD=0 turns it off)" : "");
     return fx;
+}
+
+bool ip_effects_failure(const ip_effects *fx, size_t k, const char **file,
+                        const char **diagnostic) {
+    for (size_t i = 0; fx && i < fx->entry_count; i++) {
+        const ip_entry *e = &fx->entries[i];
+        if (e->failure[0] && k-- == 0) {
+            *file = base_name(e->path);
+            *diagnostic = e->failure;
+            return true;
+        }
+    }
+    return false;
 }
 
 void ip_effects_compile_counts(const ip_effects *fx, unsigned *compiled, unsigned *reused) {

@@ -361,7 +361,7 @@ static bool run_effects(ip_runtime *rt, ip_view *v, const ip_frame_desc *frame) 
     if (!v->inspect_tried) {
         // After the first compiles: the effects that failed are known now.
         v->inspect_tried = true;
-        v->inspect = ip_inspect_create(v->fx);
+        v->inspect = ip_inspect_create(v->fx, v->effects);
     }
     // The program's depth attachments (FXGL_DEPTH=fbo): choice and end-of-frame copy.
     ip_depth_frame(v->fx, frame->wsi, frame->context, frame->drawable.width,

@@ -261,6 +261,10 @@ FXGL_INTERNAL void ip_effects_log_startup(struct fxgl_runtime *rt);
 FXGL_INTERNAL const struct fxgl_program_cache *ip_effects_program_cache(void);
 // Front-end compiles this runtime's worker finished (failed ones too) and first compiles
 // it took from another context of the process instead.
+// The k-th effect of fx whose first compile failed: its file name and first error
+// (both fx's); false past the last.
+FXGL_INTERNAL bool ip_effects_failure(const ip_effects *fx, size_t k, const char **file,
+                                      const char **diagnostic);
 FXGL_INTERNAL void ip_effects_compile_counts(const ip_effects *fx, unsigned *compiled,
                                              unsigned *reused);
 // Starts compiling the effects the preset uses for this context (GLSL
@@ -512,7 +516,8 @@ FXGL_INTERNAL size_t ip_control_keys(const ip_keymap *map, const struct fxgl_inp
 // runtime goes and at exit). Created on the runtime's context; NULL: none.
 typedef struct ip_inspect ip_inspect;
 struct fxgl_frame_desc;
-FXGL_INTERNAL ip_inspect *ip_inspect_create(struct fxgl_runtime *fx);
+// effects: the runtime's effects, whose failed compiles the dump lists (NULL: none).
+FXGL_INTERNAL ip_inspect *ip_inspect_create(struct fxgl_runtime *fx, const ip_effects *effects);
 // On the runtime's context, before the runtime is destroyed. Accepts NULL.
 FXGL_INTERNAL void ip_inspect_destroy(ip_inspect *in);
 // Its context is gone without being current: FXGL_DUMP is written from the
@@ -528,9 +533,6 @@ FXGL_INTERNAL bool ip_inspect_frame(ip_inspect *in, struct fxgl_runtime *fx,
 // and its effects (on their context), which are rebuilt from the files at
 // the next frame.
 FXGL_INTERNAL bool ip_inspect_take_reload(ip_inspect *in);
-// effects.c: an effect that failed to compile, for the dump of the runtime
-// being loaded.
-FXGL_INTERNAL void ip_inspect_note_failed(const char *file, const char *diagnostic);
 // The same polling on a frame that runs no effects (KeyEffects off), so
 // control still answers. Accepts NULL.
 FXGL_INTERNAL void ip_inspect_idle(ip_inspect *in, const struct fxgl_input *input);
