@@ -29,16 +29,6 @@ struct fxgl_effects {
     held_preset *current;
 };
 
-static char *dup_string(const char *s)
-{
-    size_t len = strlen(s) + 1;
-    char *d = malloc(len);
-    if (d != NULL) {
-        memcpy(d, s, len);
-    }
-    return d;
-}
-
 // Copies a define array into an owned list (one storage block, like the preset module).
 static bool copy_defines(const fxgl_preset_define *items, size_t count,
                          fxgl_preset_define_list *out)
@@ -101,7 +91,7 @@ fxgl_effects *fxgl_effects_create(const fxgl_effects_desc *desc)
     fx->include_paths = calloc(desc->include_path_count + 1, sizeof(char *));
     bool ok = fx->include_paths != NULL;
     for (size_t i = 0; ok && i < desc->include_path_count; i++) {
-        fx->include_paths[i] = dup_string(desc->include_paths[i]);
+        fx->include_paths[i] = strdup(desc->include_paths[i]);
         ok = fx->include_paths[i] != NULL;
     }
     ok = ok && copy_defines(desc->defines, desc->define_count, &fx->defines) &&
