@@ -1,5 +1,11 @@
 /*
- * config.c - the environment, read once into one struct.
+ * config.c - the configuration of the process, read once: the environment into one
+ * struct at the first hook that needs it, the configuration files (fxgl.ini,
+ * ReShade.ini, <program>.conf, with the FXGL_* variables over them; src/preset) at the
+ * first frame. Two moments, because dlsym runs before the sanitizer runtimes of an
+ * instrumented program are ready and before the program has a window: what a hook
+ * needs is small and read without files; what the effects need is read when a frame
+ * asks for it (ip_config_files).
  *
  * Hooks run on hot paths (dlsym may be called thousands of times at start-up,
  * swap every frame), so nothing there calls getenv: the first hook that needs
@@ -11,12 +17,17 @@
  * compositors and gamescope (which may run effects of its own).
  */
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fxgl_interpose.h"
+#include "fxgl_preset.h"
+
+extern char **environ;
 
 // Process-wide and immutable after config_once: the reason this is a global.
 static ip_config config;
@@ -136,4 +147,52 @@ static void config_setup(void) {
 const ip_config *ip_config_get(void) {
     pthread_once(&config_once, config_setup);
     return &config;
+}
+
+// --- the configuration files, at the first frame ---
+
+// Process-wide and immutable after files_once, like config above.
+static struct {
+    bool ok;                     // read (false only when out of memory)
+    fxgl_config config;
+    char program[PATH_MAX];      // the executable, for __APPLICATION__ and beside-it files
+} files = {0};
+static pthread_once_t files_once = PTHREAD_ONCE_INIT;
+
+static void files_diag(void *user, const fxgl_preset_diag *diag) {
+    (void)user;
+    char buf[1024];
+    fxgl_preset_diag_format(diag, buf, sizeof(buf));
+    fxgl_log(FXGL_LOG_WARN, "%s", buf);
+}
+
+static void files_setup(void) {
+    ssize_t n = readlink("/proc/self/exe", files.program, sizeof(files.program) - 1);
+    files.program[n > 0 ? n : 0] = '\0';
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof(dir), "%s", files.program);
+    char *slash = strrchr(dir, '/');
+    if (slash) {
+        *slash = '\0';
+    }
+    fxgl_preset_sink sink = {files_diag, NULL};
+    // The name the program was started by (glxgears, not the glxgears.x86_64-linux-gnu
+    // that /proc/self/exe resolves to): the one a player writes <name>.conf for.
+    const char *name = program_invocation_short_name;
+    fxgl_config_env env = {(const char *const *)environ, slash ? dir : NULL,
+                           name && name[0] ? name : NULL};
+    files.ok = fxgl_config_load(&files.config, &env, &sink);
+    if (!files.ok) {
+        fxgl_log(FXGL_LOG_ERROR, "out of memory reading the configuration");
+    }
+}
+
+const fxgl_config *ip_config_files(void) {
+    pthread_once(&files_once, files_setup);
+    return files.ok ? &files.config : NULL;
+}
+
+const char *ip_config_program_path(void) {
+    pthread_once(&files_once, files_setup);
+    return files.program;
 }

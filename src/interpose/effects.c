@@ -35,7 +35,6 @@
 #define IP_MAX_PRESET_FILES 512      // presets considered beside the current one
 #define IP_SHARED_MAX 64             // compiled effects kept for other contexts
 
-extern char **environ;
 
 // The process's configuration, read once (session_once): every runtime of
 // the process shares it, hence globals. Read-only afterwards except the
@@ -43,7 +42,7 @@ extern char **environ;
 // picked up by each runtime on its own render thread (ip_effects_frame).
 static struct session {
     bool ok;                     // config read
-    fxgl_config config;
+    const fxgl_config *config;   // the configuration files (config.c), lives to the exit
     fxgl_preset *preset;         // the startup preset, NULL: none configured
     fxgl_effects_desc effects_desc; // what each runtime's compile object is made from
     fxgl_diskcache *cache;       // the on-disk compile cache, NULL: off (lives to the exit)
@@ -52,7 +51,6 @@ static struct session {
     size_t file_count;
     fxgl_search effect_dirs;     // EffectSearchPaths, `**` expanded (src/preset/search.c)
     fxgl_search texture_dirs;    // TextureSearchPaths, likewise
-    char program[PATH_MAX];      // the executable, for __APPLICATION__
 
     pthread_mutex_t lock;        // guards the requests, never held during I/O or a compile
     char preset_path[PATH_MAX];  // the current preset ("" none); next/previous change it
@@ -135,26 +133,13 @@ static void log_choice(const fxgl_config *c) {
 }
 
 static void session_setup(void) {
-    ssize_t n = readlink("/proc/self/exe", session.program, sizeof(session.program) - 1);
-    session.program[n > 0 ? n : 0] = '\0';
-    char dir[PATH_MAX];
-    snprintf(dir, sizeof(dir), "%s", session.program);
-    char *slash = strrchr(dir, '/');
-    if (slash) {
-        *slash = '\0';
-    }
     fxgl_preset_sink sink = {preset_diag, NULL};
-    // The name the program was started by (glxgears, not the glxgears.x86_64-linux-gnu
-    // that /proc/self/exe resolves to): the one a player writes <name>.conf for.
-    const char *name = program_invocation_short_name;
-    fxgl_config_env env = {(const char *const *)environ, slash ? dir : NULL,
-                           name && name[0] ? name : NULL};
-    if (!fxgl_config_load(&session.config, &env, &sink)) {
-        fxgl_log(FXGL_LOG_ERROR, "out of memory reading the configuration");
+    session.config = ip_config_files();
+    if (!session.config) {
         return;
     }
     session.ok = true;
-    const fxgl_config *c = &session.config;
+    const fxgl_config *c = session.config;
     // [DEPTH] (depth.c): how the FBO depth provider chooses and when it copies.
     ip_depth_options depth = {
         .by_vertices = c->depth_by_vertices,
@@ -432,7 +417,7 @@ bool ip_effects_save_depth(const ip_depth_options *opt) {
     if (!session.ok) {
         return false;
     }
-    fxgl_config c = session.config; // a shallow copy: only read by the save
+    fxgl_config c = *session.config; // a shallow copy: only read by the save
     c.depth_by_vertices = opt->by_vertices;
     c.depth_aspect = opt->aspect;
     c.depth_copy_before_clears = opt->copy_before_clear;
@@ -579,7 +564,7 @@ static fxgl_environment environment(const fxgl_gl_info *info, int width, int hei
         .api = info->api == FXGL_API_GLES ? FXGL_API_KIND_GLES : FXGL_API_KIND_GL,
         .api_major = info->major,
         .api_minor = info->minor,
-        .application = session.program,
+        .application = ip_config_program_path(),
     };
 }
 
@@ -708,7 +693,7 @@ ip_effects *ip_effects_load(fxgl_runtime *rt, const fxgl_gl_info *info, int widt
     if (!fx) {
         return NULL;
     }
-    const fxgl_config *c = &session.config;
+    const fxgl_config *c = session.config;
     fx->set = fxgl_effect_set_create(&(fxgl_effect_set_desc){
         .ops = fxgl_runtime_effect_ops(),
         .backend = rt,
@@ -862,7 +847,7 @@ static void take_requests(ip_effects *fx) {
             add_wanted(fx); // effects only the new preset enables
             // Applied with the recompiles and the new effects, as one set (ip_effects_frame).
             fx->apply_staged = true;
-            fx->apply_duration = session.config.transition_ms / 1000.0;
+            fx->apply_duration = session.config->transition_ms / 1000.0;
         }
     }
     for (size_t i = 0; recompile && i < fx->entry_count; i++) {
@@ -943,7 +928,7 @@ bool ip_effects_frame(ip_effects *fx, int width, int height, double now) {
             fxgl_diskcache_stats cs = fxgl_diskcache_get_stats(session.cache);
             fxgl_log(FXGL_LOG_INFO, "effects ready %.1f ms after the context's first frame; "
                      "compile cache %s: %u hit(s), %u miss(es) in this process", ms,
-                     session.cache ? session.config.cache_path : "off", cs.module_hits,
+                     session.cache ? session.config->cache_path : "off", cs.module_hits,
                      cs.module_misses);
         }
         fx->ready = true;
@@ -976,7 +961,7 @@ bool ip_effects_wants_input(const ip_effects *fx) {
     if (!fx) {
         return false;
     }
-    const fxgl_config *c = &session.config;
+    const fxgl_config *c = session.config;
     if (session.ok && (c->key_effects.vk || c->key_reload.vk || c->key_next_preset.vk ||
                        c->key_previous_preset.vk || c->key_performance_mode.vk)) {
         return true;
@@ -988,7 +973,7 @@ bool ip_effects_input(ip_effects *fx, const fxgl_input *in) {
     if (!in->has_focus) {
         return true;
     }
-    const fxgl_config *c = &session.config;
+    const fxgl_config *c = session.config;
     if (session.ok && key_fired(&c->key_effects, in)) {
         ip_control_toggle_effects();
     }

@@ -96,6 +96,13 @@ typedef const char *(*ip_getenv_fn)(const char *name);
 
 // The configuration of this process, read on first use (never in a constructor).
 FXGL_INTERNAL const ip_config *ip_config_get(void);
+// The configuration files with the FXGL_* variables over them (src/preset's
+// fxgl_config), read once at the first call: only from a frame, never from dlsym.
+// NULL when out of memory.
+struct fxgl_config;
+FXGL_INTERNAL const struct fxgl_config *ip_config_files(void);
+// The executable's path (/proc/self/exe), read with the files; "" when unknown.
+FXGL_INTERNAL const char *ip_config_program_path(void);
 // Fills cfg from an environment and a process name; pure, for tests.
 FXGL_INTERNAL void ip_config_parse(ip_config *cfg, ip_getenv_fn get, const char *process);
 // True when name matches an entry of a ':' or ',' separated list; an entry
