@@ -1,6 +1,6 @@
 #!/bin/sh
 # apitrace_check.sh [OUTDIR] - do fxgl's counters agree with apitrace?
-# (issue 9). fxgl-render runs the default preset (data/presets/default.ini:
+# fxgl-render runs the default preset (data/presets/default.ini:
 # fragment passes, a compute pass with barriers, copies, debug groups and
 # timers) under `apitrace trace --api egl` for FRAMES frames; the last
 # frame's counters from its report (fxgl_runtime_stats, what FXGL_STATS

@@ -1,5 +1,5 @@
 #!/bin/sh
-# breakdown.sh [OUTDIR] - where a frame of fxgl's runtime goes (issue 9):
+# breakdown.sh [OUTDIR] - where a frame of fxgl's runtime goes:
 #   - back-buffer copy in + out: the floor's two flipped blits alone
 #     (bench/sweep "copies" mode: GPU time);
 #   - the runtime's fixed cost per frame beyond the floor (state capture,

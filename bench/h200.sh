@@ -1,6 +1,6 @@
 #!/bin/sh
 # h200.sh - the GL benchmarks on the GPU machine, headless through EGL (no
-# X server), from prebuilt binaries carried there (issue 9).
+# X server), from prebuilt binaries carried there.
 #
 # Here, once:   sh bench/h200.sh --pack .benchbin BUILD
 #   copies what the runs need from the build tree BUILD (bench/sweep,

@@ -1,5 +1,5 @@
 #!/bin/sh
-# h200_x11.sh - GLX programs on the GPU machine (issue 9, script 3 there):
+# h200_x11.sh - GLX programs on the GPU machine (the third of the GPU machine's scripts):
 # that machine has no display and no package registry, but NVIDIA's GLX
 # renders on the GPU into an Xvfb carried there, together with the Mesa
 # software driver its own GLX extension needs to list visuals at all.

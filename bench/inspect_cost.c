@@ -1,5 +1,5 @@
 /*
- * inspect_cost.c - what the statistics overlay costs per frame (issue 10),
+ * inspect_cost.c - what the statistics overlay costs per frame,
  * and what the inspection layer costs with nothing on.
  *
  * On GL 4.5 core and GLES 3.2 (headless EGL), at a given size (default

@@ -1,5 +1,5 @@
 #!/bin/sh
-# loadtime.sh [OUTDIR] - load time of the conformance corpus (issue 9): per
+# loadtime.sh [OUTDIR] - load time of the conformance corpus: per
 # effect, cold and warm,
 #   compile_ms      wall time of `fxc glsl --target gl450` (fxgl's compiler:
 #                   preprocess, parse, check, GLSL of every pass; process

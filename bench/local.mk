@@ -1,4 +1,4 @@
-# bench/local.mk - benchmark drivers and scripts of issue 9 (included by
+# bench/local.mk - benchmark drivers and scripts (included by
 # Makefile.am). The scripts are run by hand (one command each, see
 # bench/RESULTS.md); the drivers are check programs so that `make check`
 # runs them small and checks what they count.

@@ -1,5 +1,5 @@
 #!/bin/sh
-# overhead.sh [OUTDIR] - what fxgl costs a real program (issue 9): glmark2
+# overhead.sh [OUTDIR] - what fxgl costs a real program: glmark2
 # scenes under Xvfb without fxgl, with fxgl preloaded running only the
 # passthrough effect (fxgl_Passthrough: copy in, one pass, copy out, state
 # capture/restore), and with the default preset (data/presets/default.ini).

@@ -1,5 +1,5 @@
 /*
- * passes.c - the runtime's per-pass cost, for docs/runtime.md and issue 5:
+ * passes.c - the runtime's per-pass cost, for docs/runtime.md:
  * a 10-pass chain of trivial fullscreen passes at 1280x720 (pass 0 reads
  * COLOR, pass i reads pass i-1's target, the last writes the back buffer).
  *

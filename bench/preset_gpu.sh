@@ -1,5 +1,5 @@
 #!/bin/sh
-# preset_gpu.sh [OUTDIR] - the GPU time of a preset's frame (issue 18: the
+# preset_gpu.sh [OUTDIR] - the GPU time of a preset's frame (the
 # default preset's six effects at 1080p, before and after a change).
 #
 # fxgl-render runs PRESET (data/presets/default.ini) over its test image at

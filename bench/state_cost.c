@@ -1,6 +1,6 @@
 /*
  * state_cost.c - what saving the application's GL state costs per frame,
- * against the alternative DESIGN.md names: an isolated shared context.
+ * against the alternative: an isolated shared context.
  *
  * For GL 4.5 core, GL 4.5 compatibility and GLES 3.2 it times, over many
  * iterations, (a) gl_state_capture + gl_state_set_runtime_defaults +

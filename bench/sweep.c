@@ -1,10 +1,10 @@
 /*
- * sweep.c - the pass-count sweep of issue 9 (bench/sweep.sh drives it):
+ * sweep.c - the pass-count sweep (bench/sweep.sh drives it):
  * chains of N trivial fullscreen copy passes through the real compiler and
  * runtime, beside two hand-written floors doing the same N copies with
  * nothing else: fragment passes (bind target, bind source, draw) and
- * compute dispatches (bind image, bind source, dispatch, barrier). DESIGN.md
- * says why both floors: on a compute-class GPU a fragment copy is raster
+ * compute dispatches (bind image, bind source, dispatch, barrier). Both
+ * floors, because on a compute-class GPU a fragment copy is raster
  * bound and a compute copy runs near memory bandwidth.
  *
  * Every path does the same frame: copy the "application's" framebuffer in
@@ -115,11 +115,8 @@ static char *chain_source(int passes, int w, int h, bool uniform) {
 static fxgl_effect *chain_compile(const fxgl_gl_info *info, int passes, int w, int h,
                                   bool uniform) {
     char *src = chain_source(passes, w, h, uniform);
-    fxgl_glsl_target target = info->api == FXGL_API_GLES ? FXGL_GLSL_ES320
-                              : info->major > 4 || info->minor >= 5 ? FXGL_GLSL_GL450
-                                                                    : FXGL_GLSL_GL430;
     fxgl_compile_desc cd = {.path = "Sweep.fx", .source = src, .source_len = strlen(src),
-                            .target = target};
+                            .target = fxgl_gl_glsl_target(info)};
     fxgl_diags diags;
     fxgl_diags_init(&diags);
     fxgl_effect *fx = fxgl_effect_compile(&cd, &diags);

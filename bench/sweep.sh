@@ -1,5 +1,5 @@
 #!/bin/sh
-# sweep.sh [OUTDIR] - the pass-count sweep (issue 9): chains of 1..32
+# sweep.sh [OUTDIR] - the pass-count sweep: chains of 1..32
 # trivial fullscreen copy passes through fxgl's compiler and runtime at
 # 1280x720 and 1920x1080, beside hand-written GL doing the same copies (the
 # fragment floor and the compute floor); the fixed cost per pass is the

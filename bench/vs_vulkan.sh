@@ -1,5 +1,5 @@
 #!/bin/sh
-# vs_vulkan.sh [OUTDIR] - fxgl's GL path against the Vulkan path (issue 9):
+# vs_vulkan.sh [OUTDIR] - fxgl's GL path against the Vulkan path:
 # the same chain of eight built-in effects (data/shaders, default values on
 # both sides) run
 #   - by fxgl, preloaded into a GL program (fxgl-demo), and

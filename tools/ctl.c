@@ -1,6 +1,6 @@
 /*
  * ctl.c - fxgl-ctl (and `fxgl ctl`): sends one control command to a
- * running program's fxgl and prints the reply (issue 10).
+ * running program's fxgl and prints the reply.
  *
  *   fxgl-ctl [-p PID | -s SOCKET] COMMAND [ARGS...]
  *

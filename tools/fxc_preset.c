@@ -97,69 +97,6 @@ static void check_textures(const fx_item *it, const fxgl_search *textures)
     }
 }
 
-static fxgl_preset_base_type base_of(fxgl_scalar s)
-{
-    switch (s) {
-    case FXGL_SCALAR_INT:
-        return FXGL_PRESET_INT;
-    case FXGL_SCALAR_UINT:
-        return FXGL_PRESET_UINT;
-    case FXGL_SCALAR_BOOL:
-        return FXGL_PRESET_BOOL;
-    default:
-        return FXGL_PRESET_FLOAT;
-    }
-}
-
-static const char *short_name(const char *name)
-{
-    const char *colon = strrchr(name, ':');
-    return colon != NULL ? colon + 1 : name;
-}
-
-// The plain-data view src/preset works on, with the effect's initial values.
-static bool describe(fx_item *it)
-{
-    const fxgl_effect *e = it->fx;
-    fxgl_preset_effect *pe = &it->pe;
-    pe->file = it->file;
-    pe->uniform_count = e->uniform_count;
-    pe->uniforms = calloc(e->uniform_count + 1, sizeof(*pe->uniforms));
-    pe->technique_count = e->technique_count;
-    pe->techniques = calloc(e->technique_count + 1, sizeof(*pe->techniques));
-    if (pe->uniforms == NULL || pe->techniques == NULL) {
-        return false;
-    }
-    for (size_t u = 0; u < e->uniform_count; u++) {
-        const fxgl_uniform *fu = &e->uniforms[u];
-        fxgl_preset_uniform *pu = &pe->uniforms[u];
-        pu->name = short_name(fu->name);
-        pu->type = base_of(fu->scalar);
-        pu->rows = (unsigned)fu->rows;
-        pu->cols = (unsigned)fu->cols;
-        pu->special = fu->special != FXGL_SPECIAL_NONE;
-        pu->nosave = fu->nosave || fu->array_length > 0;
-        const fxgl_annotation *ui = fxgl_annotation_find(&fu->annotations, "ui_type");
-        pu->ui_type = ui != NULL && ui->value.scalar == FXGL_SCALAR_STRING ? ui->value.string
-                                                                            : NULL;
-        for (int k = 0; k < fu->initializer.count && k < FXGL_PRESET_MAX_COMPONENTS; k++) {
-            pu->value[k].u = fu->initializer.u[k];
-        }
-    }
-    for (size_t t = 0; t < e->technique_count; t++) {
-        const fxgl_technique *ft = &e->techniques[t];
-        fxgl_preset_technique *pt = &pe->techniques[t];
-        pt->name = ft->name;
-        pt->ui_label = ft->label;
-        pt->forced_on = ft->enabled;
-        pt->nosave = ft->nosave;
-        pt->hidden = ft->hidden;
-        pt->skip_in_screenshot = !ft->enabled_in_screenshot;
-        pt->timeout_ms = (uint32_t)(ft->timeout_ms > 0 ? ft->timeout_ms : 0);
-    }
-    return true;
-}
-
 static void print_value(const fxgl_preset_uniform *u)
 {
     size_t n = (u->rows ? u->rows : 1) * (u->cols ? u->cols : 1);
@@ -354,7 +291,7 @@ int fxc_preset_main(int argc, char **argv)
             }
         }
         fxgl_diags_finish(&diags);
-        if (it->fx != NULL && describe(it)) {
+        if (it->fx != NULL && fxgl_effect_view(it->fx, it->file, &it->pe)) {
             pe[loaded] = it->pe;
             map[loaded++] = i;
         }
@@ -429,8 +366,7 @@ int fxc_preset_main(int argc, char **argv)
         }
     }
     for (size_t i = 0; i < count; i++) {
-        free(items[i].pe.uniforms);
-        free(items[i].pe.techniques);
+        fxgl_effect_view_finish(&items[i].pe);
         fxgl_effect_destroy(items[i].fx);
         free(items[i].path);
     }

@@ -73,7 +73,7 @@ typedef struct options {
     size_t texture_count;
     fxgl_define defines[MAX_ITEMS];
     size_t define_count;
-    // issue 10 (src/gl inspection layer)
+    // the inspection layer (src/gl)
     const char *dump;            // --dump FILE
     const char *visualise;       // --visualise Effect.fx:Texture[@mip,channels,corner,...]
     bool overlay;                // --overlay
@@ -262,14 +262,6 @@ static bool find_effect(const char *file, char *out, size_t size) {
     return ok;
 }
 
-static fxgl_glsl_target target_for(const fxgl_gl_info *info) {
-    if (info->api == FXGL_API_GLES) {
-        return info->minor >= 2 ? FXGL_GLSL_ES320 : info->minor >= 1 ? FXGL_GLSL_ES310
-                                                                     : FXGL_GLSL_ES300;
-    }
-    return info->major > 4 || info->minor >= 5 ? FXGL_GLSL_GL450 : FXGL_GLSL_GL430;
-}
-
 static void json_string(FILE *f, const char *s) {
     fputc('"', f);
     for (; s && *s; s++) {
@@ -293,117 +285,9 @@ static const char *status_name(fxgl_status s) {
 
 // --- preset ---
 
-static fxgl_preset_base_type base_type(fxgl_scalar s) {
-    switch (s) {
-    case FXGL_SCALAR_INT: return FXGL_PRESET_INT;
-    case FXGL_SCALAR_UINT: return FXGL_PRESET_UINT;
-    case FXGL_SCALAR_BOOL: return FXGL_PRESET_BOOL;
-    default: return FXGL_PRESET_FLOAT;
-    }
-}
-
-static const char *short_name(const char *name) {
-    const char *s = strrchr(name, ':');
-    return s ? s + 1 : name;
-}
-
-// false when the preset names techniques no effect has.
-static bool apply_preset(fxgl_runtime *rt, const fxgl_preset *preset, loaded *fx, size_t n) {
-    fxgl_preset_effect effects[MAX_ITEMS];
-    size_t map[MAX_ITEMS];
-    size_t count = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (!fx[i].fx || fx[i].runtime_index < 0) {
-            continue;
-        }
-        const fxgl_effect *e = fx[i].fx;
-        fxgl_preset_effect *pe = &effects[count];
-        map[count++] = i;
-        pe->file = fx[i].file;
-        pe->uniform_count = e->uniform_count;
-        pe->uniforms = calloc(e->uniform_count + 1, sizeof(*pe->uniforms));
-        pe->technique_count = e->technique_count;
-        pe->techniques = calloc(e->technique_count + 1, sizeof(*pe->techniques));
-        if (!pe->uniforms || !pe->techniques) {
-            fprintf(stderr, "fxgl-render: out of memory\n");
-            exit(1);
-        }
-        for (size_t u = 0; u < e->uniform_count; u++) {
-            const fxgl_uniform *fu = &e->uniforms[u];
-            fxgl_preset_uniform *pu = &pe->uniforms[u];
-            pu->name = short_name(fu->name);
-            pu->type = base_type(fu->scalar);
-            pu->rows = (unsigned)fu->rows;
-            pu->cols = (unsigned)fu->cols;
-            pu->special = fu->special != FXGL_SPECIAL_NONE;
-            pu->nosave = fu->nosave;
-            const fxgl_annotation *ui = fxgl_annotation_find(&fu->annotations, "ui_type");
-            pu->ui_type = ui && ui->value.scalar == FXGL_SCALAR_STRING ? ui->value.string : NULL;
-            for (int k = 0; k < fu->initializer.count && k < FXGL_PRESET_MAX_COMPONENTS; k++) {
-                pu->value[k].u = fu->initializer.u[k];
-            }
-        }
-        for (size_t t = 0; t < e->technique_count; t++) {
-            const fxgl_technique *ft = &e->techniques[t];
-            fxgl_preset_technique *pt = &pe->techniques[t];
-            pt->name = ft->name;
-            pt->ui_label = ft->label;
-            pt->forced_on = ft->enabled;
-            pt->nosave = ft->nosave;
-            pt->hidden = ft->hidden;
-            pt->skip_in_screenshot = !ft->enabled_in_screenshot;
-            pt->timeout_ms = (uint32_t)ft->timeout_ms;
-        }
-    }
-    bool complete = fxgl_preset_apply(preset, effects, count);
-    if (!complete) {
-        fprintf(stderr, "fxgl-render: the preset names techniques no effect has\n");
-    }
-    for (size_t k = 0; k < count; k++) {
-        const loaded *l = &fx[map[k]];
-        const fxgl_effect *e = l->fx;
-        for (size_t t = 0; t < e->technique_count; t++) {
-            fxgl_runtime_set_enabled(rt, (size_t)l->runtime_index, t,
-                                     effects[k].techniques[t].enabled);
-        }
-        for (size_t u = 0; u < e->uniform_count; u++) {
-            const fxgl_preset_uniform *pu = &effects[k].uniforms[u];
-            if (pu->special) {
-                continue;
-            }
-            const fxgl_uniform *fu = &e->uniforms[u];
-            fxgl_value v = {.count = fu->rows * (fu->cols > 0 ? fu->cols : 1)};
-            v.scalar = pu->type == FXGL_PRESET_FLOAT  ? FXGL_SCALAR_FLOAT
-                       : pu->type == FXGL_PRESET_INT  ? FXGL_SCALAR_INT
-                       : pu->type == FXGL_PRESET_BOOL ? FXGL_SCALAR_BOOL
-                                                      : FXGL_SCALAR_UINT;
-            for (int c = 0; c < v.count && c < 16; c++) {
-                v.u[c] = pu->value[c].u;
-            }
-            fxgl_runtime_set_uniform(rt, (size_t)l->runtime_index, fu->name, &v);
-        }
-    }
-    size_t total = 0;
-    for (size_t k = 0; k < count; k++) {
-        total += effects[k].technique_count;
-    }
-    fxgl_preset_technique_ref *refs = calloc(total + 1, sizeof(*refs));
-    fxgl_technique_ref *order = calloc(total + 1, sizeof(*order));
-    if (refs && order) {
-        size_t m = fxgl_preset_order(preset, NULL, 0, effects, count, refs);
-        for (size_t i = 0; i < m; i++) {
-            order[i].effect = (uint32_t)fx[map[refs[i].effect]].runtime_index;
-            order[i].technique = refs[i].technique;
-        }
-        fxgl_runtime_set_order(rt, order, m);
-    }
-    free(refs);
-    free(order);
-    for (size_t k = 0; k < count; k++) {
-        free(effects[k].uniforms);
-        free(effects[k].techniques);
-    }
-    return complete;
+static void on_set_report(void *user, fxgl_effect_set_level level, const char *message) {
+    (void)user, (void)level;
+    fprintf(stderr, "fxgl-render: %s\n", message);
 }
 
 static void on_preset_diag(void *user, const fxgl_preset_diag *d) {
@@ -527,7 +411,7 @@ int main(int argc, char **argv) {
     fxgl_effects *effects = fxgl_effects_create(&(fxgl_effects_desc){
         .cache = cache,
         .env = env,
-        .target = target_for(info),
+        .target = fxgl_gl_glsl_target(info),
         .include_paths = (const char *const *)effect_dirs.dirs,
         .include_path_count = effect_dirs.count,
         .defines = cl,
@@ -597,15 +481,25 @@ int main(int argc, char **argv) {
         fprintf(stderr, "fxgl-render: the runtime cannot work on %s\n", info->version);
         return 1;
     }
+    // The effects and the preset through the effect set, as the preloaded library does.
+    fxgl_effect_set *set = fxgl_effect_set_create(&(fxgl_effect_set_desc){
+        .ops = fxgl_runtime_effect_ops(), .backend = rt, .report = on_set_report});
+    if (!set) {
+        fprintf(stderr, "fxgl-render: out of memory\n");
+        return 1;
+    }
     for (size_t i = 0; i < n; i++) {
         if (fx[i].fx) {
-            fx[i].runtime_index = fxgl_runtime_add_effect(rt, fx[i].fx, fx[i].file);
+            int member = fxgl_effect_set_add(set, fx[i].fx, fx[i].file);
+            fx[i].runtime_index =
+                member < 0 ? -1 : (int)fxgl_effect_set_backend_index(set, (size_t)member);
         }
     }
-    if (preset && !apply_preset(rt, preset, fx, n)) {
+    if (preset && !fxgl_effect_set_apply(set, preset, 0.0, 0.0)) {
+        fprintf(stderr, "fxgl-render: the preset names techniques no effect has\n");
         missing_files++;
     }
-    // issue 10: frames run through the inspection layer (dump, visualise, overlay).
+    // Frames run through the inspection layer (dump, visualise, overlay).
     fxgl_inspect *in = fxgl_inspect_create(rt, &(fxgl_inspect_desc){
                                                    .log = on_log, .overlay = o.overlay});
     if (!in) {
@@ -622,6 +516,7 @@ int main(int argc, char **argv) {
         if (!fxgl_inspect_visualise(in, o.visualise, why, sizeof(why))) {
             fprintf(stderr, "fxgl-render: %s\n", why);
             fxgl_inspect_destroy(in);
+            fxgl_effect_set_destroy(set);
             fxgl_runtime_destroy(rt);
             fxgl_test_egl_destroy(egl);
             for (size_t i = 0; i < n; i++) {
@@ -680,7 +575,7 @@ int main(int argc, char **argv) {
         if (tq[0]) {
             gl->QueryCounter(tq[0], GL_TIMESTAMP);
         }
-        fxgl_inspect_frame(in, &fd); // issue 10: the runtime's frame, then visualise/overlay
+        fxgl_inspect_frame(in, &fd); // the runtime's frame, then visualise/overlay
         if (tq[0]) {
             gl->QueryCounter(tq[1], GL_TIMESTAMP);
         }
@@ -839,6 +734,7 @@ int main(int argc, char **argv) {
         fxgl_image_free(&out);
     }
     fxgl_inspect_destroy(in);
+    fxgl_effect_set_destroy(set);
     fxgl_runtime_destroy(rt);
     GLuint fbos[2] = {fbo, scene_fbo}, texs[2] = {color, scene};
     gl->DeleteFramebuffers(2, fbos);

@@ -14,10 +14,11 @@
 #include "fxgl_diskcache.h"
 #include "fxgl_effects.h"
 
-typedef struct held_preset {
+struct fxgl_held_preset {
     fxgl_preset *preset;
     int refs;
-} held_preset;
+};
+typedef fxgl_held_preset held_preset;
 
 struct fxgl_effects {
     fxgl_effects_desc desc;      // its arrays point into the copies below
@@ -27,16 +28,6 @@ struct fxgl_effects {
     pthread_mutex_t lock;        // guards current (and the refs of every held_preset)
     held_preset *current;
 };
-
-static char *dup_string(const char *s)
-{
-    size_t len = strlen(s) + 1;
-    char *d = malloc(len);
-    if (d != NULL) {
-        memcpy(d, s, len);
-    }
-    return d;
-}
 
 // Copies a define array into an owned list (one storage block, like the preset module).
 static bool copy_defines(const fxgl_preset_define *items, size_t count,
@@ -100,7 +91,7 @@ fxgl_effects *fxgl_effects_create(const fxgl_effects_desc *desc)
     fx->include_paths = calloc(desc->include_path_count + 1, sizeof(char *));
     bool ok = fx->include_paths != NULL;
     for (size_t i = 0; ok && i < desc->include_path_count; i++) {
-        fx->include_paths[i] = dup_string(desc->include_paths[i]);
+        fx->include_paths[i] = strdup(desc->include_paths[i]);
         ok = fx->include_paths[i] != NULL;
     }
     ok = ok && copy_defines(desc->defines, desc->define_count, &fx->defines) &&
@@ -146,6 +137,21 @@ static held_preset *acquire(const fxgl_effects *cfx)
     }
     pthread_mutex_unlock(&fx->lock);
     return h;
+}
+
+fxgl_held_preset *fxgl_effects_hold_preset(fxgl_effects *fx)
+{
+    return acquire(fx);
+}
+
+const fxgl_preset *fxgl_held_preset_get(const fxgl_held_preset *held)
+{
+    return held != NULL ? held->preset : NULL;
+}
+
+void fxgl_effects_release_preset(fxgl_effects *fx, fxgl_held_preset *held)
+{
+    release(fx, held);
 }
 
 void fxgl_effects_destroy(fxgl_effects *fx)
@@ -277,20 +283,6 @@ typedef struct value_ctx {
     const char *file;
 } value_ctx;
 
-static fxgl_preset_base_type base_of(fxgl_scalar s)
-{
-    switch (s) {
-    case FXGL_SCALAR_INT:
-        return FXGL_PRESET_INT;
-    case FXGL_SCALAR_UINT:
-        return FXGL_PRESET_UINT;
-    case FXGL_SCALAR_BOOL:
-        return FXGL_PRESET_BOOL;
-    default:
-        return FXGL_PRESET_FLOAT;
-    }
-}
-
 // The compiler asks for each initialized uniform; value holds the initializer (scalar and
 // component count), which stays where the preset has nothing.
 static bool uniform_value(void *user, const char *uniform, fxgl_value *value)
@@ -300,11 +292,9 @@ static bool uniform_value(void *user, const char *uniform, fxgl_value *value)
         value->count > FXGL_PRESET_MAX_COMPONENTS) {
         return false;
     }
-    // Presets store the short name; the module's is namespaced ("ns::name").
-    const char *colon = strrchr(uniform, ':');
     fxgl_preset_uniform u = {
-        .name = colon != NULL ? colon + 1 : uniform,
-        .type = base_of(value->scalar),
+        .name = fxgl_effect_view_name(uniform),
+        .type = fxgl_effect_view_type(value->scalar),
         .rows = (unsigned)value->count, // the component count is what the preset lists
         .cols = 1,
     };

@@ -62,6 +62,16 @@ void fxgl_effects_destroy(fxgl_effects *fx);
 // is locked against saving. false when out of memory (the previous preset stays).
 bool fxgl_effects_set_preset(fxgl_effects *fx, const char *path);
 
+// The preset compiles use now, shared: a host that applies the same preset to its
+// effects takes a reference instead of reading the file again. It is read-only for
+// everyone (compiles on other threads read it at the same time); a host that saves
+// reads a copy of its own. NULL when there is no preset. Every hold is given back with
+// fxgl_effects_release_preset (the preset lives while one is held, even after a switch).
+typedef struct fxgl_held_preset fxgl_held_preset;
+fxgl_held_preset *fxgl_effects_hold_preset(fxgl_effects *fx);
+const fxgl_preset *fxgl_held_preset_get(const fxgl_held_preset *held);
+void fxgl_effects_release_preset(fxgl_effects *fx, fxgl_held_preset *held);
+
 // The message a save is refused with in performance mode.
 #define FXGL_EFFECTS_PERFORMANCE_LOCK \
     "performance mode is on: effect variables are compile-time constants and read-only; " \
@@ -110,6 +120,128 @@ fxgl_effect *fxgl_effects_compile_for(fxgl_effects *fx, const char *path,
 // The file name part of a path ("a/b/LUT.fx" -> "LUT.fx").
 const char *fxgl_effects_file_part(const char *path);
 
+// --- the preset's view of a compiled effect (view.c) ---
+//
+// Every host hands a preset the same view of an effect: one view uniform per uniform of
+// the effect, at the same index (so a value the preset gives view uniform k goes to the
+// effect's uniform k, by index), and one view technique per technique. Arrays are read
+// and saved as the reference does it: the components of their first element; strings
+// are left out of presets (nosave).
+
+// The view of effect, with the effect's initial values and every technique off. Its
+// names point into effect, file is borrowed. false when out of memory.
+bool fxgl_effect_view(const fxgl_effect *effect, const char *file, fxgl_preset_effect *out);
+void fxgl_effect_view_finish(fxgl_preset_effect *view);
+
+// The value to write into uniform from its view (the first element of an array); false
+// for a uniform the runtime owns (special) or one with no numeric value.
+bool fxgl_effect_view_value(const fxgl_uniform *uniform, const fxgl_preset_uniform *view,
+                            fxgl_value *out);
+
+// The preset's component type for a scalar type.
+fxgl_preset_base_type fxgl_effect_view_type(fxgl_scalar scalar);
+
+// The name a preset knows a uniform by: its short name ("Strength" for "MyFx::Strength").
+const char *fxgl_effect_view_name(const char *name);
+
+// --- the effect set of a runtime (set.c) ---
+//
+// What a runtime runs and how: its effects, the preset applied to them (techniques on or
+// off, values, toggle keys, the render order), timed transitions between presets and
+// toggle keys. Every host (the interposer's context, fxgl-render, an overlay) drives a
+// back end through the set, and the set reaches the back end only through a table of
+// operations it fills in (src/gl: fxgl_runtime_effect_ops), so a second back end serves
+// the same set. A value goes from the preset's view to the back end by uniform index.
+// The set borrows the effects; it never compiles, reads files or prints.
+
+// The back end's side. Every call gets the set's backend pointer; effect indices are
+// the back end's own (what add returned).
+typedef struct fxgl_effect_ops {
+    // Takes effect (borrowed until replaced or the back end is gone) under file, the
+    // preset's section name; its techniques run after those known, all enabled. Returns
+    // its index, -1 on failure.
+    int (*add)(void *backend, const fxgl_effect *effect, const char *file);
+    // A new version of an effect in place of the old one; false (with reason) leaves the
+    // old one running.
+    bool (*replace)(void *backend, size_t effect, const fxgl_effect *next, char *reason,
+                    size_t reason_size);
+    // The value of uniform (its index in fxgl_effect.uniforms), converted to its type.
+    bool (*set_value)(void *backend, size_t effect, size_t uniform, const fxgl_value *value);
+    bool (*enable)(void *backend, size_t effect, size_t technique, bool enabled);
+    // The render order; techniques not listed go after the listed ones.
+    bool (*order)(void *backend, const fxgl_technique_ref *order, size_t count);
+} fxgl_effect_ops;
+
+typedef enum fxgl_effect_set_level {
+    FXGL_EFFECT_SET_FAILURE,     // something was skipped or kept as it was
+    FXGL_EFFECT_SET_NOTE,        // something the player did took effect (a toggle key)
+} fxgl_effect_set_level;
+
+typedef struct fxgl_effect_set_desc {
+    const fxgl_effect_ops *ops;  // borrowed, required
+    void *backend;               // handed to every op (the runtime)
+    // TechniqueSorting of the configuration, used where the preset has none (borrowed,
+    // must outlive the set; NULL: none).
+    const char *const *sorting;
+    size_t sorting_count;
+    // Failures and notes, one line each without a newline; NULL: dropped.
+    void (*report)(void *user, fxgl_effect_set_level level, const char *message);
+    void *user;
+} fxgl_effect_set_desc;
+
+typedef struct fxgl_effect_set fxgl_effect_set;
+
+// NULL when out of memory.
+fxgl_effect_set *fxgl_effect_set_create(const fxgl_effect_set_desc *desc);
+// The effects are the caller's; the back end is left as it is.
+void fxgl_effect_set_destroy(fxgl_effect_set *set);
+
+// Adds effect (borrowed) to the back end under file ("LUT.fx", copied). Returns its
+// member index (0, 1, ... in the order of adding), -1 on failure (reported). Its values
+// and techniques are the preset's from the next fxgl_effect_set_apply.
+int fxgl_effect_set_add(fxgl_effect_set *set, const fxgl_effect *effect, const char *file);
+// A new version of member's effect. true: it runs, the caller may destroy the old one;
+// false (reported): the old one runs on and next is not used.
+bool fxgl_effect_set_replace(fxgl_effect_set *set, size_t member, const fxgl_effect *next);
+
+// Applies preset to every member: techniques on or off, values (each uniform reset to its
+// initial value, then the preset's), toggle keys, the render order. duration > 0 blends
+// float values from the running ones over that many seconds from now (the frame clock;
+// fxgl_effect_set_step moves them), the rest switch at once. Returns false when the
+// preset names techniques no member has.
+bool fxgl_effect_set_apply(fxgl_effect_set *set, const fxgl_preset *preset, double now,
+                           double duration);
+// One frame of running transitions; returns whether any still runs. Allocates nothing.
+bool fxgl_effect_set_step(fxgl_effect_set *set, double now);
+bool fxgl_effect_set_transitioning(const fxgl_effect_set *set);
+
+// Whether any technique has a toggle key (a host reads input only then).
+bool fxgl_effect_set_has_toggle_keys(const fxgl_effect_set *set);
+// Flips every technique whose toggle key fired (fired says, per key) and is not forced
+// on; each flip is reported as a note. Returns how many flipped.
+size_t fxgl_effect_set_toggle(fxgl_effect_set *set,
+                              bool (*fired)(void *user, const fxgl_preset_key *key),
+                              void *user);
+
+// --- what an overlay reads and changes ---
+size_t fxgl_effect_set_count(const fxgl_effect_set *set);
+// The preset's view of member as applied and changed since (NULL before the first
+// apply after it was added or replaced). Owned by the set.
+const fxgl_preset_effect *fxgl_effect_set_view(const fxgl_effect_set *set, size_t member);
+const fxgl_effect *fxgl_effect_set_effect(const fxgl_effect_set *set, size_t member);
+// member's index in the back end (what ops->add returned), for the back end's own calls.
+size_t fxgl_effect_set_backend_index(const fxgl_effect_set *set, size_t member);
+// Switches one technique on or off (not a forced-on one).
+bool fxgl_effect_set_enable(fxgl_effect_set *set, size_t member, size_t technique, bool on);
+// Sets uniform's components (its view's count; the first element of an array) in the
+// view and the back end, ending a transition of it.
+bool fxgl_effect_set_value(fxgl_effect_set *set, size_t member, size_t uniform,
+                           const fxgl_preset_value *components);
+// Records every member's techniques, keys and values in preset as the reference's save
+// does (fxgl_preset_capture, in the render order the preset gives); the caller saves it.
+// false when out of memory.
+bool fxgl_effect_set_capture(const fxgl_effect_set *set, fxgl_preset *preset);
+
 // --- live reload (reload.c) ---
 //
 // A worker thread watches (inotify) the directories of every file an effect was built
@@ -146,7 +278,8 @@ void fxgl_reloader_destroy(fxgl_reloader *r);
 // Watches the files effect was built from under id (the caller's effect index). Calling it
 // again for the same id (after a swap) replaces the watched set. false when out of memory.
 bool fxgl_reloader_watch(fxgl_reloader *r, int id, const char *path, const fxgl_effect *effect);
-// Watches the preset file: a change is reported as a result with preset_changed set.
+// Watches the preset file: a change is reported as a result with preset_changed set and
+// a hold on the preset as the worker read it (the host reads no file).
 bool fxgl_reloader_watch_preset(fxgl_reloader *r, const char *path);
 
 typedef struct fxgl_reload_result {
@@ -156,6 +289,11 @@ typedef struct fxgl_reload_result {
     char *errors;                // owned; the diagnostics, one per line ("" when none)
     double compile_ms;           // how long the compile took on the worker
     double prewarm_ms;           // how long the prewarm took after it (0: none)
+    // With preset_changed: the preset the worker read (fxgl_effects_hold_preset), owned
+    // by the caller: take it (set the field to NULL) or fxgl_reload_result_finish gives
+    // it back. NULL when it could not be read (the previous one stays).
+    fxgl_held_preset *preset;
+    fxgl_effects *held_by;       // where preset is given back
 } fxgl_reload_result;
 
 // Takes one finished result without waiting; false when none is ready.

@@ -8,7 +8,9 @@ libfxgl_effects_la_SOURCES = \
 	src/effects/fxgl_diskcache.h \
 	src/effects/diskcache.c \
 	src/effects/reload.c \
-	src/effects/transition.c
+	src/effects/transition.c \
+	src/effects/view.c \
+	src/effects/set.c
 libfxgl_effects_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/effects
 # Not linked to libfxgl_fx/libfxgl_preset here: libfxgl.so gets those through libfxgl_gl
 # and its own list, and a convenience library inside another one would put the same objects
@@ -54,3 +56,21 @@ bench_perfmode_SOURCES = bench/perfmode.c
 bench_perfmode_CPPFLAGS = $(EFFECTS_TEST_CPPFLAGS)
 bench_perfmode_LDADD = libfxgl_effects.la libfxgl_preset.la $(TEST_LDADD) $(EGL_LIBS)
 EXTRA_DIST += bench/perfmode.sh
+
+# The preset's view of a compiled effect, shared by every host.
+check_PROGRAMS += tests/effects/test_view
+tests_effects_test_view_SOURCES = tests/effects/test_view.c
+tests_effects_test_view_CPPFLAGS = $(EFFECTS_TEST_CPPFLAGS)
+tests_effects_test_view_LDADD = libfxgl_effects.la libfxgl_preset.la $(TEST_LDADD) -ldl -lpthread
+
+# The effect set over a recording back end (no GL).
+check_PROGRAMS += tests/effects/test_set
+tests_effects_test_set_SOURCES = tests/effects/test_set.c
+tests_effects_test_set_CPPFLAGS = $(EFFECTS_TEST_CPPFLAGS)
+tests_effects_test_set_LDADD = libfxgl_effects.la libfxgl_preset.la $(TEST_LDADD) -ldl -lpthread
+
+# A preset switch is read once, on the reload worker, and shared with the host.
+check_PROGRAMS += tests/effects/test_switch
+tests_effects_test_switch_SOURCES = tests/effects/test_switch.c
+tests_effects_test_switch_CPPFLAGS = $(EFFECTS_TEST_CPPFLAGS)
+tests_effects_test_switch_LDADD = libfxgl_effects.la libfxgl_preset.la $(TEST_LDADD) -ldl -lpthread

@@ -91,16 +91,6 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static char *dup_string(const char *s)
-{
-    size_t len = strlen(s) + 1;
-    char *d = malloc(len);
-    if (d != NULL) {
-        memcpy(d, s, len);
-    }
-    return d;
-}
-
 // The real path of path's directory joined with its name, so that a file that does not
 // exist yet (or is being replaced) still compares equal to what inotify reports.
 static char *canonical(const char *path)
@@ -248,7 +238,7 @@ static void preset_changed(fxgl_reloader *r, const char *path)
     n = r->item_count;
     char **paths = calloc(n + 1, sizeof(*paths));
     for (size_t i = 0; paths != NULL && i < n; i++) {
-        paths[i] = dup_string(r->items[i].path);
+        paths[i] = strdup(r->items[i].path);
     }
     pthread_mutex_unlock(&r->lock);
     if (paths == NULL) {
@@ -382,7 +372,7 @@ static void *worker(void *arg)
                 r->preset_dirty = false;
                 r->busy = true;
                 preset_ready = true;
-                preset_path = dup_string(r->preset_given);
+                preset_path = strdup(r->preset_given);
             } else {
                 timeout = (int)(due - t);
             }
@@ -397,7 +387,7 @@ static void *worker(void *arg)
                 w->dirty = false;
                 r->busy = true;
                 ready_id = w->id;
-                ready_path = dup_string(w->path);
+                ready_path = strdup(w->path);
                 ready_first = !w->compiled;
                 w->compiled = true;
             } else if (timeout < 0 || due - t < (uint64_t)timeout) {
@@ -415,7 +405,10 @@ static void *worker(void *arg)
             if (node != NULL) {
                 node->result.id = -1;
                 node->result.preset_changed = true;
-                node->result.errors = dup_string("");
+                node->result.errors = strdup("");
+                // The copy just read, for the render thread: it reads no file.
+                node->result.preset = fxgl_effects_hold_preset(r->effects);
+                node->result.held_by = r->effects;
                 push_result(r, node);
             }
             set_idle(r);
@@ -469,7 +462,7 @@ fxgl_reloader *fxgl_reloader_create(const fxgl_reloader_desc *desc)
     bool ok = r->ino >= 0 && r->wake >= 0 && r->texture_paths != NULL &&
               pthread_mutex_init(&r->lock, NULL) == 0;
     for (size_t i = 0; ok && i < desc->texture_path_count; i++) {
-        r->texture_paths[i] = dup_string(desc->texture_paths[i]);
+        r->texture_paths[i] = strdup(desc->texture_paths[i]);
         ok = r->texture_paths[i] != NULL;
         r->texture_path_count = i + 1;
     }
@@ -573,7 +566,7 @@ bool fxgl_reloader_watch(fxgl_reloader *r, int id, const char *path, const fxgl_
             ok = add_file(&files, &count, candidate);
         }
     }
-    char *given = dup_string(path);
+    char *given = strdup(path);
     ok = ok && given != NULL;
 
     pthread_mutex_lock(&r->lock);
@@ -624,7 +617,7 @@ bool fxgl_reloader_watch(fxgl_reloader *r, int id, const char *path, const fxgl_
 bool fxgl_reloader_watch_preset(fxgl_reloader *r, const char *path)
 {
     char *c = path != NULL ? canonical(path) : NULL;
-    char *given = path != NULL ? dup_string(path) : NULL;
+    char *given = path != NULL ? strdup(path) : NULL;
     if (path != NULL && (c == NULL || given == NULL)) {
         free(c);
         free(given);
@@ -668,6 +661,9 @@ void fxgl_reload_result_finish(fxgl_reload_result *result)
 {
     fxgl_effect_destroy(result->effect);
     free(result->errors);
+    if (result->preset != NULL) {
+        fxgl_effects_release_preset(result->held_by, result->preset);
+    }
     *result = (fxgl_reload_result){0};
 }
 

@@ -422,6 +422,12 @@ typedef struct fxgl_pass {
     int viewport_height;
 } fxgl_pass;
 
+// One technique of a list of effects: what back ends and hosts order techniques by.
+typedef struct fxgl_technique_ref {
+    uint32_t effect;             // effect index
+    uint32_t technique;          // technique index in that effect
+} fxgl_technique_ref;
+
 typedef struct fxgl_technique {
     const char *name;            // unique within the effect
     const char *label;           // ui_label, or NULL

@@ -3151,7 +3151,8 @@ static const char *shader(gen *g, fxgl_shader *sh) {
     bprintf(&mainb, "    %s%s;\n", fx_type_is_void(entry->type) ? "" : "_gret = ", bstr(&call));
     bput(&mainb, bstr(&x.writes));
     if (sh->stage == FXGL_STAGE_VERTEX) {
-        // Effect textures are top-down (DESIGN.md): flip every vertex stage.
+        // Effect textures are top-down (D3D order; the runtime's copies in and out
+        // flip): flip every vertex stage.
         bput(&mainb, "    gl_Position.y = -gl_Position.y;\n");
     }
     bput(&mainb, "}\n");

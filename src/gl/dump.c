@@ -1,6 +1,6 @@
 /*
  * dump.c - the dump: what was loaded, what ran in the last frame, what was
- * skipped and why, with per-technique and per-pass times (issue 10).
+ * skipped and why, with per-technique and per-pass times.
  *
  * One plain-text format for the log and for files, line-oriented so a
  * script can grep it: "effect N FILE: STATUS", "  technique NAME: ran ..."

@@ -1,6 +1,5 @@
 /*
- * frame.c - one frame of the runtime (MISSION.md, "What the runtime does
- * each frame").
+ * frame.c - one frame of the runtime, in the order below.
  *
  *   capture app state -> defaults -> (resize, load pending effects) ->
  *   special uniforms + dirty uniform ranges -> DEPTH copy -> copy in ->

@@ -63,6 +63,11 @@ typedef void *(*fxgl_gl_proc_loader)(void *user, const char *name);
 bool fxgl_gl_load(struct GladGLContext *gl, fxgl_gl_info *info, fxgl_gl_proc_loader load,
                   void *user, char *reason, size_t reason_size);
 
+// The GLSL target effects are compiled to for a context: the newest one the generator
+// writes that the context accepts (GLSL 4.50 from GL 4.5, else 4.30; ES 3.20, 3.10, 3.00).
+// Every host asks here, so a context gets the same GLSL whoever compiles for it.
+fxgl_glsl_target fxgl_gl_glsl_target(const fxgl_gl_info *info);
+
 // --- input ---
 //
 // What the host's input looked like at the start of a frame, for toggle keys
@@ -274,7 +279,7 @@ double fxgl_runtime_pass_gpu_ms(fxgl_runtime *rt, size_t i, size_t p);
 int fxgl_runtime_pass_exact_varyings(fxgl_runtime *rt, size_t i, size_t p);
 // The latest GPU time sample (ms) of the technique at order position i
 // (p == FXGL_WHOLE_TECHNIQUE) or of its pass p, for per-frame statistics
-// (issue 9). Timer results arrive a few frames late (a query ring, never
+// (the benchmarks' figures). Timer results arrive a few frames late (a query ring, never
 // waited for), so the sample belongs to a recent frame, not this one; -1
 // when no sample exists yet or timer queries are off.
 #define FXGL_WHOLE_TECHNIQUE ((size_t)-1)
@@ -283,11 +288,6 @@ double fxgl_runtime_last_gpu_ms(fxgl_runtime *rt, size_t i, size_t p);
 // host that stops (a headless run, a dump) calls this on the runtime's
 // context to take in every result already available (after glFinish: all).
 void fxgl_runtime_collect_timings(fxgl_runtime *rt);
-
-typedef struct fxgl_technique_ref {
-    uint32_t effect;             // effect index
-    uint32_t technique;          // technique index in that effect
-} fxgl_technique_ref;
 
 // Sets the render order (a preset's TechniqueSorting resolved by src/preset).
 // Techniques not listed keep their relative order after the listed ones.
@@ -299,6 +299,16 @@ bool fxgl_runtime_set_enabled(fxgl_runtime *rt, size_t effect, size_t technique,
 // runtime's and are refused. Only the changed bytes are uploaded next frame.
 bool fxgl_runtime_set_uniform(fxgl_runtime *rt, size_t effect, const char *name,
                               const fxgl_value *value);
+// The same for the effect's uniform by its index in fxgl_effect.uniforms: what a host
+// that holds the module (the effect set, a preset's view) uses, with no name to look up.
+bool fxgl_runtime_set_uniform_at(fxgl_runtime *rt, size_t effect, size_t uniform,
+                                 const fxgl_value *value);
+
+// The runtime as an effect set's back end (src/effects: fxgl_effect_ops): add, replace,
+// set a value by uniform index, enable, order, each the fxgl_runtime_ call of that name,
+// with the runtime as the set's back-end pointer.
+struct fxgl_effect_ops;
+const struct fxgl_effect_ops *fxgl_runtime_effect_ops(void);
 
 // --- texture semantics ---
 //
@@ -360,7 +370,7 @@ typedef struct fxgl_frame_desc {
     const int *date;             // NULL: local time; else year, month, day, seconds of day
 } fxgl_frame_desc;
 
-// What the last frame cost (sokol's frame stats; issue 9 prints them).
+// What the last frame cost (sokol's frame stats; the benchmarks print them).
 typedef struct fxgl_runtime_stats {
     uint32_t gl_calls;           // every GL call of the frame, state capture/restore included
     uint32_t pass_calls;         // GL calls issued by passes (bind + draw, markers, queries)
@@ -388,7 +398,7 @@ bool fxgl_runtime_frame(fxgl_runtime *rt, const fxgl_frame_desc *frame);
 const fxgl_runtime_stats *fxgl_runtime_stats_get(const fxgl_runtime *rt);
 
 // ======================================================================
-// --- inspection (issue 10): dump, visualise, control, overlay, screenshots ---
+// --- inspection: dump, visualise, control, overlay, screenshots ---
 // ======================================================================
 //
 // src/gl/inspect.c (the object, the frame wrapper, commands), dump.c,

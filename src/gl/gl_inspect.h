@@ -1,5 +1,5 @@
 /*
- * gl_inspect.h - internals of the inspection layer (issue 10), shared by
+ * gl_inspect.h - internals of the inspection layer, shared by
  * inspect.c (object, frame wrapper, commands), dump.c, visualise.c,
  * overlay.c, font.c and screenshot.c.
  *

@@ -3,7 +3,8 @@
  * runtime's frame (src/gl/state.c).
  *
  * At swap time the application's context is foreign GL to the runtime: any
- * binding, enable or mode may hold any value (DESIGN.md, "Assume nothing").
+ * binding, enable or mode may hold any value (programs leave FBOs,
+ * viewports, clip origins, PBOs and sRGB writes set as they please).
  * gl_state_capture reads exactly the state the runtime's frame can change,
  * gl_state_set_runtime_defaults puts the global part of it into the values
  * the runtime's passes assume (sokol's sg_reset_state_cache), and

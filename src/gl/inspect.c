@@ -1,5 +1,5 @@
 /*
- * inspect.c - the inspection layer (issue 10): the object, the frame
+ * inspect.c - the inspection layer: the object, the frame
  * wrapper and the control commands.
  *
  * A frame: (screenshot without effects) -> the runtime's frame, with a

@@ -1505,3 +1505,11 @@ bool gl_resize(fxgl_runtime *rt, const fxgl_frame_desc *frame) {
     rt->bb_dirty = true;
     return true;
 }
+
+fxgl_glsl_target fxgl_gl_glsl_target(const fxgl_gl_info *info) {
+    if (info->api == FXGL_API_GLES) {
+        return info->minor >= 2 ? FXGL_GLSL_ES320
+               : info->minor == 1 ? FXGL_GLSL_ES310 : FXGL_GLSL_ES300;
+    }
+    return info->major > 4 || info->minor >= 5 ? FXGL_GLSL_GL450 : FXGL_GLSL_GL430;
+}

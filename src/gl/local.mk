@@ -9,6 +9,7 @@ libfxgl_gl_la_SOURCES = \
 	src/gl/gl_runtime.h \
 	src/gl/runtime.c \
 	src/gl/replace.c \
+	src/gl/effect_ops.c \
 	src/gl/share.c \
 	src/gl/prewarm.c \
 	src/gl/progcache.c \
@@ -100,6 +101,6 @@ TESTS += tests/gl/test_render.sh
 EXTRA_DIST += tests/gl/test_render.sh
 EXTRA_DIST += tools/render-conformance.sh
 
-# issue 10 through fxgl-render: --dump, --overlay, --visualise.
+# The inspection layer through fxgl-render: --dump, --overlay, --visualise.
 TESTS += tests/gl/test_render_inspect.sh
 EXTRA_DIST += tests/gl/test_render_inspect.sh

@@ -1,6 +1,6 @@
 /*
  * overlay.c - the statistics overlay: a HUD panel drawn after the effects
- * with fxgl's own bitmap font (font.c), issue 10.
+ * with fxgl's own bitmap font (font.c).
  *
  * One program, one draw: the fragment shader finds the character cell
  * under the pixel in a small R8UI texture of character codes (the text

@@ -1,5 +1,5 @@
 /*
- * prewarm.c - compiling an effect's programs ahead of the frame that needs them (issue 6).
+ * prewarm.c - compiling an effect's programs ahead of the frame that needs them (live reload).
  *
  * A live reload swaps a recompiled effect in between two frames. Building its GL objects
  * there is cheap; what stalls the frame is the driver's own compile at the first draw of

@@ -1,5 +1,5 @@
 /*
- * replace.c - swapping a recompiled effect in whole (live reload, issue 6).
+ * replace.c - swapping a recompiled effect in whole (live reload).
  *
  * The new version's GL objects are built while the old version is still in place, so a
  * version that fails to load never takes the old one's place. Only after a successful

@@ -630,6 +630,20 @@ bool fxgl_runtime_set_uniform(fxgl_runtime *rt, size_t effect, const char *name,
     return false;
 }
 
+bool fxgl_runtime_set_uniform_at(fxgl_runtime *rt, size_t effect, size_t uniform,
+                                 const fxgl_value *value) {
+    gl_adopt(rt);
+    if (effect >= rt->effect_count || !value || uniform >= rt->effects[effect]->fx->uniform_count) {
+        return false;
+    }
+    gl_effect *e = rt->effects[effect];
+    const fxgl_uniform *u = &e->fx->uniforms[uniform];
+    if (u->special != FXGL_SPECIAL_NONE) {
+        return false;
+    }
+    return gl_uniform_write(e, u, value, false);
+}
+
 bool fxgl_runtime_set_semantic(fxgl_runtime *rt, const char *semantic, uint32_t texture) {
     if (!rt || !semantic || strcmp(semantic, "COLOR") == 0) {
         return false; // COLOR is the runtime's own

@@ -1,6 +1,6 @@
 /*
  * screenshot.c - PNG screenshots of the presented frame, optionally also
- * of the frame before the effects ran (issue 10).
+ * of the frame before the effects ran.
  *
  * The render thread never waits: the frame is read into a pixel buffer
  * object and a fence follows it; later frames poll the fence with a zero

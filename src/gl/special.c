@@ -5,8 +5,7 @@
  *
  * Every write compares bytes with the shadow copy and widens a dirty range
  * only where something changed; user values and special values keep
- * separate ranges because they change at different rates (MISSION.md item
- * 11): a frame uploads the few bytes of `timer`/`framecount`, not the whole
+ * separate ranges because they change at different rates: a frame uploads the few bytes of `timer`/`framecount`, not the whole
  * block. Values are converted to the declared type the way the reference's
  * typed setters do (int <-> float, bool as 0/1); matrices are row-major
  * with each row 16-byte aligned, as the std140 offsets were laid out.

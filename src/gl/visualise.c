@@ -1,6 +1,6 @@
 /*
  * visualise.c - any texture of a loaded effect drawn into a corner of the
- * frame or over all of it (issue 10).
+ * frame or over all of it.
  *
  * "Effect.fx:Texture@mip,channels,corner,slice=N,scale=X". The texture is
  * read with texelFetch at the chosen level, nearest texel for each pixel,

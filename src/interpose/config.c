@@ -1,5 +1,11 @@
 /*
- * config.c - the environment, read once into one struct.
+ * config.c - the configuration of the process, read once: the environment into one
+ * struct at the first hook that needs it, the configuration files (fxgl.ini,
+ * ReShade.ini, <program>.conf, with the FXGL_* variables over them; src/preset) at the
+ * first frame. Two moments, because dlsym runs before the sanitizer runtimes of an
+ * instrumented program are ready and before the program has a window: what a hook
+ * needs is small and read without files; what the effects need is read when a frame
+ * asks for it (ip_config_files).
  *
  * Hooks run on hot paths (dlsym may be called thousands of times at start-up,
  * swap every frame), so nothing there calls getenv: the first hook that needs
@@ -11,12 +17,17 @@
  * compositors and gamescope (which may run effects of its own).
  */
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fxgl_interpose.h"
+#include "fxgl_preset.h"
+
+extern char **environ;
 
 // Process-wide and immutable after config_once: the reason this is a global.
 static ip_config config;
@@ -114,6 +125,19 @@ void ip_config_parse(ip_config *cfg, ip_getenv_fn get, const char *process) {
     cfg->blacklisted = ip_config_name_listed(cfg->process, builtin_blacklist) ||
                        ip_config_name_listed(cfg->process, get("FXGL_BLACKLIST"));
     cfg->disabled = env_bool(get, "FXGL_DISABLE", false) || cfg->blacklisted;
+    // Exact spellings, as these were always read: only "0" turns the first two off,
+    // only "1" turns the overlay on.
+    const char *prewarm = get("FXGL_PREWARM"), *control = get("FXGL_CONTROL");
+    const char *overlay = get("FXGL_OVERLAY");
+    cfg->prewarm = !prewarm || strcmp(prewarm, "0") != 0;
+    cfg->control = !control || strcmp(control, "0") != 0;
+    cfg->overlay = overlay && strcmp(overlay, "1") == 0;
+    copy_env(cfg->keys, sizeof(cfg->keys), get, "FXGL_KEYS");
+    copy_env(cfg->runtime_dir, sizeof(cfg->runtime_dir), get, "XDG_RUNTIME_DIR");
+    copy_env(cfg->dump, sizeof(cfg->dump), get, "FXGL_DUMP");
+    copy_env(cfg->screenshot_dir, sizeof(cfg->screenshot_dir), get, "FXGL_SCREENSHOT_DIR");
+    copy_env(cfg->visualise, sizeof(cfg->visualise), get, "FXGL_VISUALISE");
+    copy_env(cfg->log_file, sizeof(cfg->log_file), get, "FXGL_LOG_FILE");
 }
 
 static const char *real_getenv(const char *name) {
@@ -140,4 +164,52 @@ static void config_setup(void) {
 const ip_config *ip_config_get(void) {
     pthread_once(&config_once, config_setup);
     return &config;
+}
+
+// --- the configuration files, at the first frame ---
+
+// Process-wide and immutable after files_once, like config above.
+static struct {
+    bool ok;                     // read (false only when out of memory)
+    fxgl_config config;
+    char program[PATH_MAX];      // the executable, for __APPLICATION__ and beside-it files
+} files = {0};
+static pthread_once_t files_once = PTHREAD_ONCE_INIT;
+
+static void files_diag(void *user, const fxgl_preset_diag *diag) {
+    (void)user;
+    char buf[1024];
+    fxgl_preset_diag_format(diag, buf, sizeof(buf));
+    fxgl_log(FXGL_LOG_WARN, "%s", buf);
+}
+
+static void files_setup(void) {
+    ssize_t n = readlink("/proc/self/exe", files.program, sizeof(files.program) - 1);
+    files.program[n > 0 ? n : 0] = '\0';
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof(dir), "%s", files.program);
+    char *slash = strrchr(dir, '/');
+    if (slash) {
+        *slash = '\0';
+    }
+    fxgl_preset_sink sink = {files_diag, NULL};
+    // The name the program was started by (glxgears, not the glxgears.x86_64-linux-gnu
+    // that /proc/self/exe resolves to): the one a player writes <name>.conf for.
+    const char *name = program_invocation_short_name;
+    fxgl_config_env env = {(const char *const *)environ, slash ? dir : NULL,
+                           name && name[0] ? name : NULL};
+    files.ok = fxgl_config_load(&files.config, &env, &sink);
+    if (!files.ok) {
+        fxgl_log(FXGL_LOG_ERROR, "out of memory reading the configuration");
+    }
+}
+
+const fxgl_config *ip_config_files(void) {
+    pthread_once(&files_once, files_setup);
+    return files.ok ? &files.config : NULL;
+}
+
+const char *ip_config_program_path(void) {
+    pthread_once(&files_once, files_setup);
+    return files.program;
 }

@@ -1,5 +1,5 @@
 /*
- * control.c - the control interface of a running program (issue 10): a
+ * control.c - the control interface of a running program: a
  * UNIX socket in $XDG_RUNTIME_DIR, key bindings and SIGUSR1.
  *
  * The socket ($XDG_RUNTIME_DIR/fxgl-<pid>.sock, mode 0600) is polled once
@@ -429,14 +429,6 @@ struct ip_inspect {
     bool reload;                 // `reload` asked: the frame hook rebuilds the effects
 };
 
-// Effects that failed to compile in the load being made (effects.c notes
-// them; the next ip_inspect_create hands them to its dump).
-#define IP_NOTES 32
-static struct {
-    char file[128];
-    char diagnostic[512];
-} notes[IP_NOTES];
-static int note_count;
 static bool carry_overlay;       // the overlay survives a reload
 
 static pthread_mutex_t control_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -475,44 +467,41 @@ static void inspect_log(void *user, fxgl_gl_log_level level, const char *message
 static void control_init(void) {
     control_tried = true;
     char reason[512];
-    if (!ip_control_keys_parse(&keymap, getenv("FXGL_KEYS"), reason, sizeof(reason))) {
+    const ip_config *cfg = ip_config_get();
+    if (!ip_control_keys_parse(&keymap, cfg->keys, reason, sizeof(reason))) {
         fxgl_log(FXGL_LOG_WARN, "%s; default keys", reason);
         ip_control_keys_parse(&keymap, NULL, reason, sizeof(reason));
     }
-    const char *off = getenv("FXGL_CONTROL");
-    if (!off || strcmp(off, "0") != 0) {
-        control = ip_control_create(getenv("XDG_RUNTIME_DIR"), reason, sizeof(reason));
+    if (cfg->control) {
+        control = ip_control_create(cfg->runtime_dir[0] ? cfg->runtime_dir : NULL, reason,
+                                    sizeof(reason));
         if (control) {
             fxgl_log(FXGL_LOG_INFO, "control socket %s (fxgl ctl)", ip_control_path(control));
         } else {
             // No XDG_RUNTIME_DIR is ordinary (a session without a login
             // manager, xvfb-run as root): info, not a warning.
-            const char *dir = getenv("XDG_RUNTIME_DIR");
-            fxgl_log(dir && *dir ? FXGL_LOG_WARN : FXGL_LOG_INFO, "control: %s", reason);
+            fxgl_log(cfg->runtime_dir[0] ? FXGL_LOG_WARN : FXGL_LOG_INFO, "control: %s", reason);
         }
     }
     ip_control_signal_install();
-    dump_at_exit = getenv("FXGL_DUMP");
-    if (dump_at_exit && dump_at_exit[0]) {
+    dump_at_exit = cfg->dump[0] ? cfg->dump : NULL; // the configuration lives to the exit
+    if (dump_at_exit) {
         atexit(at_exit);
-    } else {
-        dump_at_exit = NULL;
     }
 }
 
-ip_inspect *ip_inspect_create(fxgl_runtime *fx) {
+ip_inspect *ip_inspect_create(fxgl_runtime *fx, const ip_effects *effects) {
     ip_inspect *i = calloc(1, sizeof(*i));
     if (!i) {
         return NULL;
     }
     const ip_config *cfg = ip_config_get();
-    const char *overlay = getenv("FXGL_OVERLAY");
     fxgl_inspect_desc desc = {
         .log = inspect_log,
         .program = cfg->process[0] ? cfg->process : NULL,
-        .screenshot_dir = getenv("FXGL_SCREENSHOT_DIR"),
-        .visualise = getenv("FXGL_VISUALISE"),
-        .overlay = overlay && strcmp(overlay, "1") == 0,
+        .screenshot_dir = cfg->screenshot_dir[0] ? cfg->screenshot_dir : NULL,
+        .visualise = cfg->visualise[0] ? cfg->visualise : NULL,
+        .overlay = cfg->overlay,
         .dump_extra = ip_depth_dump, // depth.c: the depth candidates
     };
     i->in = fxgl_inspect_create(fx, &desc);
@@ -529,14 +518,15 @@ ip_inspect *ip_inspect_create(fxgl_runtime *fx) {
     } else if (cfg->preset[0]) {
         fxgl_inspect_set_preset(i->in, cfg->preset);
     }
+    // The effects that failed to compile, asked of this runtime's own effects.
+    const char *file, *diagnostic;
+    for (size_t k = 0; ip_effects_failure(effects, k, &file, &diagnostic); k++) {
+        fxgl_inspect_add_failed(i->in, file, diagnostic);
+    }
     pthread_mutex_lock(&control_lock);
     if (!control_tried) {
         control_init();
     }
-    for (int k = 0; k < note_count; k++) {
-        fxgl_inspect_add_failed(i->in, notes[k].file, notes[k].diagnostic);
-    }
-    note_count = 0;
     if (carry_overlay) {
         fxgl_inspect_overlay(i->in, true);
         carry_overlay = false;
@@ -606,9 +596,9 @@ static bool dump_to_log(ip_inspect *i, const char *line, char *reply, size_t siz
         e += nl;
     }
     free(text);
-    const char *file = getenv("FXGL_LOG_FILE");
+    const char *file = ip_config_get()->log_file;
     snprintf(reply, size, "dump written to the program's log (%s)",
-             file && *file ? file : "its standard error");
+             file[0] ? file : "its standard error");
     return true;
 }
 
@@ -720,12 +710,3 @@ bool ip_inspect_take_reload(ip_inspect *i) {
     return true; // stays set: ip_inspect_destroy carries the overlay over
 }
 
-void ip_inspect_note_failed(const char *file, const char *diagnostic) {
-    pthread_mutex_lock(&control_lock);
-    if (note_count < IP_NOTES) {
-        snprintf(notes[note_count].file, sizeof(notes[0].file), "%s", file);
-        snprintf(notes[note_count].diagnostic, sizeof(notes[0].diagnostic), "%s", diagnostic);
-        note_count++;
-    }
-    pthread_mutex_unlock(&control_lock);
-}

@@ -1,5 +1,5 @@
 /*
- * draws.c - counting the host program's own draw calls (issue 9), only with
+ * draws.c - counting the host program's own draw calls (for the statistics), only with
  * FXGL_COUNT_APP_DRAWS=1; the same hooks also feed the FBO depth provider's
  * per-attachment counts (depth.c) unless FXGL_DEPTH=off.
  *

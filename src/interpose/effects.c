@@ -35,7 +35,6 @@
 #define IP_MAX_PRESET_FILES 512      // presets considered beside the current one
 #define IP_SHARED_MAX 64             // compiled effects kept for other contexts
 
-extern char **environ;
 
 // The process's configuration, read once (session_once): every runtime of
 // the process shares it, hence globals. Read-only afterwards except the
@@ -43,7 +42,7 @@ extern char **environ;
 // picked up by each runtime on its own render thread (ip_effects_frame).
 static struct session {
     bool ok;                     // config read
-    fxgl_config config;
+    const fxgl_config *config;   // the configuration files (config.c), lives to the exit
     fxgl_preset *preset;         // the startup preset, NULL: none configured
     fxgl_effects_desc effects_desc; // what each runtime's compile object is made from
     fxgl_diskcache *cache;       // the on-disk compile cache, NULL: off (lives to the exit)
@@ -52,7 +51,6 @@ static struct session {
     size_t file_count;
     fxgl_search effect_dirs;     // EffectSearchPaths, `**` expanded (src/preset/search.c)
     fxgl_search texture_dirs;    // TextureSearchPaths, likewise
-    char program[PATH_MAX];      // the executable, for __APPLICATION__
 
     pthread_mutex_t lock;        // guards the requests, never held during I/O or a compile
     char preset_path[PATH_MAX];  // the current preset ("" none); next/previous change it
@@ -72,26 +70,25 @@ typedef struct ip_entry {
     int id;
     const char *path;            // session.files[id]
     fxgl_effect *effect;         // owned; the version the runtime runs (NULL: none yet)
-    int runtime_index;           // -1 until the runtime has it
+    int member;                  // in the runtime's effect set, -1 until it has it
     bool pending;                // the first compile is not back yet
     fxgl_effect *reused;         // another context's first compile, to deliver (a reference)
     fxgl_effect *staged;         // a finished compile waiting for the rest of the set (owned)
-    bool described;              // preset view below is valid
-    fxgl_preset_effect view;     // the preset's view of effect (arrays owned)
-    fxgl_preset_transition *transitions; // per view uniform, while a preset switch blends
+    char failure[512];           // its first compile's first error ("" when none), for the dump
 } ip_entry;
 
 struct ip_effects {
+    fxgl_effect_set *set;        // what the runtime runs: members, preset, transitions, keys
     fxgl_effects *compiler;      // this context's compile object (target, buffer size)
     fxgl_reloader *reloader;     // its worker: first compiles, live reload, recompiles
-    fxgl_preset *preset;         // the render thread's copy, for values and techniques
+    fxgl_held_preset *preset;    // the compile object's preset, shared read-only: values,
+                                 // techniques (read once a switch or an edit on disk)
     ip_entry *entries;           // one per wanted file, session.file_count at most
     size_t entry_count;
     fxgl_environment env;        // what compiler compiles for now
     fxgl_glsl_target target;     // and for which GLSL
     bool ready;                  // every first compile is back: frames run effects
     bool first_polled;           // results are taken from the second frame on
-    bool transitioning;          // some entry's transitions are running
     bool apply_staged;           // preset holds a switch or an edit not applied yet
     double apply_duration;       // its blend in seconds (0: at once)
     unsigned preset_gen, reload_gen, perf_gen; // the session's, as last acted on
@@ -105,6 +102,12 @@ static void preset_diag(void *user, const fxgl_preset_diag *diag) {
     char buf[1024];
     fxgl_preset_diag_format(diag, buf, sizeof(buf));
     fxgl_log(FXGL_LOG_WARN, "%s", buf);
+}
+
+// The effect set's failures are warnings, its notes (toggle keys) information.
+static void set_report(void *user, fxgl_effect_set_level level, const char *message) {
+    (void)user;
+    fxgl_log(level == FXGL_EFFECT_SET_FAILURE ? FXGL_LOG_WARN : FXGL_LOG_INFO, "%s", message);
 }
 
 static const char *base_name(const char *path) {
@@ -130,26 +133,13 @@ static void log_choice(const fxgl_config *c) {
 }
 
 static void session_setup(void) {
-    ssize_t n = readlink("/proc/self/exe", session.program, sizeof(session.program) - 1);
-    session.program[n > 0 ? n : 0] = '\0';
-    char dir[PATH_MAX];
-    snprintf(dir, sizeof(dir), "%s", session.program);
-    char *slash = strrchr(dir, '/');
-    if (slash) {
-        *slash = '\0';
-    }
     fxgl_preset_sink sink = {preset_diag, NULL};
-    // The name the program was started by (glxgears, not the glxgears.x86_64-linux-gnu
-    // that /proc/self/exe resolves to): the one a player writes <name>.conf for.
-    const char *name = program_invocation_short_name;
-    fxgl_config_env env = {(const char *const *)environ, slash ? dir : NULL,
-                           name && name[0] ? name : NULL};
-    if (!fxgl_config_load(&session.config, &env, &sink)) {
-        fxgl_log(FXGL_LOG_ERROR, "out of memory reading the configuration");
+    session.config = ip_config_files();
+    if (!session.config) {
         return;
     }
     session.ok = true;
-    const fxgl_config *c = &session.config;
+    const fxgl_config *c = session.config;
     // [DEPTH] (depth.c): how the FBO depth provider chooses and when it copies.
     ip_depth_options depth = {
         .by_vertices = c->depth_by_vertices,
@@ -189,7 +179,7 @@ static void session_setup(void) {
         .define_count = c->defines.count,
         .performance_mode = c->performance_mode,
         .skip_disabled = true, // see the top of this file: nothing enabled, nothing compiled
-        .sink = {0},           // its copy of the preset would repeat session.preset's warnings
+        .sink = {preset_diag, NULL}, // its preset is the one every runtime applies
     };
     snprintf(session.preset_path, sizeof(session.preset_path), "%s",
              c->preset_path ? c->preset_path : "");
@@ -214,110 +204,6 @@ static const char *find_file(const char *name) {
         }
     }
     return NULL;
-}
-
-static fxgl_glsl_target glsl_target(const fxgl_gl_info *info) {
-    if (info->api == FXGL_API_GLES) {
-        return info->minor >= 2 ? FXGL_GLSL_ES320
-               : info->minor == 1 ? FXGL_GLSL_ES310 : FXGL_GLSL_ES300;
-    }
-    return info->major > 4 || info->minor >= 5 ? FXGL_GLSL_GL450 : FXGL_GLSL_GL430;
-}
-
-static const char *annotation_string(const fxgl_annotations *list, const char *name) {
-    const fxgl_annotation *a = fxgl_annotation_find(list, name);
-    return a && a->value.scalar == FXGL_SCALAR_STRING ? a->value.string : NULL;
-}
-
-static fxgl_preset_base_type base_type(fxgl_scalar s) {
-    switch (s) {
-    case FXGL_SCALAR_INT: return FXGL_PRESET_INT;
-    case FXGL_SCALAR_UINT: return FXGL_PRESET_UINT;
-    case FXGL_SCALAR_BOOL: return FXGL_PRESET_BOOL;
-    default: return FXGL_PRESET_FLOAT;
-    }
-}
-
-// Whether the preset sees a uniform: describe() and push_uniforms() walk the
-// effect's uniforms with this one filter, so the k-th preset uniform is the
-// k-th visible uniform of the effect.
-static bool preset_visible(const fxgl_uniform *u) {
-    return u->array_length == 0 && u->scalar != FXGL_SCALAR_STRING &&
-           u->rows * u->cols <= FXGL_PRESET_MAX_COMPONENTS;
-}
-
-// Presets name a uniform declared in a namespace by its short name (the
-// reference writes "Strength", not "MyFx::Strength"); the module's name is
-// qualified. The runtime keeps the qualified one (push_uniforms).
-static const char *short_name(const char *name) {
-    const char *colon = strrchr(name, ':');
-    return colon ? colon + 1 : name;
-}
-
-// The preset's view of one compiled effect: its user uniforms (not arrays)
-// with their initial values, and its techniques, all off.
-static bool describe(const fxgl_effect *e, const char *file, fxgl_preset_effect *out) {
-    out->file = file;
-    out->uniforms = calloc(e->uniform_count + 1, sizeof(fxgl_preset_uniform));
-    out->techniques = calloc(e->technique_count + 1, sizeof(fxgl_preset_technique));
-    if (!out->uniforms || !out->techniques) {
-        return false;
-    }
-    for (size_t i = 0; i < e->uniform_count; i++) {
-        const fxgl_uniform *u = &e->uniforms[i];
-        if (!preset_visible(u)) {
-            continue;
-        }
-        fxgl_preset_uniform *p = &out->uniforms[out->uniform_count++];
-        p->name = short_name(u->name);
-        p->type = base_type(u->scalar);
-        p->rows = (unsigned)u->rows;
-        p->cols = (unsigned)u->cols;
-        p->special = u->special != FXGL_SPECIAL_NONE;
-        p->nosave = u->nosave;
-        p->ui_type = annotation_string(&u->annotations, "ui_type");
-        for (int c = 0; c < u->rows * u->cols && c < u->initializer.count; c++) {
-            p->value[c].u = u->initializer.u[c]; // the same 32 bits in both unions
-        }
-    }
-    for (size_t i = 0; i < e->technique_count; i++) {
-        const fxgl_technique *t = &e->techniques[i];
-        out->techniques[i] = (fxgl_preset_technique){
-            .name = t->name,
-            .ui_label = t->label,
-            .forced_on = t->enabled,
-            .nosave = t->nosave,
-            .hidden = t->hidden,
-            .skip_in_screenshot = !t->enabled_in_screenshot,
-            .timeout_ms = t->timeout_ms > 0 ? (uint32_t)t->timeout_ms : 0,
-        };
-    }
-    out->technique_count = e->technique_count;
-    return true;
-}
-
-static void push_uniforms(fxgl_runtime *rt, int index, const fxgl_effect *e,
-                          const fxgl_preset_effect *p) {
-    size_t i = 0;
-    for (size_t k = 0; k < e->uniform_count && i < p->uniform_count; k++) {
-        if (!preset_visible(&e->uniforms[k])) {
-            continue;
-        }
-        const char *qualified = e->uniforms[k].name; // the runtime's name for it
-        const fxgl_preset_uniform *u = &p->uniforms[i++];
-        if (u->special) {
-            continue;
-        }
-        fxgl_value v = {.count = (int)(u->rows * u->cols)};
-        v.scalar = u->type == FXGL_PRESET_FLOAT  ? FXGL_SCALAR_FLOAT
-                   : u->type == FXGL_PRESET_INT  ? FXGL_SCALAR_INT
-                   : u->type == FXGL_PRESET_UINT ? FXGL_SCALAR_UINT
-                                                 : FXGL_SCALAR_BOOL;
-        for (int c = 0; c < v.count; c++) {
-            v.u[c] = u->value[c].u;
-        }
-        fxgl_runtime_set_uniform(rt, (size_t)index, qualified, &v);
-    }
 }
 
 // --- compiled effects shared by the runtimes of the process ---
@@ -449,15 +335,6 @@ static fxgl_effect *take_shared(const ip_effects *fx, int id) {
 
 // --- one runtime's effects ---
 
-static void free_view(ip_entry *e) {
-    free(e->view.uniforms);
-    free(e->view.techniques);
-    free(e->transitions);
-    e->view = (fxgl_preset_effect){0};
-    e->transitions = NULL;
-    e->described = false;
-}
-
 void ip_effects_destroy(ip_effects *fx) {
     if (!fx) {
         return;
@@ -466,13 +343,13 @@ void ip_effects_destroy(ip_effects *fx) {
     fxgl_reloader_destroy(fx->reloader);
     ip_warm_destroy(fx->warm);
     for (size_t i = 0; i < fx->entry_count; i++) {
-        free_view(&fx->entries[i]);
         effect_release(fx->entries[i].effect);
         effect_release(fx->entries[i].reused);
         effect_release(fx->entries[i].staged);
     }
     free(fx->entries);
-    fxgl_preset_destroy(fx->preset);
+    fxgl_effect_set_destroy(fx->set);
+    fxgl_effects_release_preset(fx->compiler, fx->preset);
     fxgl_effects_destroy(fx->compiler);
     free(fx);
 }
@@ -540,7 +417,7 @@ bool ip_effects_save_depth(const ip_depth_options *opt) {
     if (!session.ok) {
         return false;
     }
-    fxgl_config c = session.config; // a shallow copy: only read by the save
+    fxgl_config c = *session.config; // a shallow copy: only read by the save
     c.depth_by_vertices = opt->by_vertices;
     c.depth_aspect = opt->aspect;
     c.depth_copy_before_clears = opt->copy_before_clear;
@@ -687,14 +564,8 @@ static fxgl_environment environment(const fxgl_gl_info *info, int width, int hei
         .api = info->api == FXGL_API_GLES ? FXGL_API_KIND_GLES : FXGL_API_KIND_GL,
         .api_major = info->major,
         .api_minor = info->minor,
-        .application = session.program,
+        .application = ip_config_program_path(),
     };
-}
-
-static fxgl_preset *read_preset(const char *path) {
-    fxgl_preset_sink sink = {preset_diag, NULL};
-    fxgl_preset_desc desc = {.path = path[0] ? path : NULL, .sink = sink};
-    return fxgl_preset_create(&desc);
 }
 
 // Adds the files the runtime's preset enables that it does not have yet,
@@ -706,11 +577,11 @@ static void add_wanted(ip_effects *fx) {
         for (size_t k = 0; k < fx->entry_count; k++) {
             have = have || fx->entries[k].id == (int)i;
         }
-        if (have || !fxgl_preset_wants_effect(fx->preset, file)) {
+        if (have || !fxgl_preset_wants_effect(fxgl_held_preset_get(fx->preset), file)) {
             continue;
         }
         ip_entry *e = &fx->entries[fx->entry_count];
-        *e = (ip_entry){.id = (int)i, .path = session.files[i], .runtime_index = -1};
+        *e = (ip_entry){.id = (int)i, .path = session.files[i], .member = -1};
         e->reused = take_shared(fx, e->id);
         fx->reused += e->reused != NULL;
         if (!fxgl_reloader_watch(fx->reloader, e->id, e->path, NULL) ||
@@ -722,105 +593,6 @@ static void add_wanted(ip_effects *fx) {
         e->pending = true;
         fx->entry_count++;
     }
-}
-
-// The preset's view of every loaded effect, the preset applied: techniques
-// on or off, values set at once (duration 0) or blended from the running
-// ones over duration seconds; then the render order.
-static void apply_preset(ip_effects *fx, fxgl_runtime *rt, double now, double duration) {
-    fxgl_preset_effect *views = calloc(fx->entry_count + 1, sizeof(*views));
-    ip_entry **loaded = calloc(fx->entry_count + 1, sizeof(*loaded));
-    fxgl_preset_uniform **before = calloc(fx->entry_count + 1, sizeof(*before));
-    size_t n = 0;
-    for (size_t i = 0; views && loaded && before && i < fx->entry_count; i++) {
-        ip_entry *e = &fx->entries[i];
-        if (e->runtime_index < 0) {
-            continue;
-        }
-        // The values running now, where the blend starts.
-        if (e->described && duration > 0.0) {
-            before[n] = e->view.uniforms;
-            e->view.uniforms = NULL;
-        }
-        free_view(e);
-        if (!describe(e->effect, base_name(e->path), &e->view)) {
-            free_view(e);
-            free(before[n]);
-            before[n] = NULL;
-            continue;
-        }
-        e->described = true;
-        e->transitions = calloc(e->view.uniform_count + 1, sizeof(*e->transitions));
-        views[n] = e->view;
-        loaded[n++] = e;
-    }
-    if (n > 0 && !fxgl_preset_apply(fx->preset, views, n)) {
-        FXGL_LOG_ONCE(FXGL_LOG_INFO, "the preset names techniques no loaded effect has");
-    }
-    fx->transitioning = false;
-    for (size_t k = 0; k < n; k++) {
-        ip_entry *e = loaded[k];
-        e->view = views[k]; // apply wrote enabled flags and values into the copies
-        for (size_t t = 0; t < e->view.technique_count; t++) {
-            fxgl_runtime_set_enabled(rt, (size_t)e->runtime_index, t,
-                                     e->view.techniques[t].enabled);
-        }
-        if (before[k] && e->transitions) {
-            fxgl_preset_transition_begin(before[k], e->view.uniforms, e->view.uniform_count,
-                                         now, duration, e->transitions);
-            fx->transitioning = true;
-        } else {
-            free(e->transitions); // no blend: the new values at once
-            e->transitions = NULL;
-        }
-        push_uniforms(rt, e->runtime_index, e->effect, &e->view);
-        free(before[k]);
-    }
-    // The render order over what is loaded.
-    size_t total = 0;
-    for (size_t k = 0; k < n; k++) {
-        total += views[k].technique_count;
-    }
-    fxgl_preset_technique_ref *order = n ? calloc(total + 1, sizeof(*order)) : NULL;
-    fxgl_technique_ref *refs = order ? calloc(total + 1, sizeof(*refs)) : NULL;
-    if (refs) {
-        const fxgl_config *c = &session.config;
-        size_t m = fxgl_preset_order(fx->preset, (const char *const *)c->technique_sorting,
-                                     c->technique_sorting_count, views, n, order);
-        for (size_t i = 0; i < m; i++) {
-            refs[i] = (fxgl_technique_ref){(uint32_t)loaded[order[i].effect]->runtime_index,
-                                           order[i].technique};
-        }
-        fxgl_runtime_set_order(rt, refs, m);
-    }
-    free(refs);
-    free(order);
-    free(views);
-    free(loaded);
-    free(before);
-}
-
-// One frame of running transitions: the blended values into the views and the runtime.
-static void step_transitions(ip_effects *fx, fxgl_runtime *rt, double now) {
-    bool running = false;
-    for (size_t i = 0; i < fx->entry_count; i++) {
-        ip_entry *e = &fx->entries[i];
-        if (!e->transitions || e->runtime_index < 0) {
-            continue;
-        }
-        bool any = false;
-        for (size_t u = 0; u < e->view.uniform_count; u++) {
-            any |= fxgl_preset_transition_value(&e->transitions[u], now,
-                                                e->view.uniforms[u].value);
-        }
-        push_uniforms(rt, e->runtime_index, e->effect, &e->view);
-        if (!any) {
-            free(e->transitions);
-            e->transitions = NULL;
-        }
-        running |= any;
-    }
-    fx->transitioning = running;
 }
 
 // The first error line of a worker's diagnostics ("file(line, col): error: ...").
@@ -852,22 +624,23 @@ static void stage(ip_effects *fx, fxgl_reload_result *r, bool shared) {
     if (!r->effect) {
         char msg[512];
         first_error(r->errors, msg, sizeof(msg));
-        if (e->runtime_index < 0 && !e->staged) {
+        if (e->member < 0 && !e->staged) {
             fxgl_log(FXGL_LOG_WARN, "effect %s skipped: %s", e->path, msg);
-            ip_inspect_note_failed(base_name(e->path), msg); // for the dump
+            snprintf(e->failure, sizeof(e->failure), "%s", msg); // for the dump
         } else {
             fxgl_log(FXGL_LOG_WARN, "reload of %s failed, the running version stays: %s",
                      e->path, msg);
         }
         return;
     }
+    e->failure[0] = '\0';
     effect_release(e->staged); // an older result nobody saw: the newest one counts
     e->staged = r->effect;
     r->effect = NULL; // ours now
     if (first && !shared) {
         share_first_compile(fx, e->id, e->staged);
     }
-    if (e->runtime_index >= 0) {
+    if (e->member >= 0) {
         fxgl_log(FXGL_LOG_INFO, "recompiled %s (%.1f ms on the worker); swapped in with the "
                  "rest of the set", e->path, r->compile_ms);
     }
@@ -876,7 +649,7 @@ static void stage(ip_effects *fx, fxgl_reload_result *r, bool shared) {
 // Every staged version into the runtime, in one frame: the first version of a file
 // joins it, a later one replaces the running version whole (a version that does not
 // load keeps the running one).
-static void install_staged(ip_effects *fx, fxgl_runtime *rt) {
+static void install_staged(ip_effects *fx) {
     for (size_t i = 0; i < fx->entry_count; i++) {
         ip_entry *e = &fx->entries[i];
         fxgl_effect *effect = e->staged;
@@ -890,24 +663,18 @@ static void install_staged(ip_effects *fx, fxgl_runtime *rt) {
             continue;
         }
         e->staged = NULL;
-        if (e->runtime_index < 0) {
-            int index = fxgl_runtime_add_effect(rt, effect, base_name(e->path));
-            if (index < 0) {
+        if (e->member < 0) {
+            e->member = fxgl_effect_set_add(fx->set, effect, base_name(e->path));
+            if (e->member < 0) {
                 effect_release(effect);
                 continue;
             }
-            e->runtime_index = index;
             e->effect = effect;
         } else {
-            char reason[256] = "";
-            if (!fxgl_runtime_replace_effect(rt, (size_t)e->runtime_index, effect, reason,
-                                             sizeof(reason))) {
-                fxgl_log(FXGL_LOG_WARN, "reload of %s failed, the running version stays: %s",
-                         e->path, reason);
+            if (!fxgl_effect_set_replace(fx->set, (size_t)e->member, effect)) {
                 effect_release(effect);
                 continue;
             }
-            free_view(e); // it points into the old version
             effect_release(e->effect);
             e->effect = effect;
             fxgl_log(FXGL_LOG_INFO, "reloaded %s", e->path);
@@ -919,7 +686,6 @@ static void install_staged(ip_effects *fx, fxgl_runtime *rt) {
 
 ip_effects *ip_effects_load(fxgl_runtime *rt, const fxgl_gl_info *info, int width,
                             int height) {
-    (void)rt;
     if (!ip_effects_wanted()) {
         return NULL;
     }
@@ -927,6 +693,14 @@ ip_effects *ip_effects_load(fxgl_runtime *rt, const fxgl_gl_info *info, int widt
     if (!fx) {
         return NULL;
     }
+    const fxgl_config *c = session.config;
+    fx->set = fxgl_effect_set_create(&(fxgl_effect_set_desc){
+        .ops = fxgl_runtime_effect_ops(),
+        .backend = rt,
+        .sorting = (const char *const *)c->technique_sorting,
+        .sorting_count = c->technique_sorting_count,
+        .report = set_report,
+    });
     char path[PATH_MAX];
     pthread_mutex_lock(&session.lock);
     snprintf(path, sizeof(path), "%s", session.preset_path);
@@ -939,16 +713,19 @@ ip_effects *ip_effects_load(fxgl_runtime *rt, const fxgl_gl_info *info, int widt
     fxgl_effects_desc desc = session.effects_desc;
     fx->env = environment(info, width, height);
     desc.env = fx->env;
-    desc.target = glsl_target(info);
+    desc.target = fxgl_gl_glsl_target(info);
     fx->target = desc.target;
     desc.performance_mode = performance_mode;
     fx->compiler = fxgl_effects_create(&desc);
     clock_gettime(CLOCK_MONOTONIC, &fx->created);
-    fx->preset = read_preset(path);
     fx->entries = calloc(session.file_count + 1, sizeof(*fx->entries));
     bool live = ip_config_get()->live_reload;
-    if (fx->compiler && fx->preset && fx->entries) {
-        fxgl_effects_set_preset(fx->compiler, path[0] ? path : NULL);
+    // The preset is read once for this runtime, into the compile object, and applied
+    // from there (a hold on it).
+    if (fx->compiler && fxgl_effects_set_preset(fx->compiler, path[0] ? path : NULL)) {
+        fx->preset = fxgl_effects_hold_preset(fx->compiler);
+    }
+    if (fx->set && fx->preset && fx->entries) {
         fx->warm = ip_warm_create(info, width, height);
         fxgl_reloader_desc rd = {
             .effects = fx->compiler,
@@ -968,11 +745,11 @@ ip_effects *ip_effects_load(fxgl_runtime *rt, const fxgl_gl_info *info, int widt
     if (live && path[0]) {
         fxgl_reloader_watch_preset(fx->reloader, path);
     }
-    fxgl_effects_lock_preset(fx->compiler, fx->preset);
     add_wanted(fx);
     // The preset's Techniques naming files that were not found.
     size_t technique_count = 0;
-    const char *const *names = fxgl_preset_techniques(fx->preset, &technique_count);
+    const char *const *names =
+        fxgl_preset_techniques(fxgl_held_preset_get(fx->preset), &technique_count);
     for (size_t i = 0; i < technique_count; i++) {
         const char *at = strchr(names[i], '@');
         if (at && !find_file(at + 1)) {
@@ -989,6 +766,19 @@ ip_effects *ip_effects_load(fxgl_runtime *rt, const fxgl_gl_info *info, int widt
              fx->entry_count - reused, reused,
              live ? ", live reload on (FXGL_RELOAD=0 turns it off)" : "");
     return fx;
+}
+
+bool ip_effects_failure(const ip_effects *fx, size_t k, const char **file,
+                        const char **diagnostic) {
+    for (size_t i = 0; fx && i < fx->entry_count; i++) {
+        const ip_entry *e = &fx->entries[i];
+        if (e->failure[0] && k-- == 0) {
+            *file = base_name(e->path);
+            *diagnostic = e->failure;
+            return true;
+        }
+    }
+    return false;
 }
 
 void ip_effects_compile_counts(const ip_effects *fx, unsigned *compiled, unsigned *reused) {
@@ -1011,50 +801,53 @@ static void take_requests(ip_effects *fx) {
     pthread_mutex_unlock(&session.lock);
     bool recompile = reload;
     if (perf && performance_mode != fxgl_effects_performance_mode(fx->compiler)) {
-        fxgl_effects_set_performance_mode(fx->compiler, performance_mode);
-        fxgl_effects_lock_preset(fx->compiler, fx->preset);
+        fxgl_effects_set_performance_mode(fx->compiler, performance_mode); // locks its preset
         recompile = true;
     }
     if (switched) {
-        fxgl_preset *next = read_preset(path);
+        // Read once, here: a switch shows in the frame whose key asked for it when it
+        // needs no compile (a set shows only once all its effects are in), so it cannot
+        // wait for the worker. Definitions may differ between presets, and in
+        // performance mode the values are the code: recompile (in the background) where
+        // they matter.
+        fxgl_preset_define_list *before = calloc(fx->entry_count + 1, sizeof(*before));
+        for (size_t i = 0; before && i < fx->entry_count; i++) {
+            fxgl_effects_defines(fx->compiler, base_name(fx->entries[i].path), &before[i]);
+        }
+        fxgl_held_preset *next = NULL;
+        if (fxgl_effects_set_preset(fx->compiler, path)) {
+            next = fxgl_effects_hold_preset(fx->compiler);
+        }
+        bool all = fxgl_effects_performance_mode(fx->compiler);
+        for (size_t i = 0; next && i < fx->entry_count; i++) {
+            fxgl_preset_define_list after = {0};
+            bool same = before && !all &&
+                        fxgl_effects_defines(fx->compiler, base_name(fx->entries[i].path),
+                                             &after) &&
+                        after.count == before[i].count;
+            for (size_t k = 0; same && k < after.count; k++) {
+                same = strcmp(after.items[k].name, before[i].items[k].name) == 0 &&
+                       strcmp(after.items[k].value, before[i].items[k].value) == 0;
+            }
+            fxgl_preset_define_list_finish(&after);
+            if (!same && !recompile) {
+                fxgl_reloader_request(fx->reloader, fx->entries[i].id);
+            }
+        }
+        for (size_t i = 0; before && i < fx->entry_count; i++) {
+            fxgl_preset_define_list_finish(&before[i]);
+        }
+        free(before);
         if (next) {
-            // Definitions may differ between presets, and in performance mode the
-            // values are the code: recompile (in the background) where they matter.
-            fxgl_preset_define_list *before = calloc(fx->entry_count + 1, sizeof(*before));
-            for (size_t i = 0; before && i < fx->entry_count; i++) {
-                fxgl_effects_defines(fx->compiler, base_name(fx->entries[i].path), &before[i]);
-            }
-            fxgl_effects_set_preset(fx->compiler, path);
-            bool all = fxgl_effects_performance_mode(fx->compiler);
-            for (size_t i = 0; i < fx->entry_count; i++) {
-                fxgl_preset_define_list after = {0};
-                bool same = before && !all &&
-                            fxgl_effects_defines(fx->compiler, base_name(fx->entries[i].path),
-                                                 &after) &&
-                            after.count == before[i].count;
-                for (size_t k = 0; same && k < after.count; k++) {
-                    same = strcmp(after.items[k].name, before[i].items[k].name) == 0 &&
-                           strcmp(after.items[k].value, before[i].items[k].value) == 0;
-                }
-                fxgl_preset_define_list_finish(&after);
-                if (before) {
-                    fxgl_preset_define_list_finish(&before[i]);
-                }
-                if (!same && !recompile) {
-                    fxgl_reloader_request(fx->reloader, fx->entries[i].id);
-                }
-            }
-            free(before);
-            fxgl_preset_destroy(fx->preset);
+            fxgl_effects_release_preset(fx->compiler, fx->preset);
             fx->preset = next;
-            fxgl_effects_lock_preset(fx->compiler, fx->preset);
             if (ip_config_get()->live_reload) {
                 fxgl_reloader_watch_preset(fx->reloader, path);
             }
             add_wanted(fx); // effects only the new preset enables
             // Applied with the recompiles and the new effects, as one set (ip_effects_frame).
             fx->apply_staged = true;
-            fx->apply_duration = session.config.transition_ms / 1000.0;
+            fx->apply_duration = session.config->transition_ms / 1000.0;
         }
     }
     for (size_t i = 0; recompile && i < fx->entry_count; i++) {
@@ -1062,7 +855,7 @@ static void take_requests(ip_effects *fx) {
     }
 }
 
-bool ip_effects_frame(ip_effects *fx, fxgl_runtime *rt, int width, int height, double now) {
+bool ip_effects_frame(ip_effects *fx, int width, int height, double now) {
     take_requests(fx);
     if (width != fx->env.width || height != fx->env.height) {
         // BUFFER_WIDTH/HEIGHT are compiled in: recompile for the new size in the
@@ -1078,7 +871,7 @@ bool ip_effects_frame(ip_effects *fx, fxgl_runtime *rt, int width, int height, d
     // The frame that asked for the first compiles never waits for them: results
     // are taken from the next frame on, a bounded number per frame (each swap
     // builds GL objects).
-    bool preset_file = false;
+    fxgl_held_preset *next_preset = NULL; // the preset edited on disk, read on the worker
     bool polled = fx->first_polled;
     if (polled) {
         for (size_t i = 0; i < fx->entry_count; i++) {
@@ -1091,7 +884,11 @@ bool ip_effects_frame(ip_effects *fx, fxgl_runtime *rt, int width, int height, d
         fxgl_reload_result r;
         for (int n = 0; n < 4 && fxgl_reloader_poll(fx->reloader, &r); n++) {
             if (r.preset_changed) {
-                preset_file = true;
+                if (r.preset) {
+                    fxgl_effects_release_preset(fx->compiler, next_preset); // the newest wins
+                    next_preset = r.preset;
+                    r.preset = NULL; // ours now
+                }
             } else {
                 stage(fx, &r, false);
             }
@@ -1099,22 +896,18 @@ bool ip_effects_frame(ip_effects *fx, fxgl_runtime *rt, int width, int height, d
         }
     }
     fx->first_polled = true;
-    if (preset_file) {
-        // The preset was edited on disk: the worker has its new definitions (and
-        // recompiles what they change); the values and techniques are re-read here.
+    if (next_preset) {
+        // The worker has its new definitions (and recompiles what they change); the
+        // values and techniques are applied from the same copy, with the new effects.
         char path[PATH_MAX];
         pthread_mutex_lock(&session.lock);
         snprintf(path, sizeof(path), "%s", session.preset_path);
         pthread_mutex_unlock(&session.lock);
-        fxgl_preset *next = read_preset(path);
-        if (next) {
-            fxgl_preset_destroy(fx->preset);
-            fx->preset = next;
-            fxgl_effects_lock_preset(fx->compiler, fx->preset);
-            add_wanted(fx);
-            fx->apply_staged = true;
-            fxgl_log(FXGL_LOG_INFO, "preset %s changed on disk: applied with its effects", path);
-        }
+        fxgl_effects_release_preset(fx->compiler, fx->preset);
+        fx->preset = next_preset;
+        add_wanted(fx); // effects only the new preset enables
+        fx->apply_staged = true;
+        fxgl_log(FXGL_LOG_INFO, "preset %s changed on disk: applied with its effects", path);
     }
     // The set changes as a whole: only once the worker owes nothing (every compile asked
     // for, by this frame's requests or a file's change, is back and taken; each failure
@@ -1126,7 +919,7 @@ bool ip_effects_frame(ip_effects *fx, fxgl_runtime *rt, int width, int height, d
     }
     if (staged && !waiting && fxgl_reloader_idle(fx->reloader)) {
         double duration = fx->apply_staged ? fx->apply_duration : 0.0;
-        install_staged(fx, rt);
+        install_staged(fx);
         if (!fx->ready) {
             struct timespec t;
             clock_gettime(CLOCK_MONOTONIC, &t);
@@ -1135,17 +928,18 @@ bool ip_effects_frame(ip_effects *fx, fxgl_runtime *rt, int width, int height, d
             fxgl_diskcache_stats cs = fxgl_diskcache_get_stats(session.cache);
             fxgl_log(FXGL_LOG_INFO, "effects ready %.1f ms after the context's first frame; "
                      "compile cache %s: %u hit(s), %u miss(es) in this process", ms,
-                     session.cache ? session.config.cache_path : "off", cs.module_hits,
+                     session.cache ? session.config->cache_path : "off", cs.module_hits,
                      cs.module_misses);
         }
         fx->ready = true;
         fx->apply_staged = false;
         fx->apply_duration = 0.0;
-        apply_preset(fx, rt, now, duration);
-    }
-    if (fx->transitioning) {
-        // From this very frame: a switch's first frame shows the values it starts from.
-        step_transitions(fx, rt, now);
+        if (!fxgl_effect_set_apply(fx->set, fxgl_held_preset_get(fx->preset), now, duration) &&
+            fxgl_effect_set_count(fx->set) > 0) {
+            FXGL_LOG_ONCE(FXGL_LOG_INFO, "the preset names techniques no loaded effect has");
+        }
+    } else {
+        fxgl_effect_set_step(fx->set, now);
     }
     return fx->ready;
 }
@@ -1159,32 +953,27 @@ static bool key_fired(const fxgl_preset_key *k, const fxgl_input *in) {
            (bool)in->key_down[0x12] == k->alt;
 }
 
+static bool toggle_fired(void *user, const fxgl_preset_key *key) {
+    return key_fired(key, user);
+}
+
 bool ip_effects_wants_input(const ip_effects *fx) {
     if (!fx) {
         return false;
     }
-    const fxgl_config *c = &session.config;
+    const fxgl_config *c = session.config;
     if (session.ok && (c->key_effects.vk || c->key_reload.vk || c->key_next_preset.vk ||
                        c->key_previous_preset.vk || c->key_performance_mode.vk)) {
         return true;
     }
-    for (size_t i = 0; i < fx->entry_count; i++) {
-        const ip_entry *e = &fx->entries[i];
-        const fxgl_preset_effect *p = &e->view;
-        for (size_t t = 0; e->described && t < p->technique_count; t++) {
-            if (p->techniques[t].toggle_key.vk) {
-                return true;
-            }
-        }
-    }
-    return false;
+    return fxgl_effect_set_has_toggle_keys(fx->set);
 }
 
-bool ip_effects_input(ip_effects *fx, fxgl_runtime *rt, const fxgl_input *in) {
+bool ip_effects_input(ip_effects *fx, const fxgl_input *in) {
     if (!in->has_focus) {
         return true;
     }
-    const fxgl_config *c = &session.config;
+    const fxgl_config *c = session.config;
     if (session.ok && key_fired(&c->key_effects, in)) {
         ip_control_toggle_effects();
     }
@@ -1200,19 +989,6 @@ bool ip_effects_input(ip_effects *fx, fxgl_runtime *rt, const fxgl_input *in) {
     if (session.ok && key_fired(&c->key_performance_mode, in)) {
         ip_effects_set_performance_mode(!ip_effects_performance_mode());
     }
-    for (size_t i = 0; i < fx->entry_count; i++) {
-        ip_entry *e = &fx->entries[i];
-        fxgl_preset_effect *p = &e->view;
-        for (size_t t = 0; e->described && t < p->technique_count && e->runtime_index >= 0;
-             t++) {
-            fxgl_preset_technique *tech = &p->techniques[t];
-            if (!tech->forced_on && key_fired(&tech->toggle_key, in)) {
-                tech->enabled = !tech->enabled;
-                fxgl_runtime_set_enabled(rt, (size_t)e->runtime_index, t, tech->enabled);
-                fxgl_log(FXGL_LOG_INFO, "%s@%s %s (toggle key)", tech->name, p->file,
-                         tech->enabled ? "on" : "off");
-            }
-        }
-    }
+    fxgl_effect_set_toggle(fx->set, toggle_fired, (void *)in);
     return true;
 }

@@ -351,8 +351,8 @@ static bool run_effects(ip_runtime *rt, ip_view *v, const ip_frame_desc *frame) 
                                               frame->drawable.width, frame->drawable.height,
                                               frame->wl_display, &input);
     // Keys first, so a preset switch or toggle shows in this very frame.
-    bool on = !have_input || ip_effects_input(v->effects, v->fx, &input);
-    if (!ip_effects_frame(v->effects, v->fx, frame->drawable.width, frame->drawable.height,
+    bool on = !have_input || ip_effects_input(v->effects, &input);
+    if (!ip_effects_frame(v->effects, frame->drawable.width, frame->drawable.height,
                           now) || !on) {
         // First compiles still on the worker, or KeyEffects: passed through.
         ip_inspect_idle(v->inspect, have_input ? &input : NULL); // control answers
@@ -361,7 +361,7 @@ static bool run_effects(ip_runtime *rt, ip_view *v, const ip_frame_desc *frame) 
     if (!v->inspect_tried) {
         // After the first compiles: the effects that failed are known now.
         v->inspect_tried = true;
-        v->inspect = ip_inspect_create(v->fx);
+        v->inspect = ip_inspect_create(v->fx, v->effects);
     }
     // The program's depth attachments (unless FXGL_DEPTH=off): choice and end-of-frame copy.
     ip_depth_frame(v->fx, frame->wsi, frame->context, frame->drawable.width,

@@ -81,12 +81,30 @@ typedef struct ip_config {
     bool depth_fbo;              // FXGL_DEPTH unset, auto or fbo: the depth hooks handed out
                                  // (off or default: none, DEPTH is the window's)
     bool depth_unknown;          // FXGL_DEPTH had another value (taken as auto)
+    bool prewarm;                // not FXGL_PREWARM=0: the compile worker prewarms (warm.c)
+    bool control;                // not FXGL_CONTROL=0: the control socket (control.c)
+    bool overlay;                // FXGL_OVERLAY=1: the statistics overlay from the start
+    char keys[IP_CONFIG_PATH_MAX]; // FXGL_KEYS: control key bindings, "" for the defaults
+    char runtime_dir[IP_CONFIG_PATH_MAX]; // XDG_RUNTIME_DIR: where the control socket goes
+    char dump[IP_CONFIG_PATH_MAX]; // FXGL_DUMP: dump file written at exit, "" when unset
+    char screenshot_dir[IP_CONFIG_PATH_MAX]; // FXGL_SCREENSHOT_DIR, "" when unset
+    char visualise[IP_CONFIG_PATH_MAX]; // FXGL_VISUALISE, "" when unset
+    // FXGL_LOG_FILE as set (log.c reads FXGL_LOG and FXGL_LOG_FILE itself: it logs
+    // before and while this structure is filled).
+    char log_file[IP_CONFIG_PATH_MAX];
 } ip_config;
 
 typedef const char *(*ip_getenv_fn)(const char *name);
 
 // The configuration of this process, read on first use (never in a constructor).
 FXGL_INTERNAL const ip_config *ip_config_get(void);
+// The configuration files with the FXGL_* variables over them (src/preset's
+// fxgl_config), read once at the first call: only from a frame, never from dlsym.
+// NULL when out of memory.
+struct fxgl_config;
+FXGL_INTERNAL const struct fxgl_config *ip_config_files(void);
+// The executable's path (/proc/self/exe), read with the files; "" when unknown.
+FXGL_INTERNAL const char *ip_config_program_path(void);
 // Fills cfg from an environment and a process name; pure, for tests.
 FXGL_INTERNAL void ip_config_parse(ip_config *cfg, ip_getenv_fn get, const char *process);
 // True when name matches an entry of a ':' or ',' separated list; an entry
@@ -235,11 +253,6 @@ typedef struct ip_effects ip_effects; // one runtime's compiled effects and thei
 // True when the preset enables at least one technique (reads the
 // configuration and preset on first use); false: nothing to run, logged once.
 FXGL_INTERNAL bool ip_effects_wanted(void);
-// Starts compiling the effects the preset uses for this context (GLSL
-// target, buffer size) on a worker thread (src/effects' reloader, which also
-// watches the files unless FXGL_RELOAD=0) and returns at once; nothing
-// reaches rt until ip_effects_frame delivers it. NULL when nothing is wanted
-// or the worker cannot start (logged).
 // --- warm.c: the compile worker's private context (fxgl_prewarm_effect) ---
 typedef struct ip_warm ip_warm;
 // NULL when FXGL_PREWARM=0 or out of memory. app describes the program's context; the
@@ -257,8 +270,18 @@ FXGL_INTERNAL void ip_effects_log_startup(struct fxgl_runtime *rt);
 FXGL_INTERNAL const struct fxgl_program_cache *ip_effects_program_cache(void);
 // Front-end compiles this runtime's worker finished (failed ones too) and first compiles
 // it took from another context of the process instead.
+// The k-th effect of fx whose first compile failed: its file name and first error
+// (both fx's); false past the last.
+FXGL_INTERNAL bool ip_effects_failure(const ip_effects *fx, size_t k, const char **file,
+                                      const char **diagnostic);
 FXGL_INTERNAL void ip_effects_compile_counts(const ip_effects *fx, unsigned *compiled,
                                              unsigned *reused);
+// Starts compiling the effects the preset uses for this context (GLSL
+// target, buffer size) on a worker thread (src/effects' reloader, which also
+// watches the files unless FXGL_RELOAD=0) and returns at once; nothing
+// reaches rt until ip_effects_frame delivers it, through the runtime's effect
+// set (src/effects; rt is its back end from here on). NULL when nothing is wanted
+// or the worker cannot start (logged).
 FXGL_INTERNAL ip_effects *ip_effects_load(struct fxgl_runtime *rt,
                                           const struct fxgl_gl_info *info, int width,
                                           int height);
@@ -267,21 +290,19 @@ FXGL_INTERNAL ip_effects *ip_effects_load(struct fxgl_runtime *rt,
 // in the background), and changes the set as a whole: finished compiles wait
 // until the worker owes nothing (every compile asked for is back, each
 // failure logged with file(line, col) and left out), then in one frame the
-// first versions are added, later ones swapped in whole with
-// fxgl_runtime_replace_effect, and the preset applied in its final order
+// first versions are added, later ones swapped in whole (the effect set:
+// fxgl_effect_set_replace), and the preset applied in its final order
 // (with the PresetTransitionDuration blend after a switch). Never waits for
 // a compile. False until the first set is in: the frame then passes through
 // untouched, as the reference shows nothing while loading.
-FXGL_INTERNAL bool ip_effects_frame(ip_effects *fx, struct fxgl_runtime *rt, int width,
-                                    int height, double now);
+FXGL_INTERNAL bool ip_effects_frame(ip_effects *fx, int width, int height, double now);
 // Frees the compiled effects: only after the runtime that borrows them is gone.
 FXGL_INTERNAL void ip_effects_destroy(ip_effects *fx);
 // Applies this frame's keys: technique toggles and KeyEffects here, and
 // KeyReload, KeyNextPreset, KeyPreviousPreset, KeyPerformanceMode through
 // the requests below (acted on by ip_effects_frame, this frame). Call it
 // before ip_effects_frame. False when KeyEffects has switched every effect off.
-FXGL_INTERNAL bool ip_effects_input(ip_effects *fx, struct fxgl_runtime *rt,
-                                    const struct fxgl_input *in);
+FXGL_INTERNAL bool ip_effects_input(ip_effects *fx, const struct fxgl_input *in);
 // True when a key is bound: KeyEffects, KeyReload, KeyNextPreset,
 // KeyPreviousPreset, KeyPerformanceMode or a technique's toggle key.
 FXGL_INTERNAL bool ip_effects_wants_input(const ip_effects *fx);
@@ -380,7 +401,7 @@ FXGL_INTERNAL void ip_runtime_destroy(ip_runtime *runtime);
 // (its GL objects die with the context; its CPU memory is leaked, logged).
 FXGL_INTERNAL void ip_runtime_context_gone(ip_runtime *runtime, void *ctx, bool current);
 
-// --- draws.c (issue 9): the host's glDraw* calls, FXGL_COUNT_APP_DRAWS=1 ---
+// --- draws.c: the host's glDraw* calls, FXGL_COUNT_APP_DRAWS=1 ---
 
 // Our counting hook for a glDraw*/glMultiDraw* name when counting is on, else NULL.
 FXGL_INTERNAL void *ip_draws_hook_for(const char *name);
@@ -457,7 +478,7 @@ FXGL_INTERNAL bool ip_depth_command(const char *line, char *reply, size_t size);
 // The persistent key of candidate i; false when there is none.
 FXGL_INTERNAL bool ip_depth_key(int i, char *out, size_t size);
 
-// --- stats.c (issue 9) ---
+// --- stats.c: per-frame statistics ---
 
 // True when FXGL_STATS names a file that opened (checked once).
 FXGL_INTERNAL bool ip_stats_wanted(void);
@@ -468,7 +489,7 @@ FXGL_INTERNAL bool ip_stats_wanted(void);
 FXGL_INTERNAL void ip_stats_frame(struct fxgl_runtime *fx, bool effects_coming,
                                   uint64_t app_draws, bool count_app_draws);
 
-// --- control.c (issue 10): control socket, key bindings, SIGUSR1 ---
+// --- control.c: control socket, key bindings, SIGUSR1 ---
 
 typedef struct ip_control ip_control;
 struct fxgl_input;
@@ -505,7 +526,8 @@ FXGL_INTERNAL size_t ip_control_keys(const ip_keymap *map, const struct fxgl_inp
 // runtime goes and at exit). Created on the runtime's context; NULL: none.
 typedef struct ip_inspect ip_inspect;
 struct fxgl_frame_desc;
-FXGL_INTERNAL ip_inspect *ip_inspect_create(struct fxgl_runtime *fx);
+// effects: the runtime's effects, whose failed compiles the dump lists (NULL: none).
+FXGL_INTERNAL ip_inspect *ip_inspect_create(struct fxgl_runtime *fx, const ip_effects *effects);
 // On the runtime's context, before the runtime is destroyed. Accepts NULL.
 FXGL_INTERNAL void ip_inspect_destroy(ip_inspect *in);
 // Its context is gone without being current: FXGL_DUMP is written from the
@@ -521,9 +543,6 @@ FXGL_INTERNAL bool ip_inspect_frame(ip_inspect *in, struct fxgl_runtime *fx,
 // and its effects (on their context), which are rebuilt from the files at
 // the next frame.
 FXGL_INTERNAL bool ip_inspect_take_reload(ip_inspect *in);
-// effects.c: an effect that failed to compile, for the dump of the runtime
-// being loaded.
-FXGL_INTERNAL void ip_inspect_note_failed(const char *file, const char *diagnostic);
 // The same polling on a frame that runs no effects (KeyEffects off), so
 // control still answers. Accepts NULL.
 FXGL_INTERNAL void ip_inspect_idle(ip_inspect *in, const struct fxgl_input *input);

@@ -1,5 +1,5 @@
 /*
- * stats.c - per-frame statistics as CSV (issue 9), on request only:
+ * stats.c - per-frame statistics as CSV, on request only:
  * FXGL_STATS=path.csv.
  *
  * One row per processed frame: frame index, CPU time swap-to-swap, the

@@ -1,5 +1,5 @@
 /*
- * warm.c - the compile worker's private GL context, for fxgl_prewarm_effect (issue 6).
+ * warm.c - the compile worker's private GL context, for fxgl_prewarm_effect.
  *
  * Every effect the worker compiles again (live reloads, preset and performance-mode
  * switches, resizes; not the first load, see ip_warm_effect) is built once more on the
@@ -71,8 +71,7 @@ static bool has_word(const char *list, const char *word) {
 }
 
 ip_warm *ip_warm_create(const fxgl_gl_info *app, int width, int height) {
-    const char *env = getenv("FXGL_PREWARM");
-    if (env && strcmp(env, "0") == 0) {
+    if (!ip_config_get()->prewarm) {
         static atomic_flag said = ATOMIC_FLAG_INIT;
         if (!atomic_flag_test_and_set(&said)) {
             fxgl_log(FXGL_LOG_INFO, "prewarm off (FXGL_PREWARM=0): a reload's first frame "

@@ -1,7 +1,7 @@
 /*
  * order.c - the render order of techniques.
  *
- * Order has exactly two sources (MISSION.md item 2, reference §3.2): declaration order
+ * Order has exactly two sources (the reference's rule): declaration order
  * within a file, and a list from the preset (TechniqueSorting, else ReShade.ini's
  * TechniqueSorting, else Techniques). Listed techniques come first, by the position of
  * their first matching entry (`Name@File.fx`, else a legacy bare `Name`).

@@ -8,7 +8,7 @@ top=${FXGL_TOP_SRCDIR:-$(dirname "$0")/../..}
 build=${FXGL_TOP_BUILDDIR:-.}
 fxc="$build/fxc"
 if [ ! -x "$fxc" ]; then
-    echo "SKIP: $fxc is not built (it joins the build with the preprocessor, issue 3)"
+    echo "SKIP: $fxc is not built (it joins the build with the preprocessor)"
     exit 77
 fi
 shaders="$top/data/shaders"

@@ -1,5 +1,5 @@
 /*
- * test_inspect.c - the inspection layer (issue 10) on GL 4.5 core and
+ * test_inspect.c - the inspection layer on GL 4.5 core and
  * GLES 3.2, headless: dump content, visualised texture pixels, control
  * commands, the overlay's glyphs, and screenshots against the presented
  * frame.

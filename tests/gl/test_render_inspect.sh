@@ -1,5 +1,5 @@
 #!/bin/sh
-# test_render_inspect.sh - the inspection layer (issue 10) through the
+# test_render_inspect.sh - the inspection layer through the
 # headless renderer: fxgl-render --dump writes the dump (a compile error with
 # its diagnostic, the technique that ran, the texture list), --overlay runs
 # without a GL error, a bad --visualise name is refused with a message and

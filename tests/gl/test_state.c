@@ -1,5 +1,5 @@
 /*
- * test_state.c - the "state test" of issue 5: the application's GL state
+ * test_state.c - the "state test": the application's GL state
  * survives a runtime frame, on GL 4.5 core, GL 4.5 compatibility and GLES 3.2.
  *
  * The test plays the application: it sets well over 100 pieces of state to

@@ -41,6 +41,37 @@ START_TEST(defaults) {
     ck_assert(!cfg.allow_tiny);
     ck_assert_str_eq(cfg.process, "game");
     ck_assert_str_eq(cfg.preset, "");
+    ck_assert(cfg.prewarm);
+    ck_assert(cfg.control);
+    ck_assert(!cfg.overlay);
+    ck_assert_str_eq(cfg.keys, "");
+    ck_assert_str_eq(cfg.dump, "");
+}
+END_TEST
+
+// The variables the control socket, the inspection layer and the prewarm read: into the
+// one structure, with the spellings they always had (only "0" turns prewarm and the
+// control socket off, only "1" turns the overlay on).
+START_TEST(inspection_and_worker) {
+    const char *env[] = {"FXGL_PREWARM=0", "FXGL_CONTROL=0", "FXGL_OVERLAY=1",
+                         "FXGL_KEYS=overlay=F3", "XDG_RUNTIME_DIR=/run/user/7",
+                         "FXGL_DUMP=/tmp/d.txt", "FXGL_SCREENSHOT_DIR=/shots",
+                         "FXGL_VISUALISE=Tex", "FXGL_LOG_FILE=/l.log", NULL};
+    ip_config cfg = parse(env, "game");
+    ck_assert(!cfg.prewarm);
+    ck_assert(!cfg.control);
+    ck_assert(cfg.overlay);
+    ck_assert_str_eq(cfg.keys, "overlay=F3");
+    ck_assert_str_eq(cfg.runtime_dir, "/run/user/7");
+    ck_assert_str_eq(cfg.dump, "/tmp/d.txt");
+    ck_assert_str_eq(cfg.screenshot_dir, "/shots");
+    ck_assert_str_eq(cfg.visualise, "Tex");
+    ck_assert_str_eq(cfg.log_file, "/l.log");
+    const char *other[] = {"FXGL_PREWARM=off", "FXGL_CONTROL=no", "FXGL_OVERLAY=yes", NULL};
+    cfg = parse(other, "game");
+    ck_assert(cfg.prewarm);
+    ck_assert(cfg.control);
+    ck_assert(!cfg.overlay);
 }
 END_TEST
 
@@ -214,6 +245,7 @@ int main(void) {
     Suite *s = suite_create("interpose_config");
     TCase *tc = tcase_create("config");
     tcase_add_test(tc, defaults);
+    tcase_add_test(tc, inspection_and_worker);
     tcase_add_test(tc, switches);
     tcase_add_test(tc, blacklist);
     tcase_add_test(tc, hook_table);

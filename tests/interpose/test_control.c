@@ -558,7 +558,7 @@ START_TEST(key_and_ctl_share_one_state) {
     tfx_use_sampler(&inv, ps, smp, "Color");
     tfx_pass(&inv, tfx_technique(&inv, "Invert"), ps);
     fxgl_runtime_add_effect(a.rt, tfx_finish(&inv), NULL);
-    ip_inspect *i = ip_inspect_create(a.rt); // opens the process's socket in tmpdir
+    ip_inspect *i = ip_inspect_create(a.rt, NULL); // opens the process's socket in tmpdir
     ck_assert(i);
     ip_frame_once(&a, i);
     ck_assert(!frame_is_input(&a));

@@ -12,7 +12,7 @@ if ! command -v nm >/dev/null 2>&1; then
     echo "SKIP: nm not found (apt-get install binutils)"
     exit 77
 fi
-# The hooks the interposer may export (issue 7); anything else is a leak.
+# The hooks the interposer may export; anything else is a leak.
 allowed='^(glXSwapBuffers|glXSwapBuffersMscOML|glXGetProcAddress|glXGetProcAddressARB|glXCreateContext|glXCreateNewContext|glXCreateContextAttribsARB|glXDestroyContext|glXCreatePbuffer|glXDestroyPbuffer|glXCreateWindow|glXDestroyWindow|XDestroyWindow|glXMakeCurrent|glXMakeContextCurrent|eglSwapBuffers|eglGetProcAddress|eglCreateContext|eglCreateWindowSurface|eglCreatePlatformWindowSurface|eglDestroyContext|eglDestroySurface|eglTerminate|eglMakeCurrent|eglGetDisplay|eglGetPlatformDisplay|dlsym|dlvsym|dlopen|__glx_Main|_init|_fini)$'
 exported=$(nm -D --defined-only "$lib" | awk '$2 ~ /^[TDBRVW]$/ {print $3}' | sed 's/@.*//')
 fail=0

@@ -1,5 +1,5 @@
 /*
- * test_inspect_app.c - issue 10 through the preloaded library on a real
+ * test_inspect_app.c - the inspection layer through the preloaded library on a real
  * program: glxgears under Xvfb, run by `fxgl` with the Invert.fx test
  * preset, driven by `fxgl ctl` over its control socket.
  *

@@ -1,5 +1,5 @@
 #!/bin/sh
-# test_stats.sh - FXGL_STATS (src/interpose/stats.c, issue 9) on a real
+# test_stats.sh - FXGL_STATS (src/interpose/stats.c) on a real
 # program: glmark2 under Xvfb with libfxgl.so preloaded and Invert.fx (one
 # technique of one pass) on. The CSV must have the fixed columns and one
 # GPU column for the technique and one for its pass, one row per frame with

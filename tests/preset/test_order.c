@@ -1,5 +1,5 @@
 /*
- * test_order.c - technique order: each rule of MISSION.md item 2 / reference §3.2 with its
+ * test_order.c - technique order: each rule of the reference's order with its
  * ties, legacy bare names, entries naming nothing, and the list fallback chain.
  */
 #include "fxgl_preset.h"
