@@ -415,7 +415,12 @@ static void on_preset_diag(void *user, const fxgl_preset_diag *d) {
 
 static void on_log(void *user, fxgl_gl_log_level level, const char *message) {
     (void)user;
-    if (level <= FXGL_GL_LOG_WARN) {
+    static int verbose = -1; // FXGL_LOG=debug: the runtime's reasons too
+    if (verbose < 0) {
+        const char *l = getenv("FXGL_LOG");
+        verbose = l && strcmp(l, "debug") == 0;
+    }
+    if (level <= FXGL_GL_LOG_WARN || verbose) {
         fprintf(stderr, "fxgl-render: %s\n", message);
     }
 }
@@ -750,11 +755,12 @@ int main(int argc, char **argv) {
                        "\"state_calls\": %u, \"draw_calls\": %u, \"dispatches\": %u, "
                        "\"framebuffer_binds\": %u, \"texture_binds\": %u, \"barriers\": %u, "
                        "\"uniform_uploads\": %u, \"uniform_bytes\": %u, \"copies\": %u, "
-                       "\"techniques_run\": %u, \"passes_run\": %u, \"cpu_ms\": %.4f},\n",
+                       "\"techniques_run\": %u, \"passes_run\": %u, \"compute_passes\": %u, "
+                       "\"cpu_ms\": %.4f},\n",
                     last.gl_calls, last.pass_calls, last.state_calls, last.draw_calls,
                     last.dispatches, last.framebuffer_binds, last.texture_binds, last.barriers,
                     last.uniform_uploads, last.uniform_bytes, last.copies, last.techniques_run,
-                    last.passes_run, last.cpu_ms);
+                    last.passes_run, last.compute_passes, last.cpu_ms);
             fxgl_diskcache_stats cstats = fxgl_diskcache_get_stats(cache);
             bool cache_on = cache != NULL;
             fxgl_program_counts pc = fxgl_runtime_program_counts(rt);
@@ -816,6 +822,13 @@ int main(int argc, char **argv) {
                 fprintf(f, "], \"pass_exact_varyings\": [");
                 for (size_t p = 0; p < passes; p++) {
                     fprintf(f, "%s%d", p ? ", " : "", fxgl_runtime_pass_exact_varyings(rt, i, p));
+                }
+                // How each pass ran at the end (docs/runtime.md, "Compute passes").
+                static const char *const how[] = {"fragment-only", "measuring", "fragment",
+                                                  "compute", "native-compute"};
+                fprintf(f, "], \"pass_compute\": [");
+                for (size_t p = 0; p < passes; p++) {
+                    fprintf(f, "%s\"%s\"", p ? ", " : "", how[fxgl_runtime_pass_compute(rt, i, p)]);
                 }
                 fprintf(f, "]}%s\n", i + 1 < tcount ? "," : "");
             }

@@ -16,6 +16,7 @@ libfxgl_gl_la_SOURCES = \
 	src/gl/load.c \
 	src/gl/gl_exact.h \
 	src/gl/exact.c \
+	src/gl/compute.c \
 	src/gl/frame.c \
 	src/gl/depth.c \
 	src/gl/special.c \
