@@ -124,6 +124,24 @@ void gl_cs_trial_add(gl_cs_trial *t, bool compute, int run, double ms) {
     }
 }
 
+void gl_cs_sample(fxgl_runtime *rt, gl_pass *p, size_t slot, double ms) {
+    int v = p->cs_slot[slot] - 1;
+    p->cs_slot[slot] = 0;
+    if (v < 0) {
+        return;
+    }
+    gl_cs_trial_add(&p->cs, v & 1, v & 2 ? GL_CS_WARMUP : 0, ms);
+    if (p->cs.state != GL_CS_TRIAL) {
+        gl_log(rt, FXGL_GL_LOG_INFO,
+               "pass '%s' runs as %s: median %.4f ms as fragment, %.4f ms as compute (%s)",
+               p->label, p->cs.state == GL_CS_COMPUTE ? "compute" : "fragment",
+               median(p->cs.ms[0], p->cs.n[0] ? p->cs.n[0] : 1),
+               median(p->cs.ms[1], p->cs.n[1] ? p->cs.n[1] : 1),
+               rt->cs_clock == GL_CS_CLOCK_FINISH ? "CPU clock between glFinish calls"
+                                                  : "timer queries");
+    }
+}
+
 bool gl_cs_choose(fxgl_runtime *rt, gl_pass *p, size_t slot) {
     p->cs_slot[slot] = 0;
     if (!p->cs_program || p == rt->direct || rt->warming) {

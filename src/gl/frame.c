@@ -523,9 +523,7 @@ static void run_technique(fxgl_runtime *rt, gl_technique *t) {
         }
         if (finish) {
             GLC(rt, Finish());
-            int v = p->cs_slot[slot] - 1;
-            gl_cs_trial_add(&p->cs, v & 1, v & 2 ? GL_CS_WARMUP : 0, (gl_now() - p->cs_t0) * 1e3);
-            p->cs_slot[slot] = 0;
+            gl_cs_sample(rt, p, slot, (gl_now() - p->cs_t0) * 1e3);
         }
         pop_group(rt);
         rt->stats.passes_run++;
@@ -572,13 +570,8 @@ static void read_slot(fxgl_runtime *rt, size_t slot) {
             } else {
                 double ms = (double)(ts - prev) * 1e-6;
                 gl_avg_add(&t->pass_gpu[k - 1], ms);
-                gl_pass *p = &t->passes[k - 1];
-                if (p->cs_slot[slot]) {
-                    // A trial run of this slot's frame (compute.c).
-                    int v = p->cs_slot[slot] - 1;
-                    gl_cs_trial_add(&p->cs, v & 1, v & 2 ? GL_CS_WARMUP : 0, ms);
-                    p->cs_slot[slot] = 0;
-                }
+                // A trial run of this slot's frame, if any (compute.c).
+                gl_cs_sample(rt, &t->passes[k - 1], slot, ms);
             }
             prev = ts;
         }

@@ -521,6 +521,8 @@ void gl_cs_load(fxgl_runtime *rt, gl_effect *e, gl_pass *p);
 void gl_cs_unload(fxgl_runtime *rt, gl_pass *p);
 // A frame's decision for pass p (true: compute); counts the trial's run.
 bool gl_cs_choose(fxgl_runtime *rt, gl_pass *p, size_t slot);
+// The measurement of the trial run p made in query slot slot (ms), if any.
+void gl_cs_sample(fxgl_runtime *rt, gl_pass *p, size_t slot, double ms);
 
 // frame.c
 void gl_generate_mips(fxgl_runtime *rt, gl_tex *t);

@@ -47,6 +47,12 @@ tests_gl_test_exact_SOURCES = tests/gl/test_exact.c
 tests_gl_test_exact_CPPFLAGS = $(TEST_CPPFLAGS) $(EGL_CFLAGS)
 tests_gl_test_exact_LDADD = $(TEST_LDADD) -lm
 
+# Pixel passes as compute dispatches: the decision, and pixels against fragment passes.
+check_PROGRAMS += tests/gl/test_compute
+tests_gl_test_compute_SOURCES = tests/gl/test_compute.c
+tests_gl_test_compute_CPPFLAGS = $(TEST_CPPFLAGS) $(EGL_CFLAGS)
+tests_gl_test_compute_LDADD = $(TEST_LDADD) -lm
+
 # The default framebuffer's depth for each kind of window visual (GLX, Xvfb).
 check_PROGRAMS += tests/gl/test_depth_visual
 tests_gl_test_depth_visual_SOURCES = tests/gl/test_depth_visual.c tests/gl/tfx.h
