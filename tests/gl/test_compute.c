@@ -16,7 +16,8 @@
  * sampling the mipmapped texture with implicit LOD, and the pass the frame
  * draws straight into the program's framebuffer as fragment. One effect's
  * pixels are also checked against values computed here (the exact
- * texcoords of exact.c and SV_Position's centre).
+ * texcoords of exact.c and SV_Position's centre). The program's image unit
+ * 0 and program binding are the same after every frame.
  */
 #include <check.h>
 #include <math.h>
@@ -278,6 +279,13 @@ static void render(bool es, int effect, int mode, bool direct, int frames, run *
     fxgl_runtime *rt = fxgl_runtime_create(gl, fxgl_test_egl_info(egl), &rd);
     ck_assert(rt);
     ck_assert_int_eq(fxgl_runtime_add_effect(rt, fx, "Compute.fx"), 0);
+    // The program's own image unit 0 (the compute form stores through unit
+    // 0): the frame must leave it as it was.
+    GLuint app_image;
+    gl->GenTextures(1, &app_image);
+    gl->BindTexture(GL_TEXTURE_2D, app_image);
+    gl->TexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, 4, 4);
+    gl->BindImageTexture(0, app_image, 0, GL_FALSE, 0, GL_READ_ONLY, GL_RGBA8);
     uint8_t *rows = malloc((size_t)W * H * 4);
     ck_assert(rows);
     for (int f = 0; f < frames; f++) {
@@ -289,6 +297,13 @@ static void render(bool es, int effect, int mode, bool direct, int frames, run *
         ck_assert_msg(fxgl_runtime_effect_status(rt, 0, &why) == FXGL_STATUS_READY, "%s",
                       why ? why : "");
         r->compute_passes[f] = fxgl_runtime_stats_get(rt)->compute_passes;
+        GLint name = -1, access = -1, program = -1;
+        gl->GetIntegeri_v(GL_IMAGE_BINDING_NAME, 0, &name);
+        gl->GetIntegeri_v(GL_IMAGE_BINDING_ACCESS, 0, &access);
+        gl->GetIntegerv(GL_CURRENT_PROGRAM, &program);
+        ck_assert_int_eq(name, (GLint)app_image);
+        ck_assert_int_eq(access, GL_READ_ONLY);
+        ck_assert_int_eq(program, 0);
         r->pixels[f] = malloc((size_t)W * H * 4);
         ck_assert(r->pixels[f]);
         gl->BindFramebuffer(GL_FRAMEBUFFER, fbo);
@@ -300,6 +315,8 @@ static void render(bool es, int effect, int mode, bool direct, int frames, run *
         }
     }
     free(rows);
+    gl->BindImageTexture(0, 0, 0, GL_FALSE, 0, GL_READ_ONLY, GL_RGBA8);
+    gl->DeleteTextures(1, &app_image);
     for (int p = 0; p < pass_counts[effect]; p++) {
         r->how[p] = fxgl_runtime_pass_compute(rt, 0, (size_t)p);
         // Every pass reads a fullscreen texcoord the load proved exact.
