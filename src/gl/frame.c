@@ -367,6 +367,24 @@ static void run_pixel_compute(fxgl_runtime *rt, gl_effect *e, gl_pass *p) {
     }
 }
 
+// Prewarming (prewarm.c): the compute form compiled by the driver too, one
+// group that stores nothing (a viewport of 0 x 0).
+static void warm_pixel_compute(fxgl_runtime *rt, gl_effect *e, gl_pass *p) {
+    GLbitfield unused = 0;
+    bind_textures(rt, p, &unused);
+    gl_cache_program(rt, p->cs_program);
+    if (p->cs_view_loc >= 0) {
+        GLC(rt, Uniform4f(p->cs_view_loc, 0.0f, 0.0f, 0.0f, 0.0f));
+        p->cs_view_set[0] = p->cs_view_set[1] = 0;
+    }
+    gl_cache_image(rt, 0, p->cs_target ? p->cs_target : &rt->bb_image, 0);
+    if (e->ubo) {
+        gl_cache_ubo(rt, e->ubo);
+    }
+    GLC(rt, DispatchCompute(1, 1, 1));
+    rt->stats.dispatches++;
+}
+
 static void run_graphics(fxgl_runtime *rt, gl_effect *e, const gl_pass *p, bool *first_stencil) {
     GLbitfield bits = 0;
     int w = p->width, h = p->height;
@@ -520,6 +538,9 @@ static void run_technique(fxgl_runtime *rt, gl_technique *t) {
         } else {
             run_graphics(rt, e, p, &first_stencil);
             needs_copy = p->to_backbuffer;
+            if (rt->warming && p->cs_program) {
+                warm_pixel_compute(rt, e, p);
+            }
         }
         if (finish) {
             GLC(rt, Finish());

@@ -287,7 +287,9 @@ int fxgl_runtime_pass_exact_varyings(fxgl_runtime *rt, size_t i, size_t p);
 // "Compute passes"): FXGL_PASS_* below.
 enum {
     FXGL_PASS_FRAGMENT_ONLY = 0, // no compute form (or compute passes are off)
-    FXGL_PASS_MEASURING,         // the first frames: both forms, timed
+    FXGL_PASS_MEASURING,         // the first frames: both forms, timed (a pass that the
+                                 // frame draws straight into the program's framebuffer
+                                 // runs fragment and waits here while it is that pass)
     FXGL_PASS_AS_FRAGMENT,       // has a compute form; fragment decided (or forced)
     FXGL_PASS_AS_COMPUTE,        // runs as a compute dispatch
     FXGL_PASS_NATIVE_COMPUTE,    // the effect's own compute pass
