@@ -2384,8 +2384,12 @@ static void io_leaf(gen *g, io *x, fx_type t, const char *path, const char *base
                     uint8_t ob = is_int_base(ot.base)    ? FX_TYPE_INT
                                  : is_uint_base(ot.base) ? FX_TYPE_UINT
                                                          : FX_TYPE_FLOAT;
-                    const char *prefix = ob == FX_TYPE_INT ? "i" : ob == FX_TYPE_UINT ? "u" : "";
-                    const char *zero = ob == FX_TYPE_FLOAT ? "0.0" : ob == FX_TYPE_INT ? "0" : "0u";
+                    const char *prefix = ob == FX_TYPE_INT    ? "i"
+                                         : ob == FX_TYPE_UINT ? "u"
+                                                              : "";
+                    const char *zero = ob == FX_TYPE_FLOAT ? "0.0"
+                                       : ob == FX_TYPE_INT ? "0"
+                                                           : "0u";
                     bprintf(&x->cdecls,
                             "layout(binding = 0, _gcompute) writeonly uniform highp %simage2D "
                             "_gcs_target;\n",

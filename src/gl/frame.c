@@ -515,6 +515,7 @@ static void run_technique(fxgl_runtime *rt, gl_technique *t) {
         gl_pass *p = &t->passes[i];
         push_group(rt, p->label);
         bool as_compute = !p->compute && gl_cs_choose(rt, p, slot);
+        p->cs_ran = as_compute;
         // A software renderer's trial: the CPU clock between two glFinish
         // (its timestamps do not see the rasteriser; compute.c). Only in the
         // pass's first frames, while it is measured.

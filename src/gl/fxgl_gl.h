@@ -290,8 +290,9 @@ enum {
     FXGL_PASS_MEASURING,         // the first frames: both forms, timed (a pass that the
                                  // frame draws straight into the program's framebuffer
                                  // runs fragment and waits here while it is that pass)
-    FXGL_PASS_AS_FRAGMENT,       // has a compute form; fragment decided (or forced)
-    FXGL_PASS_AS_COMPUTE,        // runs as a compute dispatch
+    FXGL_PASS_AS_FRAGMENT,       // has a compute form; fragment decided (or forced, or it
+                                 // was the direct pass in its last frame)
+    FXGL_PASS_AS_COMPUTE,        // ran as a compute dispatch in its last frame
     FXGL_PASS_NATIVE_COMPUTE,    // the effect's own compute pass
 };
 int fxgl_runtime_pass_compute(fxgl_runtime *rt, size_t i, size_t p);

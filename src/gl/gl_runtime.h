@@ -213,6 +213,7 @@ typedef struct gl_pass {
     int cs_view_set[2];
     gl_tex *cs_target;           // the render target, NULL: the back-buffer copy
     gl_cs_trial cs;              // fragment or compute (cs.state)
+    bool cs_ran;                 // the last frame it ran, it ran as compute
     uint8_t cs_slot[GL_RT_QUERY_RING]; // per query slot: 0, or 1 + the variant a trial ran
     double cs_t0;                // the finish clock's start of this pass
 } gl_pass;

@@ -82,8 +82,10 @@ static void decide_caps(fxgl_runtime *rt) {
                       gl->BindImageTexture;
     // Pixel passes as compute: the caller's choice, else FXGL_COMPUTE (read
     // once here, never per frame).
-    rt->cs_mode = rt->desc.compute_passes != FXGL_COMPUTE_ENV ? rt->desc.compute_passes
-                                                              : gl_cs_mode_parse(getenv("FXGL_COMPUTE"));
+    rt->cs_mode = rt->desc.compute_passes;
+    if (rt->cs_mode == FXGL_COMPUTE_ENV) {
+        rt->cs_mode = gl_cs_mode_parse(getenv("FXGL_COMPUTE"));
+    }
     if (!rt->has_compute) {
         rt->cs_mode = FXGL_COMPUTE_OFF;
     }
@@ -552,7 +554,8 @@ int fxgl_runtime_pass_compute(fxgl_runtime *rt, size_t i, size_t p) {
     case GL_CS_FRAGMENT:
         return FXGL_PASS_AS_FRAGMENT;
     case GL_CS_COMPUTE:
-        return FXGL_PASS_AS_COMPUTE;
+        // The pass drawn straight into the program's framebuffer runs fragment.
+        return pass->cs_ran ? FXGL_PASS_AS_COMPUTE : FXGL_PASS_AS_FRAGMENT;
     default:
         return FXGL_PASS_FRAGMENT_ONLY;
     }

@@ -147,7 +147,8 @@ static const char *const effects[EFFECTS] = {
         "}\n"
         "technique Exact { pass { VertexShader = VS; PixelShader = PS; } }\n",
     [CHAIN] =
-        "texture Half { Width = BUFFER_WIDTH / 2; Height = BUFFER_HEIGHT / 2; Format = RGBA16F; };\n"
+        "texture Half { Width = BUFFER_WIDTH / 2; Height = BUFFER_HEIGHT / 2;\n"
+        "               Format = RGBA16F; };\n"
         "sampler sHalf { Texture = Half; };\n"
         "texture Mip { Width = BUFFER_WIDTH; Height = BUFFER_HEIGHT; Format = RGBA8;\n"
         "              MipLevels = 4; };\n"
@@ -404,7 +405,8 @@ static void exact_values(bool es, int mode) {
     int bad = 0;
     for (int y = 0; y < H; y++) {
         for (int x = 0; x < W; x++) {
-            float tx = (float)(x + 0.5) * (float)(1.0 / W), ty = (float)(y + 0.5) * (float)(1.0 / H);
+            float tx = (float)(x + 0.5) * (float)(1.0 / W);
+            float ty = (float)(y + 0.5) * (float)(1.0 / H);
             float fx = tx * (float)(2 * W), fy = ty * (float)(2 * H);
             float py = (float)(y + 0.5) * 0.25f, pxf = (float)(x + 0.5) * 0.25f;
             uint8_t want[4] = {unorm8(fx - floorf(fx)), unorm8(fy - floorf(fy)),
