@@ -21,6 +21,9 @@
  *     --skip-disabled                 SkipLoadingDisabledEffects
  *     --interpolated-varyings         keep fullscreen texcoords as interpolated
  *                                     (fxgl computes them exactly otherwise)
+ *     --no-direct-pass                the last back-buffer pass never draws straight into
+ *                                     the output (a copy out ends each frame; it may then
+ *                                     run as compute, FXGL_COMPUTE)
  *     --cache DIR|off                 the on-disk compile cache (default: $FXGL_CACHE_DIR,
  *                                     none when unset); the report counts its hits
  *     -I DIR                          include and effect search path (repeatable;
@@ -60,6 +63,7 @@ typedef struct options {
     bool performance;            // --performance-mode: preset values compiled in
     bool skip_disabled;          // --skip-disabled: SkipLoadingDisabledEffects
     bool interpolated;           // --interpolated-varyings: no exact fullscreen texcoords
+    bool no_direct;              // --no-direct-pass
     const char *cache;           // --cache DIR, or $FXGL_CACHE_DIR; NULL/"off": none
     int width, height;
     int frames;
@@ -125,7 +129,7 @@ static void usage(void) {
             "                   [--report R.json] [--timings T.csv] [--frames N]\n"
             "                   [--api gl|gl-compat|gles]\n"
             "                   [--preset P.ini] [--performance-mode] [--skip-disabled]\n"
-            "                   [--interpolated-varyings]\n"
+            "                   [--interpolated-varyings] [--no-direct-pass]\n"
             "                   [--cache DIR|off]\n"
             "                   [-I DIR] [-D NAME[=VALUE]] [--textures DIR]\n"
             "                   [--dump FILE]\n"
@@ -184,6 +188,8 @@ static bool parse(int argc, char **argv, options *o) {
             o->performance = true;
         } else if (strcmp(a, "--interpolated-varyings") == 0) {
             o->interpolated = true;
+        } else if (strcmp(a, "--no-direct-pass") == 0) {
+            o->no_direct = true;
         } else if (strcmp(a, "--skip-disabled") == 0) {
             o->skip_disabled = true;
         } else if (strcmp(a, "--preset") == 0 && next) {
@@ -594,6 +600,7 @@ int main(int argc, char **argv) {
         .program_cache = cache ? &programs : NULL,
         .log = on_log,
         .interpolated_varyings = o.interpolated,
+        .no_direct_pass = o.no_direct,
         .texture_search_paths = (const char *const *)texture_dirs.dirs,
         .texture_search_path_count = texture_dirs.count,
     };

@@ -2397,12 +2397,21 @@ static void io_leaf(gen *g, io *x, fx_type t, const char *path, const char *base
                     int n = fx_type_components(ot);
                     fx_type part = fx_type_vector(ob, n);
                     buf st = newbuf(g);
-                    bprintf(&st, "    imageStore(_gcs_target, _gcs_p, %svec4(%s", prefix,
+                    // A NaN stored into a normalized format (_gcs_unorm) is 0, as
+                    // a fragment output becomes (D3D's rule; an image store's
+                    // conversion of NaN is undefined, llvmpipe gives 1).
+                    bprintf(&st, "    %svec4 _gcs_v = %svec4(%s", prefix, prefix,
                             convert_str(g, ot, part, name));
                     for (int k = n; k < 4; k++) {
                         bprintf(&st, ", %s", zero);
                     }
-                    bput(&st, "));\n");
+                    bput(&st, ");\n");
+                    if (ob == FX_TYPE_FLOAT) {
+                        bput(&st, "#ifdef _gcs_unorm\n"
+                                  "    _gcs_v = mix(_gcs_v, vec4(0.0), isnan(_gcs_v));\n"
+                                  "#endif\n");
+                    }
+                    bput(&st, "    imageStore(_gcs_target, _gcs_p, _gcs_v);\n");
                     x->store = bstr(&st);
                 }
             }

@@ -290,6 +290,17 @@ static const char *refusal(fxgl_runtime *rt, const gl_effect *e, const gl_pass *
             t->internal != internal) {
             return "its render target's format has no image format here";
         }
+        // An image store converts to the format on its own path: 8-bit UNORM,
+        // half and full floats and integers store the values a fragment output
+        // does (float/integer exactly; 8-bit and half measured equal,
+        // tests/gl/test_compute.c); llvmpipe rounds RGB10A2 differently
+        // (up to 2 in 1023). 10-bit, 11/10-bit float and 16-bit UNORM targets
+        // stay fragment.
+        if (t->format == FXGL_FORMAT_RGB10A2 || t->format == FXGL_FORMAT_RG11B10F ||
+            t->format == FXGL_FORMAT_R16 || t->format == FXGL_FORMAT_RG16 ||
+            t->format == FXGL_FORMAT_RGBA16) {
+            return "its render target's format is stored with another rounding by images";
+        }
         int w = p->width, h = p->height;
         if (p->clear && (w < t->width || h < t->height)) {
             return "it clears texels its viewport does not cover";
@@ -352,7 +363,8 @@ void gl_cs_load(fxgl_runtime *rt, gl_effect *e, gl_pass *p) {
     const char *nl = strchr(ps->glsl, '\n');
     size_t at = (size_t)(nl - ps->glsl + 1);
     memcpy(src, ps->glsl, at);
-    at += (size_t)snprintf(src + at, len - at, "#define _gcompute %s\n", f->image);
+    at += (size_t)snprintf(src + at, len - at, "#define _gcompute %s\n%s", f->image,
+                           !f->is_float && !f->integer ? "#define _gcs_unorm 1\n" : "");
     // _gexact_view and _gexact_pos from the fragment defines, the modes from exact_modes.
     for (const char *l = p->exact_defines; *l;) {
         const char *end = strchr(l, '\n');
