@@ -2408,7 +2408,10 @@ static void io_leaf(gen *g, io *x, fx_type t, const char *path, const char *base
                     bput(&st, ");\n");
                     if (ob == FX_TYPE_FLOAT) {
                         bput(&st, "#ifdef _gcs_unorm\n"
-                                  "    _gcs_v = mix(_gcs_v, vec4(0.0), isnan(_gcs_v));\n"
+                                  "    for (int _gcs_i = 0; _gcs_i < 4; _gcs_i++) {\n"
+                                  "        _gcs_v[_gcs_i] = isnan(_gcs_v[_gcs_i]) ? 0.0 "
+                                  ": _gcs_v[_gcs_i];\n"
+                                  "    }\n"
                                   "#endif\n");
                     }
                     bput(&st, "    imageStore(_gcs_target, _gcs_p, _gcs_v);\n");
