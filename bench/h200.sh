@@ -4,8 +4,8 @@
 #
 # Here, once:   sh bench/h200.sh --pack .benchbin BUILD
 #   copies what the runs need from the build tree BUILD (bench/sweep,
-#   bench/state_cost, fxgl-render, fxc, tests/effects/fxgl-effect, the
-#   generated textures, libinih) into .benchbin (add it to .git/info/exclude
+#   bench/state_cost, fxgl-render, fxc, tests/effects/fxgl-effect,
+#   tests/gl/test_compute, the generated textures, libinih, libsubunit) into .benchbin (add it to .git/info/exclude
 #   and carry it), and records BUILD's source path (fxgl-effect has it
 #   compiled in).
 # There:        sh bench/h200.sh OUTDIR     (with .gl unpacked, see
@@ -19,13 +19,17 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 if [ "${1:-}" = --pack ]; then
     dst=$2; build=$(cd "$3" && pwd)
-    mkdir -p "$dst/bench" "$dst/tests/effects" "$dst/data" "$dst/lib"
-    make -C "$build" -s bench/sweep bench/state_cost fxgl-render fxc tests/effects/fxgl-effect >/dev/null
+    mkdir -p "$dst/bench" "$dst/tests/effects" "$dst/tests/gl" "$dst/data" "$dst/lib"
+    make -C "$build" -s bench/sweep bench/state_cost fxgl-render fxc tests/effects/fxgl-effect \
+        tests/gl/test_compute >/dev/null
     cp "$build/bench/sweep" "$build/bench/state_cost" "$dst/bench/"
     cp "$build/fxgl-render" "$build/fxc" "$dst/"
     cp "$build/tests/effects/fxgl-effect" "$dst/tests/effects/"
+    # Compute passes against fragment passes, pixel for pixel, on the GPU's driver.
+    cp "$build/tests/gl/test_compute" "$dst/tests/gl/"
     [ -d "$build/data/textures" ] && cp -r "$build/data/textures" "$dst/data/"
-    for l in $(ldd "$build/fxgl-render" | awk '/libinih/ {print $3}'); do cp "$l" "$dst/lib/"; done
+    for l in $(ldd "$build/fxgl-render" "$build/tests/gl/test_compute" |
+               awk '/libinih|libsubunit/ {print $3}' | sort -u); do cp "$l" "$dst/lib/"; done
     (cd "$(sed -n 's/^abs_top_srcdir = //p' "$build/Makefile")" && pwd) >"$dst/srcdir"
     du -sh "$dst"
     exit 0

@@ -14,6 +14,10 @@
 # time its commands took to be recorded and run where they were flushed, so
 # only the frame row means the same as on a GPU there.
 #
+# FXGL_COMPUTE (0, 1, auto: pixel passes as compute dispatches, docs/runtime.md
+# "Compute passes") goes to fxgl-render's runtime; the script prints how many
+# passes ran as compute in the last frame and how each pass ended up running,
+# and names the CSV after it. Run it with 0, then 1, then auto for a before/after.
 # Environment: RENDER (default $BUILD/fxgl-render; BUILD: see bench/setup.sh),
 # PRESET, SIZE, FRAMES, WARM, EXTRA (more fxgl-render options, e.g.
 # --performance-mode), API (gl, gl-compat, gles; default gl).
@@ -43,11 +47,11 @@ textures=$build/data/textures
     { cat "$tmp/log" >&2; echo "preset_gpu.sh: fxgl-render failed" >&2; exit 1; }
 renderer=$(sed -n 's/.*"renderer": "\([^"]*\)".*/\1/p' "$tmp/r.json" | head -1)
 tag=$(printf '%s' "$renderer" | tr -c 'A-Za-z0-9.\n' '_' | cut -c1-40)
-csv="$out/preset-gpu-$tag.csv"
+csv="$out/preset-gpu-$tag${FXGL_COMPUTE:+-compute$FXGL_COMPUTE}.csv"
 # Medians per (what, technique, pass) over the frames from WARM on, in the
 # order the rows first appear (the frame's order).
 {
-echo "# $(date -u +%Y-%m-%dT%H:%MZ) $(uname -n) $size frames $warm..$((frames - 1)) $(basename "$preset") ${EXTRA:-}; $renderer; load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "# $(date -u +%Y-%m-%dT%H:%MZ) $(uname -n) $size frames $warm..$((frames - 1)) $(basename "$preset") ${EXTRA:-} FXGL_COMPUTE=${FXGL_COMPUTE:-}; $renderer; load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "what,technique,pass,median_ms,frames"
 awk -F, -v warm="$warm" 'NR > 1 && $1 >= warm {
     k = $2 "," $3 "," $4
@@ -75,4 +79,8 @@ awk -F, 'NR > 2 {
     printf "  %-60s %10.4f ms\n", label, $4
 }
 END { printf "  %-60s %10.4f ms\n", "sum of techniques", sum }' "$csv"
+compute=$(sed -n 's/.*"compute_passes": \([0-9]*\).*/\1/p' "$tmp/r.json" | head -1)
+passes=$(sed -n 's/.*"passes_run": \([0-9]*\).*/\1/p' "$tmp/r.json" | head -1)
+echo "  FXGL_COMPUTE=${FXGL_COMPUTE:-}: ${compute:-?} of ${passes:-?} passes ran as compute in the last frame"
+sed -n '/"ran": true/ s/.*"name": "\([^"]*\)".*"pass_compute": \[\([^]]*\)\].*/    \1: \2/p' "$tmp/r.json"
 echo "  ($csv)"

@@ -313,8 +313,11 @@ static void run_point(GladGLContext *gl, const fxgl_gl_info *info, const options
         if (!o->modes[k]) {
             continue;
         }
+        // The runtime's rows are its fragment passes against the floors
+        // (frag, compute): compute passes stay off, whatever FXGL_COMPUTE says.
         fxgl_runtime_desc desc = {.no_timer_queries = k == MODE_LEAN,
-                                  .no_debug_groups = k == MODE_LEAN};
+                                  .no_debug_groups = k == MODE_LEAN,
+                                  .compute_passes = FXGL_COMPUTE_OFF};
         rt[k] = fxgl_runtime_create(gl, info, &desc);
         if (!rt[k] || fxgl_runtime_add_effect(rt[k], k == MODE_UNIFORM ? fxu : fx,
                                               "Sweep.fx") != 0) {

@@ -21,6 +21,9 @@
  *     --skip-disabled                 SkipLoadingDisabledEffects
  *     --interpolated-varyings         keep fullscreen texcoords as interpolated
  *                                     (fxgl computes them exactly otherwise)
+ *     --no-direct-pass                the last back-buffer pass never draws straight into
+ *                                     the output (a copy out ends each frame; it may then
+ *                                     run as compute, FXGL_COMPUTE)
  *     --cache DIR|off                 the on-disk compile cache (default: $FXGL_CACHE_DIR,
  *                                     none when unset); the report counts its hits
  *     -I DIR                          include and effect search path (repeatable;
@@ -60,6 +63,7 @@ typedef struct options {
     bool performance;            // --performance-mode: preset values compiled in
     bool skip_disabled;          // --skip-disabled: SkipLoadingDisabledEffects
     bool interpolated;           // --interpolated-varyings: no exact fullscreen texcoords
+    bool no_direct;              // --no-direct-pass
     const char *cache;           // --cache DIR, or $FXGL_CACHE_DIR; NULL/"off": none
     int width, height;
     int frames;
@@ -125,7 +129,7 @@ static void usage(void) {
             "                   [--report R.json] [--timings T.csv] [--frames N]\n"
             "                   [--api gl|gl-compat|gles]\n"
             "                   [--preset P.ini] [--performance-mode] [--skip-disabled]\n"
-            "                   [--interpolated-varyings]\n"
+            "                   [--interpolated-varyings] [--no-direct-pass]\n"
             "                   [--cache DIR|off]\n"
             "                   [-I DIR] [-D NAME[=VALUE]] [--textures DIR]\n"
             "                   [--dump FILE]\n"
@@ -184,6 +188,8 @@ static bool parse(int argc, char **argv, options *o) {
             o->performance = true;
         } else if (strcmp(a, "--interpolated-varyings") == 0) {
             o->interpolated = true;
+        } else if (strcmp(a, "--no-direct-pass") == 0) {
+            o->no_direct = true;
         } else if (strcmp(a, "--skip-disabled") == 0) {
             o->skip_disabled = true;
         } else if (strcmp(a, "--preset") == 0 && next) {
@@ -299,7 +305,12 @@ static void on_preset_diag(void *user, const fxgl_preset_diag *d) {
 
 static void on_log(void *user, fxgl_gl_log_level level, const char *message) {
     (void)user;
-    if (level <= FXGL_GL_LOG_WARN) {
+    static int verbose = -1; // FXGL_LOG=debug: the runtime's reasons too
+    if (verbose < 0) {
+        const char *l = getenv("FXGL_LOG");
+        verbose = l && strcmp(l, "debug") == 0;
+    }
+    if (level <= FXGL_GL_LOG_WARN || verbose) {
         fprintf(stderr, "fxgl-render: %s\n", message);
     }
 }
@@ -473,6 +484,7 @@ int main(int argc, char **argv) {
         .program_cache = cache ? &programs : NULL,
         .log = on_log,
         .interpolated_varyings = o.interpolated,
+        .no_direct_pass = o.no_direct,
         .texture_search_paths = (const char *const *)texture_dirs.dirs,
         .texture_search_path_count = texture_dirs.count,
     };
@@ -645,11 +657,12 @@ int main(int argc, char **argv) {
                        "\"state_calls\": %u, \"draw_calls\": %u, \"dispatches\": %u, "
                        "\"framebuffer_binds\": %u, \"texture_binds\": %u, \"barriers\": %u, "
                        "\"uniform_uploads\": %u, \"uniform_bytes\": %u, \"copies\": %u, "
-                       "\"techniques_run\": %u, \"passes_run\": %u, \"cpu_ms\": %.4f},\n",
+                       "\"techniques_run\": %u, \"passes_run\": %u, \"compute_passes\": %u, "
+                       "\"cpu_ms\": %.4f},\n",
                     last.gl_calls, last.pass_calls, last.state_calls, last.draw_calls,
                     last.dispatches, last.framebuffer_binds, last.texture_binds, last.barriers,
                     last.uniform_uploads, last.uniform_bytes, last.copies, last.techniques_run,
-                    last.passes_run, last.cpu_ms);
+                    last.passes_run, last.compute_passes, last.cpu_ms);
             fxgl_diskcache_stats cstats = fxgl_diskcache_get_stats(cache);
             bool cache_on = cache != NULL;
             fxgl_program_counts pc = fxgl_runtime_program_counts(rt);
@@ -711,6 +724,13 @@ int main(int argc, char **argv) {
                 fprintf(f, "], \"pass_exact_varyings\": [");
                 for (size_t p = 0; p < passes; p++) {
                     fprintf(f, "%s%d", p ? ", " : "", fxgl_runtime_pass_exact_varyings(rt, i, p));
+                }
+                // How each pass ran at the end (docs/runtime.md, "Compute passes").
+                static const char *const how[] = {"fragment-only", "measuring", "fragment",
+                                                  "compute", "native-compute"};
+                fprintf(f, "], \"pass_compute\": [");
+                for (size_t p = 0; p < passes; p++) {
+                    fprintf(f, "%s\"%s\"", p ? ", " : "", how[fxgl_runtime_pass_compute(rt, i, p)]);
                 }
                 fprintf(f, "]}%s\n", i + 1 < tcount ? "," : "");
             }

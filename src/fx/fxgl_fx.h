@@ -328,6 +328,15 @@ typedef struct fxgl_shader {
     // plane-equation rasteriser computes them; it sets `uniform vec4
     // _fxgl_view` to the viewport size and its reciprocal (docs/runtime.md,
     // "Exact fullscreen varyings").
+    // A pixel shader's glsl is also its compute form: compiled with
+    // `#define _gcompute <image format>` (plus the exact-varying defines and
+    // _gexact_pos, the proved SV_Position.zw) it is a compute shader of 8x8
+    // invocations, one per pixel of the viewport (_fxgl_view.xy), that
+    // declares only the proved varyings, runs the entry point and stores
+    // target 0 into `writeonly image2D _gcs_target` (binding 0) with
+    // imageStore. A varying that is not proved exact is not declared there,
+    // so such a shader does not compile as compute (docs/runtime.md,
+    // "Compute passes").
     const char *const *exact_varyings;
     size_t exact_varying_count;
 } fxgl_shader;

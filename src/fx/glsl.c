@@ -2208,6 +2208,8 @@ static void scan_stmt(usage *u, const fx_stmt *s) {
 
 typedef struct io {
     buf decls;                   // varyings and outputs
+    buf cdecls;                  // pixel stage: the same in the compute form (_gcompute)
+    const char *store;           // pixel stage: the compute form's imageStore of target 0
     buf reads;                   // main(): inputs into the parameters
     buf writes;                  // main(): outputs from the parameters
     const char **declared;       // names declared in decls
@@ -2256,8 +2258,9 @@ static const char *builtin(const gen *g, const char *sem, bool in, fx_type *type
             // D3D's SV_Position.w is the clip w; GL's gl_FragCoord.w is 1/w.
             // _fxgl_flip (header) is (1, height) while the runtime draws the
             // pass upside down into the program's framebuffer, else (0, 0).
-            return "vec4(gl_FragCoord.x, _fxgl_flip.x != 0.0 ? _fxgl_flip.y - gl_FragCoord.y "
-                   ": gl_FragCoord.y, gl_FragCoord.z, 1.0 / gl_FragCoord.w)";
+            // _gfragcoord is gl_FragCoord, or the compute form's pixel centre.
+            return "vec4(_gfragcoord.x, _fxgl_flip.x != 0.0 ? _fxgl_flip.y - _gfragcoord.y "
+                   ": _gfragcoord.y, _gfragcoord.z, 1.0 / _gfragcoord.w)";
         }
         if (in && strcmp(sem, "SV_ISFRONTFACE") == 0) {
             *type = fx_type_scalar(FX_TYPE_BOOL);
@@ -2372,6 +2375,48 @@ static void io_leaf(gen *g, io *x, fx_type t, const char *path, const char *base
             if (declare_once(g, x, name)) {
                 bprintf(&x->decls, "layout(location = %d) out %s %s;\n", index,
                         type_name(g, ot), name);
+                bprintf(&x->cdecls, "%s %s;\n", type_name(g, ot), name);
+                if (index == 0) {
+                    // The compute form stores target 0 into an image of the
+                    // format the runtime defines _gcompute as; the components
+                    // a shader does not write are zero (the runtime keeps such
+                    // passes fragment where the target has those channels).
+                    uint8_t ob = is_int_base(ot.base)    ? FX_TYPE_INT
+                                 : is_uint_base(ot.base) ? FX_TYPE_UINT
+                                                         : FX_TYPE_FLOAT;
+                    const char *prefix = ob == FX_TYPE_INT    ? "i"
+                                         : ob == FX_TYPE_UINT ? "u"
+                                                              : "";
+                    const char *zero = ob == FX_TYPE_FLOAT ? "0.0"
+                                       : ob == FX_TYPE_INT ? "0"
+                                                           : "0u";
+                    bprintf(&x->cdecls,
+                            "layout(binding = 0, _gcompute) writeonly uniform highp %simage2D "
+                            "_gcs_target;\n",
+                            prefix);
+                    int n = fx_type_components(ot);
+                    fx_type part = fx_type_vector(ob, n);
+                    buf st = newbuf(g);
+                    // A NaN stored into a normalized format (_gcs_unorm) is 0, as
+                    // a fragment output becomes (D3D's rule; an image store's
+                    // conversion of NaN is undefined, llvmpipe gives 1).
+                    bprintf(&st, "    %svec4 _gcs_v = %svec4(%s", prefix, prefix,
+                            convert_str(g, ot, part, name));
+                    for (int k = n; k < 4; k++) {
+                        bprintf(&st, ", %s", zero);
+                    }
+                    bput(&st, ");\n");
+                    if (ob == FX_TYPE_FLOAT) {
+                        bput(&st, "#ifdef _gcs_unorm\n"
+                                  "    for (int _gcs_i = 0; _gcs_i < 4; _gcs_i++) {\n"
+                                  "        _gcs_v[_gcs_i] = isnan(_gcs_v[_gcs_i]) ? 0.0 "
+                                  ": _gcs_v[_gcs_i];\n"
+                                  "    }\n"
+                                  "#endif\n");
+                    }
+                    bput(&st, "    imageStore(_gcs_target, _gcs_p, _gcs_v);\n");
+                    x->store = bstr(&st);
+                }
             }
             bprintf(&x->writes, "    %s = %s;\n", name, convert_str(g, t, ot, path));
             continue;
@@ -2392,14 +2437,26 @@ static void io_leaf(gen *g, io *x, fx_type t, const char *path, const char *base
                                                                               : FX_TYPE_FLOAT;
         fx_type slot = fx_type_vector(sb, 4);
         const char *name = fx_sprintf(g->ctx, "_v_%s", sem);
-        if (is_in && !vertex_stages_write(g, name)) {
+        bool written = !is_in || vertex_stages_write(g, name);
+        if (!written) {
             // No vertex shader it runs with writes it: GL would refuse to
             // link; it reads zero (what D3D's unwritten registers give).
             if (declare_once(g, x, name)) {
                 bprintf(&x->decls, "%s %s = %s(0);\n", type_name(g, slot), name,
                         type_name(g, slot));
+                bprintf(&x->cdecls, "%s %s = %s(0);\n", type_name(g, slot), name,
+                        type_name(g, slot));
             }
         } else if (declare_once(g, x, name)) {
+            // The compute form has no interpolation: only an interpolated
+            // float varying the runtime proved a function of the pixel
+            // position (_gx_<SEMANTIC>, each component x, y or zero) exists
+            // there; reading any other varying does not compile, which keeps
+            // its pass fragment.
+            if (is_in && sb == FX_TYPE_FLOAT && !(quals & FX_Q_NOINTERPOLATION)) {
+                bprintf(&x->cdecls, "#ifdef _gx_%s\nhighp %s %s = %s(0.0);\n#endif\n", sem,
+                        type_name(g, slot), name, type_name(g, slot));
+            }
             const char *interp = "";
             if (sb != FX_TYPE_FLOAT || (quals & FX_Q_NOINTERPOLATION)) {
                 interp = "flat ";
@@ -2970,8 +3027,8 @@ static const char exact_helpers[] =
     "#ifdef _gexact_view\n"
     "uniform highp vec4 _fxgl_view;\n"
     "highp vec4 _gexact(highp vec4 v, ivec4 m) {\n"
-    "    highp vec2 e = vec2(gl_FragCoord.x, _fxgl_flip.x != 0.0 ? _fxgl_flip.y - gl_FragCoord.y\n"
-    "                                                           : gl_FragCoord.y) * _fxgl_view.zw;\n"
+    "    highp vec2 e = vec2(_gfragcoord.x, _fxgl_flip.x != 0.0 ? _fxgl_flip.y - _gfragcoord.y\n"
+    "                                                           : _gfragcoord.y) * _fxgl_view.zw;\n"
     "    for (int i = 0; i < 4; i++) {\n"
     "        v[i] = m[i] == 1 ? e.x : m[i] == 2 ? e.y : v[i];\n"
     "    }\n"
@@ -3025,6 +3082,14 @@ static void header(gen *g, buf *o) {
         // Set by the runtime only where SV_Position is read (the linker drops
         // it elsewhere): see the pixel stage's position input.
         bput(o, "uniform highp vec2 _fxgl_flip;\n");
+        // The compute form (fxgl_shader.glsl): one invocation per pixel of
+        // the viewport, its centre in place of gl_FragCoord.
+        bput(o, "#ifdef _gcompute\n"
+                "layout(local_size_x = 8, local_size_y = 8) in;\n"
+                "highp vec4 _gfragcoord;\n"
+                "#else\n"
+                "#define _gfragcoord gl_FragCoord\n"
+                "#endif\n");
         if (g->sh->exact_varying_count) {
             bput(o, exact_helpers);
         }
@@ -3111,7 +3176,7 @@ static const char *shader(gen *g, fxgl_shader *sh) {
     }
 
     // main(): parameters from inputs, the call, outputs from parameters.
-    io x = {.decls = newbuf(g), .reads = newbuf(g), .writes = newbuf(g)};
+    io x = {.decls = newbuf(g), .cdecls = newbuf(g), .reads = newbuf(g), .writes = newbuf(g)};
     buf locals = newbuf(g), call = newbuf(g);
     bprintf(&call, "%s(", sym_name(g, entry));
     int i = 0;
@@ -3146,10 +3211,26 @@ static const char *shader(gen *g, fxgl_shader *sh) {
         bprintf(&mainb, "layout(local_size_x = %d, local_size_y = %d, local_size_z = %d) in;\n",
                 sh->threads[0], sh->threads[1], sh->threads[2]);
     }
-    bprintf(&mainb, "void main() {\n%s%s%s%s", bstr(&ginits), bstr(&g->static_inits),
-            bstr(&locals), bstr(&x.reads));
+    bput(&mainb, "void main() {\n");
+    if (sh->stage == FXGL_STAGE_PIXEL) {
+        // The compute form: the pixel's centre, SV_Position's z and w as the
+        // runtime proved them for the pass (_gexact_pos), invocations past
+        // the viewport (_fxgl_view.xy) store nothing.
+        bput(&mainb, "#ifdef _gcompute\n"
+                     "    ivec2 _gcs_p = ivec2(gl_GlobalInvocationID.xy);\n"
+                     "    if (_gcs_p.x >= int(_fxgl_view.x) || _gcs_p.y >= int(_fxgl_view.y)) {\n"
+                     "        return;\n"
+                     "    }\n"
+                     "    _gfragcoord = vec4(vec2(_gcs_p) + 0.5, _gexact_pos);\n"
+                     "#endif\n");
+    }
+    bprintf(&mainb, "%s%s%s%s", bstr(&ginits), bstr(&g->static_inits), bstr(&locals),
+            bstr(&x.reads));
     bprintf(&mainb, "    %s%s;\n", fx_type_is_void(entry->type) ? "" : "_gret = ", bstr(&call));
     bput(&mainb, bstr(&x.writes));
+    if (sh->stage == FXGL_STAGE_PIXEL && x.store) {
+        bprintf(&mainb, "#ifdef _gcompute\n%s#endif\n", x.store);
+    }
     if (sh->stage == FXGL_STAGE_VERTEX) {
         // Effect textures are top-down (D3D order; the runtime's copies in and out
         // flip): flip every vertex stage.
@@ -3174,7 +3255,11 @@ static const char *shader(gen *g, fxgl_shader *sh) {
     header(g, &all);
     bput(&all, bstr(&decls));
     bput(&all, bstr(&consts));
-    bput(&all, bstr(&x.decls));
+    if (sh->stage == FXGL_STAGE_PIXEL) {
+        bprintf(&all, "#ifdef _gcompute\n%s#else\n%s#endif\n", bstr(&x.cdecls), bstr(&x.decls));
+    } else {
+        bput(&all, bstr(&x.decls));
+    }
     bput(&all, bstr(&glob));
     bput(&all, bstr(&g->static_decls));
     bput(&all, bstr(&protos));

@@ -100,6 +100,28 @@ bool gl_exact_analyse(unsigned mode, int count, const float *data, int nvary, ui
     return true;
 }
 
+bool gl_exact_zeros(int count, const float *data, int nvary, uint8_t *modes) {
+    size_t stride = 4 + 4 * (size_t)nvary;
+    bool unit = count > 0;
+    for (int v = 0; v < count; v++) {
+        const float *pos = data + (size_t)v * stride;
+        unit = unit && pos[2] == 0.0f && pos[3] == 1.0f;
+    }
+    for (int c = 0; c < nvary * 4; c++) {
+        if (modes[c] != GL_EXACT_INTERPOLATED) {
+            continue;
+        }
+        bool zero = count > 0;
+        for (int v = 0; v < count && zero; v++) {
+            zero = data[(size_t)v * stride + 4 + (size_t)c] == 0.0f;
+        }
+        if (zero) {
+            modes[c] = GL_EXACT_ZERO;
+        }
+    }
+    return unit;
+}
+
 // Runs the vertex shader for the pass's vertices and captures gl_Position
 // and the varyings. Its own transform feedback object (an application's may
 // be bound, paused by the state capture), the generic buffer binding put
@@ -191,13 +213,17 @@ bool gl_exact_load(fxgl_runtime *rt, const fxgl_effect *fx, const fxgl_pass *fp,
         !gl_exact_analyse(mode, count, data, n, modes)) {
         return false;
     }
-    // "#define _gexact_view 1\n" and per exact varying
-    // "#define _gx_<SEMANTIC> ivec4(a, b, c, d)\n".
-    size_t len = 32;
+    bool unit = gl_exact_zeros(count, data, n, modes);
+    // "#define _gexact_view 1\n", "#define _gexact_pos vec2(0.5, 1.0)\n"
+    // when the clip positions are (x, y, 0, 1) (the compute form's
+    // SV_Position.zw; the fragment shader ignores it) and per exact varying
+    // "#define _gx_<SEMANTIC> ivec4(a, b, c, d)\n" (zero components as
+    // interpolated: the fragment variant's program stays the same).
+    size_t len = 80;
     bool any = false;
-    for (int i = 0; i < n; i++) {
-        len += strlen(s->exact_varyings[i]) + 48;
-        any |= modes[i * 4] | modes[i * 4 + 1] | modes[i * 4 + 2] | modes[i * 4 + 3];
+    for (int i = 0; i < 4 * n; i++) {
+        len += i % 4 ? 0 : strlen(s->exact_varyings[i / 4]) + 48;
+        any |= modes[i] == GL_EXACT_X || modes[i] == GL_EXACT_Y;
     }
     if (!any) {
         return false;
@@ -209,9 +235,13 @@ bool gl_exact_load(fxgl_runtime *rt, const fxgl_effect *fx, const fxgl_pass *fp,
         free(keep);
         return false;
     }
-    size_t at = (size_t)snprintf(defs, len, "#define _gexact_view 1\n");
+    size_t at = (size_t)snprintf(defs, len, "#define _gexact_view 1\n%s",
+                                 unit ? "#define _gexact_pos vec2(0.5, 1.0)\n" : "");
     for (int i = 0; i < n; i++) {
-        const uint8_t *m = modes + i * 4;
+        int m[4];
+        for (int c = 0; c < 4; c++) {
+            m[c] = modes[i * 4 + c] == GL_EXACT_ZERO ? GL_EXACT_INTERPOLATED : modes[i * 4 + c];
+        }
         if (!(m[0] | m[1] | m[2] | m[3])) {
             continue;
         }

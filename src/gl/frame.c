@@ -125,6 +125,11 @@ void gl_generate_mips(fxgl_runtime *rt, gl_tex *t) {
         }
     }
     if (!prog) {
+        if (t->written_at > rt->fb_epoch) {
+            // An image store (a compute pass) before the driver's own mip pass.
+            barrier_for(rt, GL_FRAMEBUFFER_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT |
+                                GL_TEXTURE_UPDATE_BARRIER_BIT);
+        }
         gl_cache_texture(rt, 0, t->target, t->tex);
         if (rt->has_dsa) {
             GLC(rt, GenerateTextureMipmap(t->tex));
@@ -191,10 +196,19 @@ static void blit(fxgl_runtime *rt, GLuint read, GLuint draw, bool flip, GLbitfie
     rt->stats.copies++;
 }
 
+// The back-buffer copy after a compute pass stored into it: blits, copies
+// and draws see the stores only after a barrier (once per store).
+static void sync_bb(fxgl_runtime *rt) {
+    if (rt->bb_image.written_at > rt->fb_epoch) {
+        barrier_for(rt, GL_FRAMEBUFFER_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT);
+    }
+}
+
 static void refresh_color(fxgl_runtime *rt) {
     if (!rt->bb_dirty) {
         return;
     }
+    sync_bb(rt);
     if (rt->has_copy_image) {
         GLP(rt, rt->copy_image(rt->bb_tex, GL_TEXTURE_2D, 0, 0, 0, 0, rt->color_tex,
                                GL_TEXTURE_2D, 0, 0, 0, 0, rt->width, rt->height, 1));
@@ -317,6 +331,59 @@ static void run_compute(fxgl_runtime *rt, gl_effect *e, const gl_pass *p) {
     }
 }
 
+// A pixel pass as a compute dispatch (compute.c): the same program inputs,
+// one invocation per pixel of the viewport, target 0 stored as an image.
+static void run_pixel_compute(fxgl_runtime *rt, gl_effect *e, gl_pass *p) {
+    gl_tex *t = p->cs_target ? p->cs_target : &rt->bb_image;
+    int w = p->cs_target ? p->width : rt->width, h = p->cs_target ? p->height : rt->height;
+    GLbitfield bits = 0;
+    bind_textures(rt, p, &bits);
+    if (t->written_at > rt->image_epoch) {
+        bits |= GL_SHADER_IMAGE_ACCESS_BARRIER_BIT; // stores after stores, in order
+    }
+    barrier_for(rt, bits);
+    gl_cache_program(rt, p->cs_program);
+    if (p->cs_view_loc >= 0 && (p->cs_view_set[0] != w || p->cs_view_set[1] != h)) {
+        // The viewport size (the invocations past it store nothing) and its
+        // reciprocal (the exact texcoords), written when it changes.
+        GLC(rt, Uniform4f(p->cs_view_loc, (float)w, (float)h, (float)(1.0 / w),
+                          (float)(1.0 / h)));
+        p->cs_view_set[0] = w;
+        p->cs_view_set[1] = h;
+    }
+    gl_cache_image(rt, 0, t, 0);
+    if (e->ubo) {
+        gl_cache_ubo(rt, e->ubo);
+    }
+    GLC(rt, DispatchCompute((GLuint)(w + 7) / 8, (GLuint)(h + 7) / 8, 1));
+    rt->stats.dispatches++;
+    rt->stats.compute_passes++;
+    t->written_at = ++rt->epoch;
+    if (!p->cs_target) {
+        rt->bb_dirty = true;
+    } else if (p->generate_mips && t->levels > 1 && !t->fmt->integer) {
+        gl_generate_mips(rt, t);
+    }
+}
+
+// Prewarming (prewarm.c): the compute form compiled by the driver too, one
+// group that stores nothing (a viewport of 0 x 0).
+static void warm_pixel_compute(fxgl_runtime *rt, gl_effect *e, gl_pass *p) {
+    GLbitfield unused = 0;
+    bind_textures(rt, p, &unused);
+    gl_cache_program(rt, p->cs_program);
+    if (p->cs_view_loc >= 0) {
+        GLC(rt, Uniform4f(p->cs_view_loc, 0.0f, 0.0f, 0.0f, 0.0f));
+        p->cs_view_set[0] = p->cs_view_set[1] = 0;
+    }
+    gl_cache_image(rt, 0, p->cs_target ? p->cs_target : &rt->bb_image, 0);
+    if (e->ubo) {
+        gl_cache_ubo(rt, e->ubo);
+    }
+    GLC(rt, DispatchCompute(1, 1, 1));
+    rt->stats.dispatches++;
+}
+
 static void run_graphics(fxgl_runtime *rt, gl_effect *e, const gl_pass *p, bool *first_stencil) {
     GLbitfield bits = 0;
     int w = p->width, h = p->height;
@@ -331,6 +398,7 @@ static void run_graphics(fxgl_runtime *rt, gl_effect *e, const gl_pass *p, bool 
         w = rt->width;
         h = rt->height;
         fbo = rt->bb_fbos[p->bb_fbo + (stencil ? GL_BB_UNORM_STENCIL : 0)];
+        sync_bb(rt);
     } else {
         stencil = stencil && p->stencil_attached;
         for (int i = 0; i < p->target_count; i++) {
@@ -441,9 +509,20 @@ static void run_technique(fxgl_runtime *rt, gl_technique *t) {
     GLuint *q = t->queries ? t->queries + (rt->frame_count % GL_RT_QUERY_RING) * (n + 1) : NULL;
     bool needs_copy = true;
     bool first_stencil = true;
+    size_t slot = rt->frame_count % GL_RT_QUERY_RING;
     for (size_t i = 0; i < n; i++) {
-        const gl_pass *p = &t->passes[i];
+        gl_pass *p = &t->passes[i];
         push_group(rt, p->label);
+        bool as_compute = !p->compute && gl_cs_choose(rt, p, slot);
+        p->cs_ran = as_compute;
+        // A software renderer's trial: the CPU clock between two glFinish
+        // (its timestamps do not see the rasteriser; compute.c). Only in the
+        // pass's first frames, while it is measured.
+        bool finish = p->cs_slot[slot] && rt->cs_clock == GL_CS_CLOCK_FINISH;
+        if (finish) {
+            GLC(rt, Finish());
+            p->cs_t0 = gl_now();
+        }
         if (q) {
             GLP(rt, rt->query_counter(q[i], GL_TIMESTAMP));
         }
@@ -453,9 +532,19 @@ static void run_technique(fxgl_runtime *rt, gl_technique *t) {
         }
         if (p->compute) {
             run_compute(rt, e, p);
+        } else if (as_compute) {
+            run_pixel_compute(rt, e, p);
+            needs_copy = p->to_backbuffer;
         } else {
             run_graphics(rt, e, p, &first_stencil);
             needs_copy = p->to_backbuffer;
+            if (rt->warming && p->cs_program) {
+                warm_pixel_compute(rt, e, p);
+            }
+        }
+        if (finish) {
+            GLC(rt, Finish());
+            gl_cs_sample(rt, p, slot, (gl_now() - p->cs_t0) * 1e3);
         }
         pop_group(rt);
         rt->stats.passes_run++;
@@ -500,7 +589,10 @@ static void read_slot(fxgl_runtime *rt, size_t slot) {
             if (k == 0) {
                 first = ts;
             } else {
-                gl_avg_add(&t->pass_gpu[k - 1], (double)(ts - prev) * 1e-6);
+                double ms = (double)(ts - prev) * 1e-6;
+                gl_avg_add(&t->pass_gpu[k - 1], ms);
+                // A trial run of this slot's frame, if any (compute.c).
+                gl_cs_sample(rt, &t->passes[k - 1], slot, ms);
             }
             prev = ts;
         }
@@ -576,12 +668,14 @@ static void copy_in(fxgl_runtime *rt, const fxgl_frame_desc *f) {
     }
     // Into the back-buffer copy and COLOR at once: COLOR is current. With a
     // direct pass nothing draws into the back-buffer copy: COLOR alone.
+    sync_bb(rt); // last frame's stores, if no copy out came after them
     blit(rt, src, rt->direct ? rt->color_fbo : rt->in_fbo, true, GL_COLOR_BUFFER_BIT);
     rt->bb_dirty = false;
 }
 
 static void copy_out(fxgl_runtime *rt, const fxgl_frame_desc *f) {
     GLuint dst = f->framebuffer;
+    sync_bb(rt);
     gl_cache_srgb(rt, false);
     if (dst == 0) {
         gl_cache_draw_fbo(rt, 0);

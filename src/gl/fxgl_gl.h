@@ -140,6 +140,13 @@ typedef struct fxgl_runtime_share_stats {
     uint32_t images_shared;      // image textures taken from the group: nothing uploaded
 } fxgl_runtime_share_stats;
 
+enum {
+    FXGL_COMPUTE_ENV = 0,        // FXGL_COMPUTE from the environment
+    FXGL_COMPUTE_AUTO,           // measured per pass in the first frames: the faster one
+    FXGL_COMPUTE_OFF,            // always fragment
+    FXGL_COMPUTE_ON,             // compute wherever it gives the same pixels
+};
+
 typedef struct fxgl_runtime_desc {
     fxgl_gl_share *share;        // the share group's objects (a reference is taken); NULL:
                                  // this runtime makes and owns everything
@@ -158,6 +165,10 @@ typedef struct fxgl_runtime_desc {
                                  // also fullscreen texcoords that fxgl would compute
                                  // exactly (docs/runtime.md, "Exact fullscreen varyings")
     uint32_t random_seed;        // seed of the `random`/`pingpong` generator; 0: 1
+    // Pixel passes as compute dispatches where that gives the same pixels
+    // (docs/runtime.md, "Compute passes"): FXGL_COMPUTE_ENV reads the
+    // environment's FXGL_COMPUTE (0, 1, auto; unset: auto).
+    int compute_passes;          // FXGL_COMPUTE_*
     // Where linked programs are kept between runs (glGetProgramBinary), used where the
     // driver offers binary formats; borrowed, it must outlive the runtime. NULL: none.
     const struct fxgl_program_cache *program_cache;
@@ -277,6 +288,19 @@ double fxgl_runtime_pass_gpu_ms(fxgl_runtime *rt, size_t i, size_t p);
 // fullscreen texcoord). 0 when none, or not loaded. A compute implementation
 // of such a pass would take them from the invocation id.
 int fxgl_runtime_pass_exact_varyings(fxgl_runtime *rt, size_t i, size_t p);
+// How pass p of the technique at order position i runs (docs/runtime.md,
+// "Compute passes"): FXGL_PASS_* below.
+enum {
+    FXGL_PASS_FRAGMENT_ONLY = 0, // no compute form (or compute passes are off)
+    FXGL_PASS_MEASURING,         // the first frames: both forms, timed (a pass that the
+                                 // frame draws straight into the program's framebuffer
+                                 // runs fragment and waits here while it is that pass)
+    FXGL_PASS_AS_FRAGMENT,       // has a compute form; fragment decided (or forced, or it
+                                 // was the direct pass in its last frame)
+    FXGL_PASS_AS_COMPUTE,        // ran as a compute dispatch in its last frame
+    FXGL_PASS_NATIVE_COMPUTE,    // the effect's own compute pass
+};
+int fxgl_runtime_pass_compute(fxgl_runtime *rt, size_t i, size_t p);
 // The latest GPU time sample (ms) of the technique at order position i
 // (p == FXGL_WHOLE_TECHNIQUE) or of its pass p, for per-frame statistics
 // (the benchmarks' figures). Timer results arrive a few frames late (a query ring, never
@@ -388,6 +412,7 @@ typedef struct fxgl_runtime_stats {
     uint32_t mip_generations;    // textures whose mips were rebuilt
     uint32_t techniques_run;
     uint32_t passes_run;
+    uint32_t compute_passes;     // pixel passes of passes_run that ran as compute dispatches
     uint32_t effects_loaded;     // effects whose GL objects were created this frame
     double cpu_ms;               // wall time of fxgl_runtime_frame
 } fxgl_runtime_stats;

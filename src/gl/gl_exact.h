@@ -30,6 +30,10 @@ enum {
     GL_EXACT_INTERPOLATED = 0,   // left to the rasteriser
     GL_EXACT_X = 1,              // (pixel centre x) / viewport width
     GL_EXACT_Y = 2,              // (pixel centre y, rows from the top) / viewport height
+    // Zero at every vertex, so zero wherever drawn. Kept in gl_pass.exact_modes
+    // for the compute form (which has no interpolation to give it); the
+    // fragment variant's defines say INTERPOLATED for it, which is zero too.
+    GL_EXACT_ZERO = 3,
 };
 
 // The most varyings a pass's analysis captures (transform feedback
@@ -47,6 +51,13 @@ enum {
 // vertex of every non-degenerate triangle (so everywhere it is drawn).
 // Returns false, modes all INTERPOLATED, otherwise.
 bool gl_exact_analyse(unsigned mode, int count, const float *data, int nvary, uint8_t *modes);
+
+// Marks with GL_EXACT_ZERO the INTERPOLATED components of modes (as
+// gl_exact_analyse filled them) that are 0 at each of the count vertices
+// of data (same layout). True when every vertex's clip position is
+// (x, y, 0, 1): then SV_Position.zw is (0.5, 1) at every pixel (depth range
+// 0..1), which the compute form needs (_gexact_pos).
+bool gl_exact_zeros(int count, const float *data, int nvary, uint8_t *modes);
 
 // Loads pass p's exact varyings: runs the analysis for the vertex and
 // pixel shader objects of fp and, where some component is exact, sets

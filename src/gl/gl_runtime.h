@@ -85,6 +85,7 @@ typedef struct gl_bind {
     uint8_t kind;                // gl_bind_kind
     bool srgb;                   // read through the sRGB view
     int8_t slot;                 // GL_BIND_SEMANTIC: semantic slot
+    int16_t object;              // the fxgl_sampler it binds (fx->samplers index)
     GLenum target;
     gl_tex *tex;                 // GL_BIND_TEXTURE
     GLuint sampler;
@@ -119,6 +120,50 @@ typedef enum gl_bb_fbo {
     GL_BB_SRGB_STENCIL,
     GL_BB_COUNT,
 } gl_bb_fbo;
+
+// Whether a pixel pass runs as a compute dispatch (compute.c): the
+// measurement of the first frames, decided per pass.
+#define GL_CS_WARMUP 1           // first runs of each variant not counted (first-use costs)
+#define GL_CS_SAMPLES 5          // samples of each variant the decision takes
+#define GL_CS_MAX_RUNS 40        // runs of each variant after which a trial without its
+                                 // samples (queries never available) gives up: fragment
+enum {
+    GL_CS_NONE,                  // no compute form: always fragment
+    GL_CS_TRIAL,                 // measuring both
+    GL_CS_FRAGMENT,              // decided (or forced) fragment
+    GL_CS_COMPUTE,               // decided (or forced) compute
+};
+
+typedef struct gl_cs_trial {
+    uint8_t state;               // GL_CS_*
+    uint8_t runs[2];             // frames run as [0] fragment, [1] compute
+    uint8_t n[2];                // samples kept
+    double ms[2][GL_CS_SAMPLES];
+} gl_cs_trial;
+
+// What the next trial frame runs (true: compute): the variant run less so far.
+bool gl_cs_trial_pick(const gl_cs_trial *t);
+// Counts a run of a variant (when it is issued; its sample may never come).
+void gl_cs_trial_ran(gl_cs_trial *t, bool compute);
+// One measurement of a run (ms; the first GL_CS_WARMUP runs of a variant are
+// dropped by the caller's count: sample is the k-th run's, k from 0); decides
+// when both variants have GL_CS_SAMPLES.
+void gl_cs_trial_add(gl_cs_trial *t, bool compute, int run, double ms);
+// The decision from samples: compute only when its median is below
+// GL_CS_MARGIN times the fragment median (noise never makes it slower).
+#define GL_CS_MARGIN 0.9
+bool gl_cs_decide(const double *fragment, int nf, const double *compute, int nc);
+
+// How the trial measures a pass on this renderer.
+enum {
+    GL_CS_CLOCK_NONE,            // nothing honest: auto keeps fragment
+    GL_CS_CLOCK_TIMER,           // GL_TIMESTAMP queries around the pass (a GPU)
+    GL_CS_CLOCK_FINISH,          // CPU clock between glFinish calls: a software renderer,
+                                 // whose timestamps do not see the deferred rasteriser
+};
+int gl_cs_clock_for(const char *renderer, bool has_timer);
+// FXGL_COMPUTE's value: FXGL_COMPUTE_AUTO/OFF/ON (NULL, "", "auto": AUTO).
+int gl_cs_mode_parse(const char *value);
 
 typedef struct gl_pass {
     const fxgl_pass *src;
@@ -161,6 +206,16 @@ typedef struct gl_pass {
     GLint view_loc;              // _fxgl_view (size, 1 / size), -1 when not exact
     bool group_shared;           // the program is in the share group's table (share.c)
     int view_set[2];             // the size last written to view_loc (0: none)
+    // The pixel shader's compute form (compute.c): one invocation per pixel
+    // storing the result into the target as an image. 0: the pass qualifies not.
+    GLuint cs_program;           // owned
+    GLint cs_view_loc;           // its _fxgl_view
+    int cs_view_set[2];
+    gl_tex *cs_target;           // the render target, NULL: the back-buffer copy
+    gl_cs_trial cs;              // fragment or compute (cs.state)
+    bool cs_ran;                 // the last frame it ran, it ran as compute
+    uint8_t cs_slot[GL_RT_QUERY_RING]; // per query slot: 0, or 1 + the variant a trial ran
+    double cs_t0;                // the finish clock's start of this pass
 } gl_pass;
 
 // A 60-frame moving average (sum of the window / its length).
@@ -310,6 +365,8 @@ struct fxgl_runtime {
     bool has_views;              // texture views (sRGB views of RGBA8)
     bool has_copy_image;         // glCopyImageSubData
     bool has_compute;
+    int cs_mode;                 // FXGL_COMPUTE_*: pixel passes as compute dispatches
+    int cs_clock;                // GL_CS_CLOCK_*: how auto measures
     bool warming;                // prewarm.c: draws scissored away, dispatches one group
     const gl_pass *direct;       // this frame: the pass that draws straight into the
                                  // program's framebuffer (no copy out), or NULL
@@ -359,6 +416,9 @@ struct fxgl_runtime {
     GLuint source_fbo;           // framebuffer the size was taken for
     int source_samples;          // its GL_SAMPLES
     GLuint bb_tex, bb_srgb;      // back-buffer copy (top-down) and its sRGB view
+    gl_tex bb_image;             // the back-buffer copy as an image (compute passes): its
+                                 // tex, shape and written_at (an image store not yet
+                                 // followed by a barrier for the blits and draws)
     GLuint color_tex, color_srgb; // the COLOR texture and its sRGB view
     GLuint stencil_rb;           // the runtime's stencil (DEPTH24_STENCIL8)
     GLuint bb_fbos[GL_BB_COUNT];
@@ -456,6 +516,14 @@ void gl_depth_destroy(fxgl_runtime *rt, bool delete_objects);
 GLuint gl_compile_program(fxgl_runtime *rt, const char *const *sources, const GLenum *stages,
                           int count, char *reason, size_t reason_size);
 void gl_tex_release(fxgl_runtime *rt, gl_tex *t);
+
+// compute.c: the pass's compute form, where it qualifies (after pass_load).
+void gl_cs_load(fxgl_runtime *rt, gl_effect *e, gl_pass *p);
+void gl_cs_unload(fxgl_runtime *rt, gl_pass *p);
+// A frame's decision for pass p (true: compute); counts the trial's run.
+bool gl_cs_choose(fxgl_runtime *rt, gl_pass *p, size_t slot);
+// The measurement of the trial run p made in query slot slot (ms), if any.
+void gl_cs_sample(fxgl_runtime *rt, gl_pass *p, size_t slot, double ms);
 
 // frame.c
 void gl_generate_mips(fxgl_runtime *rt, gl_tex *t);

@@ -857,6 +857,7 @@ static bool pass_load(fxgl_runtime *rt, gl_effect *e, gl_technique *t, gl_pass *
                 gl_bind *bd = &p->binds[unit];
                 const fxgl_sampler *fs = &fx->samplers[fb->object];
                 bd->unit = (uint8_t)unit;
+                bd->object = (int16_t)fb->object;
                 bd->sampler = e->samplers[fb->object];
                 bd->srgb = fs->srgb;
                 bool own_target = false;
@@ -1037,6 +1038,7 @@ static bool pass_load(fxgl_runtime *rt, gl_effect *e, gl_technique *t, gl_pass *
 }
 
 static void pass_unload(fxgl_runtime *rt, gl_pass *p) {
+    gl_cs_unload(rt, p);
     if (p->program && !p->shares_program) {
         gl_share_program_drop(rt, p->program, true); // deleted unless the group uses it
     }
@@ -1080,6 +1082,7 @@ static bool technique_load(fxgl_runtime *rt, gl_effect *e, gl_technique *t) {
                        sizeof(t->reason))) {
             return false;
         }
+        gl_cs_load(rt, e, &t->passes[i]); // its compute form, where it qualifies
     }
     if (rt->has_timer) {
         size_t q = GL_RT_QUERY_RING * (n + 1);
@@ -1420,6 +1423,11 @@ bool gl_resize(fxgl_runtime *rt, const fxgl_frame_desc *frame) {
     rt->height = h;
     rt->source_fbo = frame->framebuffer;
     rt->bb_tex = make_rgba8(rt, w, h, &rt->bb_srgb, "fxgl back buffer");
+    rt->bb_image = (gl_tex){
+        .tex = rt->bb_tex, .srgb = rt->bb_srgb, .target = GL_TEXTURE_2D, .internal = GL_RGBA8,
+        .fmt = gl_format_get(FXGL_FORMAT_RGBA8), .format = FXGL_FORMAT_RGBA8,
+        .dim = FXGL_TEXTURE_2D, .width = w, .height = h, .depth = 1, .levels = 1,
+    };
     rt->color_tex = make_rgba8(rt, w, h, &rt->color_srgb, "fxgl COLOR");
     GLC(rt, GenRenderbuffers(1, &rt->stencil_rb));
     GLC(rt, BindRenderbuffer(GL_RENDERBUFFER, rt->stencil_rb));

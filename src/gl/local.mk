@@ -17,6 +17,7 @@ libfxgl_gl_la_SOURCES = \
 	src/gl/load.c \
 	src/gl/gl_exact.h \
 	src/gl/exact.c \
+	src/gl/compute.c \
 	src/gl/frame.c \
 	src/gl/depth.c \
 	src/gl/special.c \
@@ -46,6 +47,12 @@ check_PROGRAMS += tests/gl/test_exact
 tests_gl_test_exact_SOURCES = tests/gl/test_exact.c
 tests_gl_test_exact_CPPFLAGS = $(TEST_CPPFLAGS) $(EGL_CFLAGS)
 tests_gl_test_exact_LDADD = $(TEST_LDADD) -lm
+
+# Pixel passes as compute dispatches: the decision, and pixels against fragment passes.
+check_PROGRAMS += tests/gl/test_compute
+tests_gl_test_compute_SOURCES = tests/gl/test_compute.c
+tests_gl_test_compute_CPPFLAGS = $(TEST_CPPFLAGS) $(EGL_CFLAGS)
+tests_gl_test_compute_LDADD = $(TEST_LDADD) -lm
 
 # The default framebuffer's depth for each kind of window visual (GLX, Xvfb).
 check_PROGRAMS += tests/gl/test_depth_visual

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "gl_exact.h"
 #include "gl_runtime.h"
 
 void gl_log(fxgl_runtime *rt, fxgl_gl_log_level level, const char *fmt, ...) {
@@ -79,6 +80,15 @@ static void decide_caps(fxgl_runtime *rt) {
     rt->has_copy_image = rt->copy_image != NULL;
     rt->has_compute = info->has_compute && gl->DispatchCompute && gl->MemoryBarrier &&
                       gl->BindImageTexture;
+    // Pixel passes as compute: the caller's choice, else FXGL_COMPUTE (read
+    // once here, never per frame).
+    rt->cs_mode = rt->desc.compute_passes;
+    if (rt->cs_mode == FXGL_COMPUTE_ENV) {
+        rt->cs_mode = gl_cs_mode_parse(getenv("FXGL_COMPUTE"));
+    }
+    if (!rt->has_compute) {
+        rt->cs_mode = FXGL_COMPUTE_OFF;
+    }
     if (info->has_timer_query && !rt->desc.no_timer_queries) {
         rt->query_counter = es ? gl->QueryCounterEXT : gl->QueryCounter;
         rt->query_u64 = es ? gl->GetQueryObjectui64vEXT : gl->GetQueryObjectui64v;
@@ -108,6 +118,7 @@ static void decide_caps(fxgl_runtime *rt) {
     rt->float_render = !es || gl->EXT_color_buffer_float;
     rt->border_clamp = !es || version_at_least(info, FXGL_API_GLES, 3, 2) ||
                        gl->EXT_texture_border_clamp || gl->OES_texture_border_clamp;
+    rt->cs_clock = gl_cs_clock_for(info->renderer, rt->has_timer);
 }
 
 fxgl_runtime *fxgl_runtime_create(struct GladGLContext *gl, const fxgl_gl_info *info,
@@ -524,9 +535,30 @@ int fxgl_runtime_pass_exact_varyings(fxgl_runtime *rt, size_t i, size_t p) {
     const gl_pass *pass = &rt->order[i]->passes[p];
     int n = 0;
     for (int k = 0; pass->exact_modes && k < 4 * pass->exact_count; k++) {
-        n += pass->exact_modes[k] != 0;
+        n += pass->exact_modes[k] == GL_EXACT_X || pass->exact_modes[k] == GL_EXACT_Y;
     }
     return n;
+}
+
+int fxgl_runtime_pass_compute(fxgl_runtime *rt, size_t i, size_t p) {
+    if (i >= rt->order_count || !rt->order[i]->passes || p >= rt->order[i]->src->pass_count) {
+        return FXGL_PASS_FRAGMENT_ONLY;
+    }
+    const gl_pass *pass = &rt->order[i]->passes[p];
+    if (pass->compute) {
+        return FXGL_PASS_NATIVE_COMPUTE;
+    }
+    switch (pass->cs.state) {
+    case GL_CS_TRIAL:
+        return FXGL_PASS_MEASURING;
+    case GL_CS_FRAGMENT:
+        return FXGL_PASS_AS_FRAGMENT;
+    case GL_CS_COMPUTE:
+        // The pass drawn straight into the program's framebuffer runs fragment.
+        return pass->cs_ran ? FXGL_PASS_AS_COMPUTE : FXGL_PASS_AS_FRAGMENT;
+    default:
+        return FXGL_PASS_FRAGMENT_ONLY;
+    }
 }
 
 static double last_sample(const gl_avg *a) {

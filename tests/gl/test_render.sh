@@ -1,8 +1,9 @@
 #!/bin/sh
 # test_render.sh - fxgl-render end to end: effects compiled by fxgl, run by
 # the runtime on a headless EGL context (GL and GLES), PNG and JSON written;
-# a broken effect is reported and skipped; presets enable, disable and set
-# values (their effects found through -I).
+# a broken effect is reported and skipped; the same PNG with the passes as
+# compute dispatches (FXGL_COMPUTE=1); presets enable, disable and set values
+# (their effects found through -I).
 set -u
 top=${FXGL_TOP_SRCDIR:-$(dirname "$0")/../..}
 build=${FXGL_TOP_BUILDDIR:-.}
@@ -21,7 +22,8 @@ check() { # file pattern message
 }
 
 for api in gl gles; do
-    out=$("$render" --api "$api" --size 32x16 --frames 2 --output "$tmp/$api.png" \
+    # Fragment passes (two draws); compute passes below.
+    out=$(FXGL_COMPUTE=0 "$render" --api "$api" --size 32x16 --frames 2 --output "$tmp/$api.png" \
         --report "$tmp/$api.json" "$data/Chain.fx" "$data/Broken.fx" 2>"$tmp/$api.err")
     rc=$?
     if grep -q "no EGL context" "$tmp/$api.err"; then
@@ -38,6 +40,16 @@ for api in gl gles; do
     check "$tmp/$api.json" '"draw_calls": 2' "$api: two draws"
     check "$tmp/$api.json" '"gl_error": 0' "$api: no GL error"
     check "$tmp/$api.err" 'Broken.fx does not compile' "$api: compile error printed"
+    # Compute passes: the first as a dispatch, the last drawn straight into
+    # the program's framebuffer (no image: fragment); the same PNG.
+    FXGL_COMPUTE=1 "$render" --api "$api" --size 32x16 --frames 2 --output "$tmp/$api-cs.png" \
+        --report "$tmp/$api-cs.json" "$data/Chain.fx" >/dev/null 2>"$tmp/$api-cs.err" ||
+        { echo "FAIL: FXGL_COMPUTE=1 --api $api"; cat "$tmp/$api-cs.err"; fail=1; }
+    check "$tmp/$api-cs.json" '"draw_calls": 1, "dispatches": 1' "$api: a dispatch and a draw"
+    check "$tmp/$api-cs.json" '"compute_passes": 1' "$api: one pass as compute"
+    check "$tmp/$api-cs.json" '"pass_compute": \["compute", "fragment"\]' "$api: compute, direct"
+    cmp -s "$tmp/$api.png" "$tmp/$api-cs.png" ||
+        { echo "FAIL: $api: compute passes give another PNG"; fail=1; }
 done
 
 # Presets: effects found by name in -I, technique switched off or on.
