@@ -43,3 +43,10 @@ bench_perfmode_SOURCES = bench/perfmode.c
 bench_perfmode_CPPFLAGS = $(EFFECTS_TEST_CPPFLAGS)
 bench_perfmode_LDADD = libfxgl_effects.la libfxgl_preset.la $(TEST_LDADD) $(EGL_LIBS)
 EXTRA_DIST += bench/perfmode.sh
+
+# Specialised programs against the editable ones (src/gl/variant.c) over the built-in
+# effects, a value shown the next frame, no compile on the frame thread after load.
+check_PROGRAMS += tests/gl/test_variant
+tests_gl_test_variant_SOURCES = tests/gl/test_variant.c
+tests_gl_test_variant_CPPFLAGS = $(EFFECTS_TEST_CPPFLAGS)
+tests_gl_test_variant_LDADD = libfxgl_effects.la libfxgl_preset.la $(TEST_LDADD) -lm -lpthread

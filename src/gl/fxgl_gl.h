@@ -115,6 +115,18 @@ typedef enum fxgl_gl_log_level {
 
 typedef void (*fxgl_runtime_log_fn)(void *user, fxgl_gl_log_level level, const char *message);
 
+// A context in the frame context's share group for the runtime's compile thread: the
+// specialised programs are compiled and linked there, so the frame thread never compiles
+// after load. make_current is called once on that thread before its first GL call and
+// release once when it ends (runtime destroy); both may be NULL when the host makes
+// nothing current (the context is then assumed current on no other thread).
+typedef struct fxgl_runtime_worker {
+    struct GladGLContext *gl;    // the worker context's entry points; NULL: no worker
+    bool (*make_current)(void *user);
+    void (*release)(void *user);
+    void *user;
+} fxgl_runtime_worker;
+
 typedef struct fxgl_runtime_desc {
     fxgl_runtime_log_fn log;     // NULL: messages are dropped (src/gl never prints)
     void *log_user;
@@ -128,6 +140,13 @@ typedef struct fxgl_runtime_desc {
     bool no_direct_pass;         // the last back-buffer pass never draws straight into the
                                  // program's framebuffer: a copy out ends every frame
     uint32_t random_seed;        // seed of the `random`/`pingpong` generator; 0: 1
+    // Specialised programs (src/gl/variant.c): with a worker context, every pass runs a
+    // program with the current user values compiled in as constants, and the editable
+    // program (values read from the uniform block) only while values change. NULL gl:
+    // no worker, passes always run the editable program (the behaviour before).
+    fxgl_runtime_worker worker;
+    bool no_specialise;          // never specialise (FXGL_SPECIALISE=0 in the hosts)
+    double specialise_settle_s;  // no value change for this long re-specialises; 0: 0.5
 } fxgl_runtime_desc;
 
 // NULL when the context is below the minimum or memory runs out (reason in
@@ -231,6 +250,32 @@ bool fxgl_runtime_set_enabled(fxgl_runtime *rt, size_t effect, size_t technique,
 // runtime's and are refused. Only the changed bytes are uploaded next frame.
 bool fxgl_runtime_set_uniform(fxgl_runtime *rt, size_t effect, const char *name,
                               const fxgl_value *value);
+
+// --- specialised and editable programs (src/gl/variant.c) ---
+
+typedef enum fxgl_pass_variant {
+    FXGL_VARIANT_NONE = -1,      // no such pass, or not loaded
+    FXGL_VARIANT_UNIFORM = 0,    // the editable program: user values from the uniform block
+    FXGL_VARIANT_SPECIALISED = 1, // user values compiled in as constants
+} fxgl_pass_variant;
+
+// Which program pass p of technique t of effect e runs next frame.
+fxgl_pass_variant fxgl_runtime_pass_variant(fxgl_runtime *rt, size_t e, size_t t, size_t p);
+
+typedef struct fxgl_variant_stats {
+    uint64_t frame_compiles;     // glCompileShader + glLinkProgram calls on the frame thread
+                                 // (effect loads; a host checks it stays flat afterwards)
+    uint64_t worker_compiles;    // the same calls on the worker context
+    uint64_t specialised;        // specialised program sets swapped in
+    uint64_t to_uniform;         // switches to the editable programs (a value changed)
+    uint64_t discarded;          // worker results dropped (values changed meanwhile)
+    uint64_t jobs_in_flight;     // effects the worker is compiling for now
+    double worker_ms;            // worker time compiling + linking, in all
+    size_t uniform_programs;     // editable programs kept linked
+    size_t specialised_programs; // specialised programs alive
+} fxgl_variant_stats;
+
+void fxgl_runtime_variant_stats(fxgl_runtime *rt, fxgl_variant_stats *out);
 
 // --- texture semantics ---
 //

@@ -149,6 +149,7 @@ typedef struct gl_pass {
                                  // drawn upside down (clip origin upper left) into the
                                  // program's framebuffer, SV_Position through flip_loc
     GLint flip_loc;              // _fxgl_flip, where the pixel shader reads SV_Position; -1
+    bool specialised;            // program/flip_loc are the specialised ones (variant.c)
 } gl_pass;
 
 // A 60-frame moving average (sum of the window / its length).
@@ -220,6 +221,7 @@ typedef struct gl_effect {
     gl_special *specials;        // owned
     size_t special_count;
     bool uses_depth;             // binds DEPTH
+    struct gl_variants *variants; // owned: specialised programs (variant.c), NULL: none
 } gl_effect;
 
 typedef struct gl_sampler_entry {
@@ -369,6 +371,11 @@ struct fxgl_runtime {
     uint32_t rng;
     bool bb_dirty;               // the back-buffer copy changed since COLOR was refreshed
     const fxgl_frame_desc *frame;
+
+    // specialised programs (variant.c)
+    struct gl_variant_worker *vworker; // the compile thread, NULL until first needed
+    uint64_t compile_calls;      // glCompileShader/glLinkProgram issued through this runtime
+    fxgl_variant_stats vstats;   // the frame thread's counters
 };
 
 void gl_log(fxgl_runtime *rt, fxgl_gl_log_level level, const char *fmt, ...)
@@ -384,6 +391,16 @@ void gl_label(fxgl_runtime *rt, GLenum kind, GLuint name, const char *label);
 GLuint gl_compile_program(fxgl_runtime *rt, const char *const *sources, const GLenum *stages,
                           int count, char *reason, size_t reason_size);
 void gl_tex_release(fxgl_runtime *rt, gl_tex *t);
+
+// variant.c
+// After a successful load: the record that lets the effect run specialised programs.
+void gl_variants_attach(fxgl_runtime *rt, gl_effect *e);
+// Before unload: the passes get their editable programs back, specialised ones go.
+void gl_variants_detach(fxgl_runtime *rt, gl_effect *e);
+// Each frame, before uniforms upload: switch programs as values change and settle.
+void gl_variants_frame(fxgl_runtime *rt, gl_effect *e, double now);
+// Runtime destroy: the compile thread stops (after every effect is detached).
+void gl_variants_shutdown(fxgl_runtime *rt);
 
 // frame.c
 void gl_generate_mips(fxgl_runtime *rt, gl_tex *t);

@@ -114,6 +114,7 @@ static GLuint compile_shader(fxgl_runtime *rt, GLenum stage, const char *source,
         GLC(rt, ShaderSource(sh, 1, &source, NULL));
     }
     GLC(rt, CompileShader(sh));
+    rt->compile_calls++;
     GLint ok = 0;
     GLC(rt, GetShaderiv(sh, GL_COMPILE_STATUS, &ok));
     if (!ok) {
@@ -138,6 +139,7 @@ static GLuint link_program(fxgl_runtime *rt, const GLuint *shaders, int count, c
         GLC(rt, AttachShader(prog, shaders[i]));
     }
     GLC(rt, LinkProgram(prog));
+    rt->compile_calls++;
     for (int i = 0; i < count; i++) {
         GLC(rt, DetachShader(prog, shaders[i]));
     }
@@ -952,6 +954,7 @@ static bool technique_load(fxgl_runtime *rt, gl_effect *e, gl_technique *t) {
 // --- effects ---
 
 void gl_effect_unload(fxgl_runtime *rt, gl_effect *e) {
+    gl_variants_detach(rt, e);
     for (size_t i = 0; i < e->technique_count; i++) {
         technique_unload(rt, &e->techniques[i]);
     }
@@ -1082,6 +1085,7 @@ bool gl_effect_load(fxgl_runtime *rt, gl_effect *e) {
     e->loaded = true;
     e->status = FXGL_STATUS_READY;
     reason[0] = '\0';
+    gl_variants_attach(rt, e);
     return true;
 failed:
     gl_effect_unload(rt, e);

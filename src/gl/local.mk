@@ -10,6 +10,7 @@ libfxgl_gl_la_SOURCES = \
 	src/gl/runtime.c \
 	src/gl/replace.c \
 	src/gl/prewarm.c \
+	src/gl/variant.c \
 	src/gl/cache.c \
 	src/gl/load.c \
 	src/gl/frame.c \

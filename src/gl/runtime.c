@@ -254,6 +254,7 @@ void fxgl_runtime_destroy(fxgl_runtime *rt) {
         gl_effect_unload(rt, rt->effects[i]);
         gl_effect_free(rt->effects[i]);
     }
+    gl_variants_shutdown(rt);
     for (size_t i = 0; i < rt->sampler_count; i++) {
         GLC(rt, DeleteSamplers(1, &rt->samplers[i].sampler));
     }
