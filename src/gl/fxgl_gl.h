@@ -276,6 +276,11 @@ typedef struct fxgl_variant_stats {
 } fxgl_variant_stats;
 
 void fxgl_runtime_variant_stats(fxgl_runtime *rt, fxgl_variant_stats *out);
+// Ends the compile thread (it releases the worker context on its own thread; waits for a
+// compile in progress). For a host that abandons a runtime whose context is gone and then
+// destroys the worker context; fxgl_runtime_destroy does it too. Passes keep running the
+// programs they have. Any thread that owns the runtime.
+void fxgl_runtime_stop_worker(fxgl_runtime *rt);
 
 // --- texture semantics ---
 //

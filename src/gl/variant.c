@@ -824,6 +824,8 @@ void gl_variants_frame(fxgl_runtime *rt, gl_effect *e, double now) {
                 v->has_spec = true;
                 use_set(e, true);
                 rt->vstats.specialised++;
+                gl_log(rt, FXGL_GL_LOG_DEBUG, "%s: specialised programs in (%zu)", e->file,
+                       j->owner_count);
             } else {
                 if (j->ok) {
                     rt->vstats.discarded++;
@@ -902,5 +904,11 @@ void fxgl_runtime_variant_stats(fxgl_runtime *rt, fxgl_variant_stats *out) {
         out->worker_ms = w->ms;
         out->jobs_in_flight = (uint64_t)(w->in_flight > 0 ? w->in_flight : 0);
         pthread_mutex_unlock(&w->lock);
+    }
+}
+
+void fxgl_runtime_stop_worker(fxgl_runtime *rt) {
+    if (rt) {
+        gl_variants_shutdown(rt);
     }
 }

@@ -43,6 +43,7 @@ struct ip_runtime {
     bool fx_tried;               // creation attempted (again after its context went)
     fxgl_runtime *fx;            // NULL: no effects (none wanted, or creation failed)
     ip_effects *effects;         // what fx runs; freed after fx
+    ip_variant_ctx *vctx;        // fx's compile context (specialised programs), after fx
     void *owner;                 // the context fx lives on
     ip_input *input;             // this runtime's previous input snapshot
     bool input_idle_logged;      // "input not polled" logged once
@@ -74,6 +75,8 @@ static void drop_effects(ip_runtime *rt, bool current) {
         ip_inspect_destroy(rt->inspect); // issue 10: before the runtime it reads
         fxgl_runtime_destroy(rt->fx);
     } else {
+        // Its compile thread ends (releasing the compile context, which goes below).
+        fxgl_runtime_stop_worker(rt->fx);
         fxgl_log(FXGL_LOG_DEBUG, "context destroyed while not current: its effect runtime is "
                  "abandoned (GL objects die with the context)");
         // issue 10: the layer reads the effects freed below: its dump is written and it
@@ -83,6 +86,8 @@ static void drop_effects(ip_runtime *rt, bool current) {
     // CPU only (the compile worker, the compiled effects): the abandoned runtime
     // borrowing them is never called again, so they go either way.
     ip_effects_destroy(rt->effects);
+    ip_variant_ctx_destroy(rt->vctx);
+    rt->vctx = NULL;
     rt->inspect = NULL;
     rt->inspect_tried = false;
     rt->fx = NULL;
@@ -224,8 +229,13 @@ static void create_effects(ip_runtime *rt, const ip_frame_desc *frame) {
         .texture_search_paths = texture_paths,
         .texture_search_path_count = texture_path_count,
     };
+    // Specialised programs are compiled on a second context of the group (variant_ctx.c).
+    rt->vctx = ip_variant_ctx_create(frame->wsi, &rt->info);
+    ip_variant_ctx_worker(rt->vctx, &rt->gl, &desc.worker);
     rt->fx = fxgl_runtime_create(&rt->gl, &rt->info, &desc);
     if (!rt->fx) {
+        ip_variant_ctx_destroy(rt->vctx);
+        rt->vctx = NULL;
         FXGL_LOG_ONCE(FXGL_LOG_WARN, "cannot create the effect runtime: frames pass through");
         return;
     }
@@ -234,6 +244,8 @@ static void create_effects(ip_runtime *rt, const ip_frame_desc *frame) {
     if (!rt->effects) {
         fxgl_runtime_destroy(rt->fx); // the context is current: ours to clean
         rt->fx = NULL;
+        ip_variant_ctx_destroy(rt->vctx);
+        rt->vctx = NULL;
         return;
     }
     rt->owner = frame->context;
