@@ -36,7 +36,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "gl_runtime.h"
 
@@ -438,6 +441,9 @@ static void *worker_main(void *arg) {
     fxgl_runtime *rt = arg;
     gl_variant_worker *w = rt->vworker;
     const fxgl_runtime_worker *wc = &rt->desc.worker;
+    // Below the frame thread: on a CPU renderer the compile would take the time a frame
+    // needs. (Linux nice values are per thread; failing is harmless.)
+    (void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 10);
     bool current = !wc->make_current || wc->make_current(wc->user);
     pthread_mutex_lock(&w->lock);
     if (!current) {
