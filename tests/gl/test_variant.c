@@ -182,9 +182,8 @@ static void step_until(fix *f, fxgl_runtime *spec, fxgl_runtime *plain, const fx
                   at % 4, a[at], b[at]);
 }
 
-// Every user value changed: floats scaled towards the middle of their range, ints and
-// bools left as they are where a change could pick a different code path... no: changed
-// too (a different path must still give the same pixels in both variants).
+// Every user value changed: floats scaled and shifted, ints and uints moved by one, bools
+// flipped (a branch the change takes must give the same pixels in both programs too).
 static void change_values(fxgl_runtime *rt, const fxgl_effect *fx) {
     for (size_t i = 0; i < fx->uniform_count; i++) {
         const fxgl_uniform *u = &fx->uniforms[i];
