@@ -109,8 +109,29 @@ typedef struct result {
 
 static double *samples;          // iterations entries, owned by main
 
+// One frame of the state module. `changed`: as the runtime's frame does it
+// (units captured on first use, gl_state_restore_changed) for a frame of one
+// fragment pass - what the state cache marks for it: its FBO, viewport,
+// program and VAO, a texture and sampler on unit 0, the UBO on binding 0.
+// Otherwise capture everything and gl_state_restore.
+static void state_frame(gl_state *st, bool changed) {
+    gl_state_capture(st);
+    gl_state_set_runtime_defaults(st);
+    if (!changed) {
+        gl_state_restore(st);
+        return;
+    }
+    gl_state_capture_unit(st, 0);
+    gl_state_touch(st, GL_STATE_FRAMEBUFFERS | GL_STATE_VIEWPORT | GL_STATE_PROGRAM |
+                           GL_STATE_VAO | GL_STATE_BUFFERS);
+    gl_state_touch_unit(st, GL_STATE_UNIT_TEXTURE, 0);
+    gl_state_touch_unit(st, GL_STATE_UNIT_SAMPLER, 0);
+    gl_state_touch_unit(st, GL_STATE_UNIT_UBO, 0);
+    gl_state_restore_changed(st);
+}
+
 static result time_state(GladGLContext *gl, const fxgl_gl_info *info, const work *w,
-                         const gl_state_desc *desc, int iterations) {
+                         const gl_state_desc *desc, bool changed, int iterations) {
     result r = {0};
     gl_state st;
     if (!gl_state_init(&st, gl, info, desc)) {
@@ -118,24 +139,18 @@ static result time_state(GladGLContext *gl, const fxgl_gl_info *info, const work
     }
     // Warm up, then time capture + defaults + restore.
     for (int i = 0; i < 50; i++) {
-        gl_state_capture(&st);
-        gl_state_set_runtime_defaults(&st);
-        gl_state_restore(&st);
+        state_frame(&st, changed);
     }
     for (int i = 0; i < iterations; i++) {
         double t0 = now_us();
-        gl_state_capture(&st);
-        gl_state_set_runtime_defaults(&st);
-        gl_state_restore(&st);
+        state_frame(&st, changed);
         samples[i] = now_us() - t0;
     }
     r.plain_us = median(samples, iterations);
     for (int i = 0; i < iterations; i++) {
         work_queue(w, gl);
         double t0 = now_us();
-        gl_state_capture(&st);
-        gl_state_set_runtime_defaults(&st);
-        gl_state_restore(&st);
+        state_frame(&st, changed);
         samples[i] = now_us() - t0;
     }
     r.pending_us = median(samples, iterations);
@@ -297,10 +312,23 @@ int main(int argc, char **argv) {
             .texture_targets = GL_STATE_TEX_2D | GL_STATE_TEX_3D,
             .uniform_buffers = 4,
         };
+        // What the runtime's frame uses (src/gl/runtime.c), units captured on use.
+        gl_state_desc runtime = {
+            .texture_units = 16,
+            .texture_targets = GL_STATE_TEX_2D | GL_STATE_TEX_3D | (es ? 0 : GL_STATE_TEX_1D),
+            .uniform_buffers = 1,
+            .image_units = 8,
+            .draw_buffers = 8,
+            .lazy_units = true,
+        };
         row(apis[a].name, "capture+defaults+restore, default desc",
-            time_state(gl, info, &w, NULL, iterations));
+            time_state(gl, info, &w, NULL, false, iterations));
         row(apis[a].name, "capture+defaults+restore, 16 units 2D+3D",
-            time_state(gl, info, &w, &narrow, iterations));
+            time_state(gl, info, &w, &narrow, false, iterations));
+        row(apis[a].name, "runtime desc, all restored",
+            time_state(gl, info, &w, &runtime, false, iterations));
+        row(apis[a].name, "runtime desc, one pass's changes restored",
+            time_state(gl, info, &w, &runtime, true, iterations));
         switcher s;
         if (switcher_init(&s, es, apis[a].desc.compatibility)) {
             row(apis[a].name, "eglMakeCurrent round trip, surfaceless",

@@ -33,14 +33,18 @@ BUILD_PACKAGES="autoconf automake libtool pkg-config make gcc binutils
 # What the demo runs on: a private X server and Mesa's drivers.
 RUN_PACKAGES="xvfb xauth libegl1-mesa libgl1-mesa-dri libglx-mesa0"
 # What only the tests drive: real programs, a compositor, Wine and MinGW for the
-# Windows program, glslang's validator.
-TEST_PACKAGES="git glslang-tools mesa-utils mangohud libsdl2-dev
+# Windows program, glslang's validator; vkBasalt, lavapipe and Vulkan's
+# headers for the differential check against the reference path
+# (tests/refdiff, tools/refdiff.sh); libx11-xcb1 (pulled in by Mesa's EGL too)
+# for ip_egl_app's request count, which opens it at run time.
+TEST_PACKAGES="git glslang-tools mesa-utils mangohud libsdl2-dev libx11-xcb1
+    vkbasalt mesa-vulkan-drivers libvulkan-dev python3
     glmark2-x11 glmark2-es2-x11 glmark2-es2-wayland glmark2-wayland weston xkb-data
     wine64 gcc-mingw-w64-x86-64-win32"
 PACKAGES="$BUILD_PACKAGES $RUN_PACKAGES"
 [ "$job" = demo ] || PACKAGES="$PACKAGES $TEST_PACKAGES"
 [ "$job" != bench ] || PACKAGES="$PACKAGES gnuplot-nox apitrace vkbasalt vulkan-tools
-    mesa-vulkan-drivers"
+    mesa-vulkan-drivers time"
 
 missing=""
 for p in $PACKAGES; do
@@ -91,8 +95,8 @@ demo)
     ;;
 bench)
     build build --enable-werror
-    make -C build -j"$jobs" bench/sweep bench/state_cost fxgl-render fxc fxgl-demo \
-        tests/effects/fxgl-effect
+    make -C build -j"$jobs" bench/sweep bench/state_cost bench/depth_hooks fxgl-render fxc \
+        fxgl-demo tests/effects/fxgl-effect
     ;;
 test)
     status=0

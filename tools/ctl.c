@@ -33,7 +33,9 @@ static void usage(FILE *f) {
             "          reload | preset next | preset prev | performance |\n"
             "          visualise Effect.fx:Texture[@mip,channels,corner,slice=N,scale=X] |\n"
             "          visualise off |\n"
-            "          overlay on|off|toggle | dump [FILE] | screenshot [both] | status\n");
+            "          overlay on|off|toggle | dump [FILE] | screenshot [both] | status |\n"
+            "          depth | depth select N|auto | depth by draws|vertices |\n"
+            "          depth aspect on|off | depth clear off|N\n");
 }
 
 // "  -p PID  NAME  SOCKET": the program's name from /proc, so a player can tell them apart.

@@ -115,8 +115,8 @@ static void print_config(const fxgl_config *c, const fxgl_config_env *env)
     print_key("KeyScreenshot", &c->key_screenshot, false);
     print_key("KeyPerformanceMode", &c->key_performance_mode, false);
     printf("\n");
-    printf("cache: %s (IntermediateCachePath, FXGL_CACHE_DIR; nothing is written there yet)\n",
-           c->cache_path ? c->cache_path : "none");
+    printf("cache: %s (IntermediateCachePath, FXGL_CACHE_DIR; compiled effects, "
+           "FXGL_CACHE_DIR=off: none)\n", c->cache_path ? c->cache_path : "off");
     static const char *const levels[] = {"error", "warn", "info", "debug"};
     printf("performance mode: %s; skip disabled effects: %s; log: %s to %s\n",
            c->performance_mode ? "on" : "off", c->skip_disabled_effects ? "on" : "off",

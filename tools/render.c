@@ -9,11 +9,20 @@
  *     --size WxH                      size of the test image (default 256x144)
  *     --output OUT.png                result (default out.png)
  *     --report REPORT.json            the report (default: none)
+ *     --timings T.csv                 per-frame GPU times: each frame waited for
+ *                                     (glFinish), the whole runtime frame timed
+ *                                     with GL_TIMESTAMP queries around it, each
+ *                                     technique and pass by the runtime's own
+ *                                     timers; rows frame,what,technique,pass,gpu_ms
  *     --frames N                      frames to run (default 3)
  *     --api gl|gl-compat|gles         context (default gl: 4.5 core)
  *     --preset PRESET.ini             techniques, order, values, definitions
  *     --performance-mode              the preset's values as constants (src/effects)
  *     --skip-disabled                 SkipLoadingDisabledEffects
+ *     --interpolated-varyings         keep fullscreen texcoords as interpolated
+ *                                     (fxgl computes them exactly otherwise)
+ *     --cache DIR|off                 the on-disk compile cache (default: $FXGL_CACHE_DIR,
+ *                                     none when unset); the report counts its hits
  *     -I DIR                          include and effect search path (repeatable;
  *                                     "DIR" followed by slash-star-star is DIR and
  *                                     every folder below it)
@@ -33,6 +42,7 @@
 
 #include <glad/gl.h>
 
+#include "fxgl_diskcache.h"
 #include "fxgl_effects.h"
 #include "fxgl_fx.h"
 #include "fxgl_gl.h"
@@ -45,9 +55,12 @@ typedef struct options {
     const char *input;
     const char *output;
     const char *report;
+    const char *timings;
     const char *preset;
     bool performance;            // --performance-mode: preset values compiled in
     bool skip_disabled;          // --skip-disabled: SkipLoadingDisabledEffects
+    bool interpolated;           // --interpolated-varyings: no exact fullscreen texcoords
+    const char *cache;           // --cache DIR, or $FXGL_CACHE_DIR; NULL/"off": none
     int width, height;
     int frames;
     fxgl_api api;
@@ -74,11 +87,46 @@ typedef struct loaded {
     int runtime_index;           // -1 when not added
 } loaded;
 
+// One frame's rows of --timings: the frame waited for, then every result
+// taken in, so each sample is this frame's. cpu_ms: the frame call's wall time.
+static void write_timings(FILE *tf, GladGLContext *gl, fxgl_runtime *rt, int frame,
+                          const GLuint tq[2], double cpu_s) {
+    gl->Finish();
+    fxgl_runtime_collect_timings(rt);
+    fprintf(tf, "%d,cpu,,,%.4f\n", frame, cpu_s * 1000.0);
+    if (tq[0]) {
+        GLuint64 a = 0, b = 0;
+        gl->GetQueryObjectui64v(tq[0], GL_QUERY_RESULT, &a);
+        gl->GetQueryObjectui64v(tq[1], GL_QUERY_RESULT, &b);
+        fprintf(tf, "%d,frame,,,%.4f\n", frame, (double)(b - a) * 1e-6);
+    }
+    size_t tcount = fxgl_runtime_technique_count(rt);
+    for (size_t i = 0; i < tcount; i++) {
+        fxgl_technique_info ti;
+        if (!fxgl_runtime_technique(rt, i, &ti) || !ti.enabled ||
+            ti.status != FXGL_STATUS_READY) {
+            continue;
+        }
+        double ms = fxgl_runtime_last_gpu_ms(rt, i, FXGL_WHOLE_TECHNIQUE);
+        if (ms < 0) {
+            continue; // no timer queries, or no sample yet
+        }
+        fprintf(tf, "%d,technique,%s@%s,,%.4f\n", frame, ti.name, ti.file, ms);
+        for (size_t p = 0; p < ti.pass_count; p++) {
+            fprintf(tf, "%d,pass,%s@%s,%zu,%.4f\n", frame, ti.name, ti.file, p,
+                    fxgl_runtime_last_gpu_ms(rt, i, p));
+        }
+    }
+}
+
 static void usage(void) {
     fprintf(stderr,
             "usage: fxgl-render [--input IN.png | --test-image] [--size WxH] [--output OUT.png]\n"
-            "                   [--report R.json] [--frames N] [--api gl|gl-compat|gles]\n"
+            "                   [--report R.json] [--timings T.csv] [--frames N]\n"
+            "                   [--api gl|gl-compat|gles]\n"
             "                   [--preset P.ini] [--performance-mode] [--skip-disabled]\n"
+            "                   [--interpolated-varyings]\n"
+            "                   [--cache DIR|off]\n"
             "                   [-I DIR] [-D NAME[=VALUE]] [--textures DIR]\n"
             "                   [--dump FILE]\n"
             "                   [--visualise Effect.fx:Tex[@mip,rgba,corner,slice=N,scale=X]]\n"
@@ -107,8 +155,12 @@ static bool parse(int argc, char **argv, options *o) {
             }
         } else if (strcmp(a, "--output") == 0 && next) {
             o->output = argv[++i];
+        } else if (strcmp(a, "--cache") == 0 && next) {
+            o->cache = argv[++i];
         } else if (strcmp(a, "--report") == 0 && next) {
             o->report = argv[++i];
+        } else if (strcmp(a, "--timings") == 0 && next) {
+            o->timings = argv[++i];
         } else if (strcmp(a, "--frames") == 0 && next) {
             o->frames = atoi(argv[++i]);
             if (o->frames < 1) {
@@ -130,6 +182,8 @@ static bool parse(int argc, char **argv, options *o) {
             }
         } else if (strcmp(a, "--performance-mode") == 0) {
             o->performance = true;
+        } else if (strcmp(a, "--interpolated-varyings") == 0) {
+            o->interpolated = true;
         } else if (strcmp(a, "--skip-disabled") == 0) {
             o->skip_disabled = true;
         } else if (strcmp(a, "--preset") == 0 && next) {
@@ -464,7 +518,14 @@ int main(int argc, char **argv) {
     for (size_t k = 0; k < o.define_count; k++) {
         cl[k] = (fxgl_preset_define){o.defines[k].name, o.defines[k].value};
     }
+    // The compile cache: a tool run is a fresh process, so it is what makes a second
+    // render of the same effects skip the front end.
+    fxgl_diskcache *cache = fxgl_diskcache_create(&(fxgl_diskcache_desc){
+        .dir = o.cache ? o.cache : getenv("FXGL_CACHE_DIR"),
+        .sink = {.fn = on_preset_diag},
+    });
     fxgl_effects *effects = fxgl_effects_create(&(fxgl_effects_desc){
+        .cache = cache,
         .env = env,
         .target = target_for(info),
         .include_paths = (const char *const *)effect_dirs.dirs,
@@ -479,6 +540,7 @@ int main(int argc, char **argv) {
         return 1;
     }
     fxgl_effects_lock_preset(effects, preset);
+    double compile_t0 = now();
     for (size_t i = 0; i < n; i++) {
         fx[i].runtime_index = -1;
         if (!fxgl_effects_wanted(effects, fx[i].file)) {
@@ -518,10 +580,15 @@ int main(int argc, char **argv) {
         }
         fxgl_diags_finish(&diags);
     }
+    double compile_ms = (now() - compile_t0) * 1000.0;
     fxgl_effects_destroy(effects);
 
+    fxgl_program_cache programs = {fxgl_diskcache_load_binary, fxgl_diskcache_store_binary,
+                                   cache};
     fxgl_runtime_desc rd = {
+        .program_cache = cache ? &programs : NULL,
         .log = on_log,
+        .interpolated_varyings = o.interpolated,
         .texture_search_paths = (const char *const *)texture_dirs.dirs,
         .texture_search_path_count = texture_dirs.count,
     };
@@ -589,6 +656,20 @@ int main(int argc, char **argv) {
 
     double cpu_total = 0;
     fxgl_runtime_stats last = {0};
+    FILE *tf = NULL;
+    GLuint tq[2] = {0, 0};
+    if (o.timings) {
+        tf = fopen(o.timings, "w");
+        if (!tf) {
+            fprintf(stderr, "fxgl-render: cannot write '%s': %s\n", o.timings, strerror(errno));
+            return 1;
+        }
+        fprintf(tf, "frame,what,technique,pass,gpu_ms\n");
+        // GLES has the timestamp queries as EXT_disjoint_timer_query only.
+        if (gl->QueryCounter && gl->GetQueryObjectui64v && gl->GenQueries) {
+            gl->GenQueries(2, tq);
+        }
+    }
     for (int frame = 0; frame < o.frames; frame++) {
         fxgl_frame_desc fd = {.width = w, .height = h, .framebuffer = fbo,
                               .time = frame / 60.0};
@@ -596,9 +677,24 @@ int main(int argc, char **argv) {
         gl->BindFramebuffer(GL_DRAW_FRAMEBUFFER, fbo);
         gl->BlitFramebuffer(0, 0, w, h, 0, 0, w, h, GL_COLOR_BUFFER_BIT, GL_NEAREST);
         double t0 = now();
+        if (tq[0]) {
+            gl->QueryCounter(tq[0], GL_TIMESTAMP);
+        }
         fxgl_inspect_frame(in, &fd); // issue 10: the runtime's frame, then visualise/overlay
+        if (tq[0]) {
+            gl->QueryCounter(tq[1], GL_TIMESTAMP);
+        }
         cpu_total += now() - t0;
         last = *fxgl_runtime_stats_get(rt);
+        if (tf) {
+            write_timings(tf, gl, rt, frame, tq, now() - t0);
+        }
+    }
+    if (tf) {
+        if (tq[0]) {
+            gl->DeleteQueries(2, tq);
+        }
+        fclose(tf);
     }
     gl->Finish();
     fxgl_runtime_collect_timings(rt);
@@ -659,6 +755,20 @@ int main(int argc, char **argv) {
                     last.dispatches, last.framebuffer_binds, last.texture_binds, last.barriers,
                     last.uniform_uploads, last.uniform_bytes, last.copies, last.techniques_run,
                     last.passes_run, last.cpu_ms);
+            fxgl_diskcache_stats cstats = fxgl_diskcache_get_stats(cache);
+            bool cache_on = cache != NULL;
+            fxgl_program_counts pc = fxgl_runtime_program_counts(rt);
+            fprintf(f, "  \"gl_programs\": {\"shader_compiles\": %u, \"binary_formats\": %d, "
+                       "\"binary_hits\": %u, \"binary_misses\": %u, \"binary_rejected\": %u},\n",
+                    pc.shader_compiles, pc.binary_formats, pc.binary_hits, pc.binary_misses,
+                    pc.binary_rejected);
+            // Front end (preprocess .. GLSL) of every effect, or its cache lookups.
+            fprintf(f, "  \"compile_ms\": %.3f,\n  \"compile_cache\": {\"enabled\": %s, "
+                       "\"hits\": %u, \"misses\": %u, \"stale\": %u, \"writes\": %u, "
+                       "\"write_failures\": %u, \"evicted\": %u},\n",
+                    compile_ms, cache_on ? "true" : "false", cstats.module_hits,
+                    cstats.module_misses, cstats.module_stale, cstats.writes,
+                    cstats.write_failures, cstats.evicted);
             fprintf(f, "  \"effects\": [\n");
             for (size_t i = 0; i < n; i++) {
                 const char *why = "";
@@ -703,6 +813,10 @@ int main(int argc, char **argv) {
                 for (size_t p = 0; p < passes; p++) {
                     fprintf(f, "%s%.4f", p ? ", " : "", fxgl_runtime_pass_gpu_ms(rt, i, p));
                 }
+                fprintf(f, "], \"pass_exact_varyings\": [");
+                for (size_t p = 0; p < passes; p++) {
+                    fprintf(f, "%s%d", p ? ", " : "", fxgl_runtime_pass_exact_varyings(rt, i, p));
+                }
                 fprintf(f, "]}%s\n", i + 1 < tcount ? "," : "");
             }
             fprintf(f, "  ]\n}\n");
@@ -733,6 +847,7 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < n; i++) {
         fxgl_effect_destroy(fx[i].fx);
     }
+    fxgl_diskcache_destroy(cache);
     fxgl_preset_destroy(preset);
     fxgl_image_free(&input);
     fxgl_search_finish(&effect_dirs);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fxgl_diskcache.h"
 #include "fxgl_effects.h"
 
 typedef struct held_preset {
@@ -396,7 +397,7 @@ fxgl_effect *fxgl_effects_compile_for(fxgl_effects *fx, const char *path,
         // crowd the game out (real effects need a few MiB; time: the default).
         .memory_limit = 256u << 20,
     };
-    effect = fxgl_effect_compile(&cd, diags);
+    effect = fxgl_diskcache_compile(fx->desc.cache, &cd, diags);
 done:
     free(defines);
     fxgl_preset_define_list_finish(&user);

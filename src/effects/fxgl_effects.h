@@ -42,6 +42,7 @@ typedef struct fxgl_effects_desc {
     bool performance_mode;       // constants + __RESHADE_PERFORMANCE_MODE__=1
     bool skip_disabled;          // SkipLoadingDisabledEffects
     fxgl_preset_sink sink;       // warnings (preset values) go here
+    struct fxgl_diskcache *cache; // borrowed, NULL: none; compiles go through it
 } fxgl_effects_desc;
 
 // Fills desc's search paths, definitions and modes from a configuration. The pointers
@@ -163,6 +164,11 @@ void fxgl_reload_result_finish(fxgl_reload_result *result);
 
 // Recompiles id now (on the worker), as if its file had changed: the reload key.
 bool fxgl_reloader_request(fxgl_reloader *r, int id);
+
+// True when nothing is owed: no file changed or requested that is not compiled yet, no
+// compile running, no result waiting for fxgl_reloader_poll. A host that swaps a whole
+// set of effects at once waits for this (a preset's effects appear together).
+bool fxgl_reloader_idle(fxgl_reloader *r);
 
 // Compiles finished since create (successful or not), for tests and statistics.
 uint64_t fxgl_reloader_compiles(fxgl_reloader *r);

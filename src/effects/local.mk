@@ -5,13 +5,15 @@ noinst_LTLIBRARIES += libfxgl_effects.la
 libfxgl_effects_la_SOURCES = \
 	src/effects/fxgl_effects.h \
 	src/effects/effects.c \
+	src/effects/fxgl_diskcache.h \
+	src/effects/diskcache.c \
 	src/effects/reload.c \
 	src/effects/transition.c
 libfxgl_effects_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/effects
 # Not linked to libfxgl_fx/libfxgl_preset here: libfxgl.so gets those through libfxgl_gl
 # and its own list, and a convenience library inside another one would put the same objects
 # in twice. Programs list them after this library.
-libfxgl_effects_la_LIBADD = -lpthread
+libfxgl_effects_la_LIBADD = -lpthread -ldl
 
 # `fxc preset` (tools/fxc_preset.c) compiles through this module.
 fxc_SOURCES += tools/fxc_preset.c tools/fxc_config.c
@@ -35,6 +37,15 @@ EXTRA_DIST += src/effects/local.mk
 
 TESTS += tests/preset/test_fxc_preset.sh tests/preset/test_render_perfmode.sh
 EXTRA_DIST += tests/preset/test_fxc_preset.sh tests/preset/test_render_perfmode.sh
+
+check_PROGRAMS += tests/effects/test_diskcache
+tests_effects_test_diskcache_SOURCES = tests/effects/test_diskcache.c
+tests_effects_test_diskcache_CPPFLAGS = $(EFFECTS_TEST_CPPFLAGS)
+tests_effects_test_diskcache_LDADD = libfxgl_effects.la libfxgl_preset.la $(TEST_LDADD) -ldl -lpthread
+
+# The on-disk compile cache, through fxgl-render.
+TESTS += tests/effects/test_cache.sh
+EXTRA_DIST += tests/effects/test_cache.sh
 
 # GPU time with and without performance mode (bench/perfmode.sh runs it with figures;
 # as a check program it runs a short pass so that it keeps working).

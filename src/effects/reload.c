@@ -73,6 +73,8 @@ struct fxgl_reloader {
     uint64_t preset_changed_at;
     result_node *head, *tail;
     uint64_t compiles;
+    bool busy;                   // the worker took an item or the preset and has not
+                                 // queued its result yet (fxgl_reloader_idle)
 };
 
 static uint64_t now_ms(void)
@@ -343,6 +345,14 @@ static void handle_event(fxgl_reloader *r, const struct inotify_event *ev)
     pthread_mutex_unlock(&r->lock);
 }
 
+// After a result is queued (or lost to memory): the worker holds nothing back any more.
+static void set_idle(fxgl_reloader *r)
+{
+    pthread_mutex_lock(&r->lock);
+    r->busy = false;
+    pthread_mutex_unlock(&r->lock);
+}
+
 static void *worker(void *arg)
 {
     fxgl_reloader *r = arg;
@@ -370,6 +380,7 @@ static void *worker(void *arg)
             uint64_t due = r->preset_changed_at + r->settle_ms;
             if (due <= t) {
                 r->preset_dirty = false;
+                r->busy = true;
                 preset_ready = true;
                 preset_path = dup_string(r->preset_given);
             } else {
@@ -384,6 +395,7 @@ static void *worker(void *arg)
             uint64_t due = w->changed_at + r->settle_ms;
             if (due <= t) {
                 w->dirty = false;
+                r->busy = true;
                 ready_id = w->id;
                 ready_path = dup_string(w->path);
                 ready_first = !w->compiled;
@@ -406,11 +418,13 @@ static void *worker(void *arg)
                 node->result.errors = dup_string("");
                 push_result(r, node);
             }
+            set_idle(r);
             continue;
         }
         if (ready_path != NULL) {
             compile_one(r, ready_id, ready_path, ready_first);
             free(ready_path);
+            set_idle(r);
             continue;
         }
 
@@ -671,6 +685,17 @@ bool fxgl_reloader_request(fxgl_reloader *r, int id)
     pthread_mutex_unlock(&r->lock);
     wake(r);
     return found;
+}
+
+bool fxgl_reloader_idle(fxgl_reloader *r)
+{
+    pthread_mutex_lock(&r->lock);
+    bool idle = !r->busy && r->head == NULL && !r->preset_dirty;
+    for (size_t i = 0; idle && i < r->item_count; i++) {
+        idle = !r->items[i].dirty;
+    }
+    pthread_mutex_unlock(&r->lock);
+    return idle;
 }
 
 uint64_t fxgl_reloader_compiles(fxgl_reloader *r)

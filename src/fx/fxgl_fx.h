@@ -291,6 +291,9 @@ typedef enum fxgl_stage {
 //  - Pixel outputs: `layout(location = n) out` for SV_Target n / COLOR n.
 //  - Every vertex stage ends with `gl_Position.y = -gl_Position.y;`: effect
 //    textures are top-down, the runtime flips at the back-buffer copies.
+//  - Pixel stages read each interpolated float varying under
+//    `#ifdef _gx_<SEMANTIC>`: a runtime may compile a variant that computes
+//    it exactly from gl_FragCoord (fxgl_shader.exact_varyings).
 #define FXGL_GLSL_UNIFORM_BLOCK "_Globals"
 
 typedef struct fxgl_binding {
@@ -314,6 +317,19 @@ typedef struct fxgl_shader {
     // in GL; the runtime masks the channels a shader never writes so that
     // the target keeps them (a window's alpha stays what the program drew).
     uint8_t target_components[8];
+    // Pixel shaders: the interpolated float varyings it reads that a vertex
+    // shader of its passes writes ("_v_TEXCOORD0"), each read written as
+    // `#ifdef _gx_TEXCOORD0 ... #else <the interpolated value> #endif`. A
+    // runtime that proved such a varying to be an exact function of the
+    // pixel position (every fullscreen texcoord) compiles a variant that
+    // defines _gexact_view and _gx_<SEMANTIC> as the ivec4 of what each
+    // component is: 0 the interpolated value, 1 the pixel centre's x times
+    // 1 / viewport width, 2 its y (from the top) times 1 / height, as an fp32
+    // plane-equation rasteriser computes them; it sets `uniform vec4
+    // _fxgl_view` to the viewport size and its reciprocal (docs/runtime.md,
+    // "Exact fullscreen varyings").
+    const char *const *exact_varyings;
+    size_t exact_varying_count;
 } fxgl_shader;
 
 typedef enum fxgl_blend_op {
@@ -519,6 +535,14 @@ typedef struct fxgl_compile_desc {
 // (nesting, size, time, memory) is an error, never a crash.
 fxgl_effect *fxgl_effect_compile(const fxgl_compile_desc *desc, fxgl_diags *diags);
 void fxgl_effect_destroy(fxgl_effect *effect);
+
+// The module as bytes (malloc'd, *len set) and back, for the on-disk compile cache: the
+// bytes belong to this build of fxgl only (FXGL_EFFECT_SERIAL_VERSION). serialize: NULL
+// when out of memory. deserialize: NULL for bytes that are truncated, of another version
+// or inconsistent (an index outside its array); the effect goes with fxgl_effect_destroy.
+#define FXGL_EFFECT_SERIAL_VERSION 2u
+void *fxgl_effect_serialize(const fxgl_effect *effect, size_t *len);
+fxgl_effect *fxgl_effect_deserialize(const void *data, size_t len);
 
 // Writes the module as JSON (what `fxc dump --json` prints).
 bool fxgl_effect_write_json(const fxgl_effect *effect, FILE *out);

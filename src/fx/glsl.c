@@ -2212,6 +2212,8 @@ typedef struct io {
     buf writes;                  // main(): outputs from the parameters
     const char **declared;       // names declared in decls
     size_t declared_count, declared_cap;
+    const char **exact;          // pixel stage: varyings read under #ifdef _gx_<SEMANTIC>
+    size_t exact_count, exact_cap;
 } io;
 
 static bool declare_once(gen *g, io *x, const char *name) {
@@ -2413,8 +2415,31 @@ static void io_leaf(gen *g, io *x, fx_type t, const char *path, const char *base
         fx_type part = fx_type_vector(sb, n);
         if (is_in) {
             static const char *const sw[] = {"", ".x", ".xy", ".xyz", ""};
+            // An interpolated float varying may be replaced by its exact
+            // value where the runtime proved it a function of the pixel
+            // position (fxgl_shader.exact_varyings).
+            bool exact = sb == FX_TYPE_FLOAT && !(quals & FX_Q_NOINTERPOLATION) &&
+                         vertex_stages_write(g, name);
+            if (exact) {
+                bool listed = false;
+                for (size_t i = 0; i < x->exact_count && !listed; i++) {
+                    listed = strcmp(x->exact[i], name) == 0;
+                }
+                if (!listed) {
+                    fx_grow(g->ctx, (void **)&x->exact, &x->exact_cap, x->exact_count + 1,
+                            sizeof(*x->exact), 1u << 20, "varyings");
+                    x->exact[x->exact_count++] = name;
+                }
+                bprintf(&x->reads, "#ifdef _gx_%s\n    %s = %s;\n#else\n", sem, path,
+                        convert_str(g, part, t,
+                                    fx_sprintf(g->ctx, "_gexact(%s, _gx_%s)%s", name, sem,
+                                               sw[n])));
+            }
             bprintf(&x->reads, "    %s = %s;\n", path,
                     convert_str(g, part, t, fx_sprintf(g->ctx, "%s%s", name, sw[n])));
+            if (exact) {
+                bput(&x->reads, "#endif\n");
+            }
         } else {
             const char *zero = sb == FX_TYPE_FLOAT ? "0.0" : sb == FX_TYPE_INT ? "0" : "0u";
             bprintf(&x->writes, "    %s = %s(%s", name, type_name(g, slot),
@@ -2933,6 +2958,27 @@ static fx_symbol *entry_symbol(gen *g, const fxgl_shader *sh) {
     return NULL;
 }
 
+// The value of a fullscreen varying (fxgl_shader.exact_varyings) as a
+// plane-equation rasteriser computes it in fp32 from the fullscreen
+// triangle, whose vertex at the window origin has the value 0: the pixel
+// centre (k + 0.5) times the gradient, the correctly rounded 1 / size (the
+// runtime's _fxgl_view.zw). Vulkan on lavapipe (the reference through
+// vkBasalt) gives exactly this, bit for bit; GL interpolation on llvmpipe
+// misses it by up to a few ulp (docs/runtime.md). One multiply: exact in
+// any GLSL, nothing for a compiler to contract.
+static const char exact_helpers[] =
+    "#ifdef _gexact_view\n"
+    "uniform highp vec4 _fxgl_view;\n"
+    "highp vec4 _gexact(highp vec4 v, ivec4 m) {\n"
+    "    highp vec2 e = vec2(gl_FragCoord.x, _fxgl_flip.x != 0.0 ? _fxgl_flip.y - gl_FragCoord.y\n"
+    "                                                           : gl_FragCoord.y) * _fxgl_view.zw;\n"
+    "    for (int i = 0; i < 4; i++) {\n"
+    "        v[i] = m[i] == 1 ? e.x : m[i] == 2 ? e.y : v[i];\n"
+    "    }\n"
+    "    return v;\n"
+    "}\n"
+    "#endif\n";
+
 static void header(gen *g, buf *o) {
     if (g->es) {
         bprintf(o, "#version %d es\n", g->version);
@@ -2979,6 +3025,9 @@ static void header(gen *g, buf *o) {
         // Set by the runtime only where SV_Position is read (the linker drops
         // it elsewhere): see the pixel stage's position input.
         bput(o, "uniform highp vec2 _fxgl_flip;\n");
+        if (g->sh->exact_varying_count) {
+            bput(o, exact_helpers);
+        }
     }
 }
 
@@ -3107,6 +3156,14 @@ static const char *shader(gen *g, fxgl_shader *sh) {
     }
     bput(&mainb, "}\n");
 
+    if (sh->stage == FXGL_STAGE_PIXEL && x.exact_count) {
+        const char **list = fx_alloc(g->ectx, x.exact_count * sizeof(*list));
+        for (size_t k = 0; k < x.exact_count; k++) {
+            list[k] = fx_strdup(g->ectx, x.exact[k]);
+        }
+        sh->exact_varyings = list;
+        sh->exact_varying_count = x.exact_count;
+    }
     if (sh->stage == FXGL_STAGE_VERTEX && g->vs_outs) {
         ptrdiff_t self = sh - g->fx->shaders;
         g->vs_outs[self] = x.declared;

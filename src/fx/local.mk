@@ -22,6 +22,7 @@ libfxgl_fx_la_SOURCES = \
 	src/fx/module.c \
 	src/fx/glsl.c \
 	src/fx/json.c \
+	src/fx/serial.c \
 	src/fx/pp.c \
 	src/fx/compile.c \
 	src/fx/predefined.c
@@ -74,6 +75,11 @@ check_PROGRAMS += tests/fx/test_module
 tests_fx_test_module_SOURCES = tests/fx/test_module.c
 tests_fx_test_module_CPPFLAGS = $(TEST_CPPFLAGS) -DFX_TEST_DATA_DIR='"$(abs_top_srcdir)/tests/fx/data/parse"'
 tests_fx_test_module_LDADD = libfxgl_fx.la $(TEST_LDADD) -lm
+
+check_PROGRAMS += tests/fx/test_serial
+tests_fx_test_serial_SOURCES = tests/fx/test_serial.c
+tests_fx_test_serial_CPPFLAGS = $(TEST_CPPFLAGS) -DFXGL_SHADER_DIR='"$(abs_top_srcdir)/data/shaders"'
+tests_fx_test_serial_LDADD = libfxgl_fx.la $(TEST_LDADD) -lm
 
 check_PROGRAMS += tests/fx/test_pp
 tests_fx_test_pp_SOURCES = tests/fx/test_pp.c

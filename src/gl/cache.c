@@ -9,6 +9,9 @@
  * never set again. Frames that loaded effects or resized reset the cache to
  * "unknown" instead, because loading binds whatever it needs.
  *
+ * Every call made here is marked in gl_state (gl_state_touch*), so that the
+ * restore at the end of the frame writes back only what the frame changed.
+ *
  * Viewport and scissor index 0 go through the indexed calls where the
  * context has viewport arrays (the gl_state contract: the plain calls would
  * change every index, which restore does not put back).
@@ -51,9 +54,13 @@ void gl_cache_reset(fxgl_runtime *rt, bool from_capture) {
         .write_mask = 0xFFFFFFFFu, .fail = GL_KEEP, .zfail = GL_KEEP, .pass = GL_KEEP,
     };
     c->stencil_known = true;
-    // Unit bindings: the application's, as captured (2D is target 0, 3D target 1).
+    // Unit bindings: the application's, as captured (2D is target 0, 3D target
+    // 1); units not captured yet stay unknown and are captured on first use.
     int units = st->desc.texture_units < rt->units ? st->desc.texture_units : rt->units;
     for (int u = 0; u < units; u++) {
+        if (!gl_state_unit_captured(st, u)) {
+            continue;
+        }
         c->tex2d[u] = st->units[u].texture[0];
         c->tex3d[u] = st->num_targets > 1 ? st->units[u].texture[1] : GL_RT_UNKNOWN;
         c->sampler[u] = st->units[u].sampler;
@@ -66,6 +73,7 @@ void gl_cache_reset(fxgl_runtime *rt, bool from_capture) {
 void gl_cache_program(fxgl_runtime *rt, GLuint program) {
     if (rt->cache.program != program) {
         GLC(rt, UseProgram(program));
+        gl_state_touch(&rt->st, GL_STATE_PROGRAM);
         rt->cache.program = program;
         rt->stats.program_binds++;
     }
@@ -74,6 +82,7 @@ void gl_cache_program(fxgl_runtime *rt, GLuint program) {
 void gl_cache_draw_fbo(fxgl_runtime *rt, GLuint fbo) {
     if (rt->cache.draw_fbo != fbo) {
         GLC(rt, BindFramebuffer(GL_DRAW_FRAMEBUFFER, fbo));
+        gl_state_touch(&rt->st, GL_STATE_FRAMEBUFFERS);
         rt->cache.draw_fbo = fbo;
         rt->stats.framebuffer_binds++;
     }
@@ -82,8 +91,17 @@ void gl_cache_draw_fbo(fxgl_runtime *rt, GLuint fbo) {
 void gl_cache_read_fbo(fxgl_runtime *rt, GLuint fbo) {
     if (rt->cache.read_fbo != fbo) {
         GLC(rt, BindFramebuffer(GL_READ_FRAMEBUFFER, fbo));
+        gl_state_touch(&rt->st, GL_STATE_FRAMEBUFFERS);
         rt->cache.read_fbo = fbo;
         rt->stats.framebuffer_binds++;
+    }
+}
+
+void gl_cache_vao(fxgl_runtime *rt, GLuint vao) {
+    if (rt->cache.vao != vao) {
+        GLC(rt, BindVertexArray(vao));
+        gl_state_touch(&rt->st, GL_STATE_VAO);
+        rt->cache.vao = vao;
     }
 }
 
@@ -97,25 +115,42 @@ void gl_cache_viewport(fxgl_runtime *rt, int w, int h) {
     } else {
         GLC(rt, Viewport(0, 0, w, h));
     }
+    gl_state_touch(&rt->st, GL_STATE_VIEWPORT);
     v[0] = 0;
     v[1] = 0;
     v[2] = w;
     v[3] = h;
 }
 
+// The application's bindings of a unit are captured before its first bind
+// of the frame (gl_state lazy_units); that selects the unit.
+static void capture_unit(fxgl_runtime *rt, int unit) {
+    const gl_state *st = &rt->st;
+    if (gl_state_unit_captured(st, unit) || !gl_state_capture_unit(&rt->st, unit)) {
+        return;
+    }
+    rt->cache.active = (GLuint)unit;
+    rt->cache.tex2d[unit] = st->units[unit].texture[0];
+    rt->cache.tex3d[unit] = st->num_targets > 1 ? st->units[unit].texture[1] : GL_RT_UNKNOWN;
+    rt->cache.sampler[unit] = st->units[unit].sampler;
+}
+
 static void set_active(fxgl_runtime *rt, int unit) {
     if (rt->cache.active != (GLuint)unit) {
         GLC(rt, ActiveTexture(GL_TEXTURE0 + (GLenum)unit));
+        gl_state_touch(&rt->st, GL_STATE_ACTIVE_TEXTURE);
         rt->cache.active = (GLuint)unit;
     }
 }
 
 void gl_cache_texture(fxgl_runtime *rt, int unit, GLenum target, GLuint tex) {
+    capture_unit(rt, unit);
     GLuint *slot = target == GL_TEXTURE_3D ? &rt->cache.tex3d[unit] : &rt->cache.tex2d[unit];
     if (target != GL_TEXTURE_2D && target != GL_TEXTURE_3D) {
         // 1D textures (desktop only) are rare: bind without caching.
         set_active(rt, unit);
         GLC(rt, BindTexture(target, tex));
+        gl_state_touch_unit(&rt->st, GL_STATE_UNIT_TEXTURE, unit);
         rt->stats.texture_binds++;
         return;
     }
@@ -130,13 +165,16 @@ void gl_cache_texture(fxgl_runtime *rt, int unit, GLenum target, GLuint tex) {
         set_active(rt, unit);
         GLC(rt, BindTexture(target, tex));
     }
+    gl_state_touch_unit(&rt->st, GL_STATE_UNIT_TEXTURE, unit);
     *slot = tex;
     rt->stats.texture_binds++;
 }
 
 void gl_cache_sampler(fxgl_runtime *rt, int unit, GLuint sampler) {
+    capture_unit(rt, unit);
     if (rt->cache.sampler[unit] != sampler) {
         GLC(rt, BindSampler((GLuint)unit, sampler));
+        gl_state_touch_unit(&rt->st, GL_STATE_UNIT_SAMPLER, unit);
         rt->cache.sampler[unit] = sampler;
         rt->stats.sampler_binds++;
     }
@@ -144,6 +182,7 @@ void gl_cache_sampler(fxgl_runtime *rt, int unit, GLuint sampler) {
 
 void gl_cache_image(fxgl_runtime *rt, int unit, gl_tex *tex, int level) {
     gl_cache *c = &rt->cache;
+    gl_state_capture_image(&rt->st, unit);
     if (c->image[unit] == tex->tex && c->image_level[unit] == level) {
         return;
     }
@@ -153,6 +192,7 @@ void gl_cache_image(fxgl_runtime *rt, int unit, gl_tex *tex, int level) {
     GLboolean layered = tex->target == GL_TEXTURE_3D ? GL_TRUE : GL_FALSE;
     GLC(rt, BindImageTexture((GLuint)unit, tex->tex, level, layered, 0, GL_READ_WRITE,
                              tex->internal));
+    gl_state_touch_unit(&rt->st, GL_STATE_UNIT_IMAGE, unit);
     c->image[unit] = tex->tex;
     c->image_level[unit] = level;
 }
@@ -160,6 +200,9 @@ void gl_cache_image(fxgl_runtime *rt, int unit, gl_tex *tex, int level) {
 void gl_cache_ubo(fxgl_runtime *rt, GLuint ubo) {
     if (rt->cache.ubo != ubo) {
         GLC(rt, BindBufferBase(GL_UNIFORM_BUFFER, 0, ubo));
+        // Base binding also sets the generic GL_UNIFORM_BUFFER binding.
+        gl_state_touch_unit(&rt->st, GL_STATE_UNIT_UBO, 0);
+        gl_state_touch(&rt->st, GL_STATE_BUFFERS);
         rt->cache.ubo = ubo;
     }
 }
@@ -194,6 +237,7 @@ void gl_cache_blend(fxgl_runtime *rt, const gl_blend *blend, int count) {
         // After a reset nothing is known about any buffer: set all of them.
         count = FXGL_MAX_RENDER_TARGETS;
     }
+    uint32_t calls0 = rt->calls;
     for (int i = 0; i < count; i++) {
         const gl_blend *want = &blend[i];
         gl_blend *have = &c->blend[i];
@@ -245,10 +289,13 @@ void gl_cache_blend(fxgl_runtime *rt, const gl_blend *blend, int count) {
             have->mask = want->mask;
         }
     }
+    if (rt->calls != calls0) {
+        gl_state_touch(&rt->st, GL_STATE_BLEND);
+    }
     c->blend_known = true;
 }
 
-void gl_cache_stencil(fxgl_runtime *rt, const gl_stencil *s) {
+static void set_stencil(fxgl_runtime *rt, const gl_stencil *s) {
     gl_cache *c = &rt->cache;
     gl_stencil *h = &c->stencil;
     bool unknown = !c->stencil_known;
@@ -281,6 +328,14 @@ void gl_cache_stencil(fxgl_runtime *rt, const gl_stencil *s) {
     c->stencil_known = true;
 }
 
+void gl_cache_stencil(fxgl_runtime *rt, const gl_stencil *s) {
+    uint32_t calls0 = rt->calls;
+    set_stencil(rt, s);
+    if (rt->calls != calls0) {
+        gl_state_touch(&rt->st, GL_STATE_STENCIL);
+    }
+}
+
 void gl_cache_srgb(fxgl_runtime *rt, bool on) {
     if (!rt->srgb_control || rt->cache.srgb == (int)on) {
         return;
@@ -290,5 +345,6 @@ void gl_cache_srgb(fxgl_runtime *rt, bool on) {
     } else {
         GLC(rt, Disable(GL_FRAMEBUFFER_SRGB));
     }
+    gl_state_touch(&rt->st, GL_STATE_SRGB);
     rt->cache.srgb = on;
 }

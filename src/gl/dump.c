@@ -118,7 +118,7 @@ static void put_semantics(out *o, fxgl_inspect *in, const gl_effect *e) {
                 provided = true;
             }
         }
-        if (strcmp(sem, "DEPTH") == 0 && rt->depth_format) {
+        if (strcmp(sem, "DEPTH") == 0 && (rt->depth_format || gl_depth_texture(rt))) {
             provided = true;
         }
         if (!provided) {
@@ -163,6 +163,11 @@ size_t fxgl_inspect_dump(fxgl_inspect *in, char *buf, size_t size) {
     put(&o, "last frame: runtime cpu %.3f ms, effects gpu %.3f ms (60-frame averages), "
         "%u passes, %u draws, %u dispatches, %u GL calls\n", gl_avg_value(&in->runtime_cpu_ms),
         gpu, st->passes_run, st->draw_calls, st->dispatches, st->gl_calls);
+    // What this context made and what it took from its share group (share.c).
+    const fxgl_runtime_share_stats *sh = fxgl_runtime_share_stats_get(rt);
+    put(&o, "objects: %u programs linked, %u from the share group; %u textures created, %u "
+        "images uploaded, %u from the share group\n", sh->programs_linked, sh->programs_shared,
+        sh->textures_created, sh->images_uploaded, sh->images_shared);
     for (int i = 0; i < in->failed_count; i++) {
         put(&o, "effect - %s: compile error\n", in->failed[i].file);
         // Each line of the diagnostic indented, so the dump stays line-oriented.
@@ -219,6 +224,11 @@ size_t fxgl_inspect_dump(fxgl_inspect *in, char *buf, size_t size) {
         put(&o, "visualise: %s\n", in->vis.spec);
     }
     put(&o, "overlay: %s\n", in->overlay ? "on" : "off");
+    if (in->desc.dump_extra) {
+        // The host's own section (the FBO depth provider's candidates).
+        char *at = o.buf && o.len < o.size ? o.buf + o.len : NULL;
+        o.len += in->desc.dump_extra(in->desc.dump_extra_user, at, at ? o.size - o.len : 0);
+    }
     return o.len;
 }
 

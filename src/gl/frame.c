@@ -132,6 +132,7 @@ void gl_generate_mips(fxgl_runtime *rt, gl_tex *t) {
         } else {
             if (rt->cache.active != 0) {
                 GLC(rt, ActiveTexture(GL_TEXTURE0));
+                gl_state_touch(&rt->st, GL_STATE_ACTIVE_TEXTURE);
                 rt->cache.active = 0;
             }
             GLC(rt, GenerateMipmap(t->target));
@@ -174,6 +175,9 @@ static GLuint semantic_texture(fxgl_runtime *rt, int slot, bool srgb) {
     if (rt->semantics[slot].texture) {
         return rt->semantics[slot].texture;
     }
+    if (slot == GL_SLOT_DEPTH && gl_depth_texture(rt)) {
+        return gl_depth_texture(rt); // the program's own depth attachment (depth.c)
+    }
     if (slot == GL_SLOT_DEPTH && rt->depth_ready) {
         return rt->depth_tex;
     }
@@ -207,6 +211,7 @@ static void upload_range(fxgl_runtime *rt, gl_effect *e, uint32_t lo, uint32_t h
         GLC(rt, NamedBufferSubData(e->ubo, lo, hi - lo, e->shadow + lo));
     } else {
         GLC(rt, BindBuffer(GL_UNIFORM_BUFFER, e->ubo));
+        gl_state_touch(&rt->st, GL_STATE_BUFFERS);
         GLC(rt, BufferSubData(GL_UNIFORM_BUFFER, lo, hi - lo, e->shadow + lo));
     }
     rt->stats.uniform_uploads++;
@@ -392,6 +397,19 @@ static void run_graphics(fxgl_runtime *rt, gl_effect *e, const gl_pass *p, bool 
         // SV_Position.y counts rows from the top, as in the back-buffer copy.
         GLC(rt, Uniform2f(p->flip_loc, 1.0f, (float)h));
     }
+    if (p->view_loc >= 0 && (p->view_set[0] != w || p->view_set[1] != h ||
+                             (p->group_shared && gl_share_crowded(rt->share)))) {
+        // Exact varyings are the pixel position times 1 / viewport size:
+        // written when the size changes (a back-buffer pass after a resize),
+        // not per frame. Passes sharing the program have the same size
+        // (shared_program); a program that another context of the share group
+        // also runs may hold that context's size, so it is written per frame
+        // while the group has more than one runtime.
+        GLC(rt, Uniform4f(p->view_loc, (float)w, (float)h, (float)(1.0 / w), (float)(1.0 / h)));
+        gl_pass *mut = (gl_pass *)p;
+        mut->view_set[0] = w;
+        mut->view_set[1] = h;
+    }
     bind_textures(rt, p, &bits);
     barrier_for(rt, bits);
     if (e->ubo) {
@@ -504,6 +522,7 @@ void fxgl_runtime_collect_timings(fxgl_runtime *rt) {
 
 // Framebuffer 0 (bound for drawing) draws into its back buffer.
 static void set_draw_back(fxgl_runtime *rt) {
+    gl_state_touch(&rt->st, GL_STATE_FRAMEBUFFERS);
     if (rt->info.api == FXGL_API_GL) {
         GLC(rt, DrawBuffer(GL_BACK)); // desktop glDrawBuffers rejects GL_BACK
     } else {
@@ -549,6 +568,7 @@ static void copy_in(fxgl_runtime *rt, const fxgl_frame_desc *f) {
         // Framebuffer 0 is addressed explicitly; its read buffer is captured.
         gl_cache_read_fbo(rt, 0);
         GLC(rt, ReadBuffer(GL_BACK));
+        gl_state_touch(&rt->st, GL_STATE_FRAMEBUFFERS);
     }
     if (rt->source_samples > 0) {
         // Resolve first: a resolving blit must not flip.
@@ -598,6 +618,12 @@ static void copy_depth(fxgl_runtime *rt, const fxgl_frame_desc *f) {
         wanted = rt->effects[i]->loaded && rt->effects[i]->uses_depth;
     }
     rt->depth_ready = rt->semantics[GL_SLOT_DEPTH].texture != 0;
+    if (gl_depth_fbo_active(rt)) {
+        // The host chose a framebuffer object's depth: copied by depth.c, at the
+        // end of the program's frame or before it cleared it.
+        rt->depth_ready = gl_depth_texture(rt) != 0;
+        return;
+    }
     if (!wanted || rt->depth_ready || !rt->depth_format) {
         return;
     }
@@ -624,6 +650,7 @@ bool fxgl_runtime_frame(fxgl_runtime *rt, const fxgl_frame_desc *f) {
         // state restore at the end puts the scissor back.
         GLC(rt, Enable(GL_SCISSOR_TEST));
         GLC(rt, Scissor(0, 0, 0, 0));
+        gl_state_touch(&rt->st, GL_STATE_VIEWPORT);
     }
     gl_cache_reset(rt, false); // loading and resizing go through the cache too
     bool reset = false;
@@ -641,16 +668,15 @@ bool fxgl_runtime_frame(fxgl_runtime *rt, const fxgl_frame_desc *f) {
         }
     }
     if (reset) {
-        // Loading bound whatever it needed: put the frame's starting state back.
+        // Loading bound whatever it needed: put the frame's starting state
+        // back, and let the restore write everything.
+        gl_state_touch_all(&rt->st);
         GLC(rt, BindFramebuffer(GL_FRAMEBUFFER, 0));
         GLC(rt, BindTexture(GL_TEXTURE_2D, 0));
         GLC(rt, UseProgram(0));
     }
     gl_cache_reset(rt, !reset);
-    if (rt->cache.vao != rt->vao) {
-        GLC(rt, BindVertexArray(rt->vao));
-        rt->cache.vao = rt->vao;
-    }
+    gl_cache_vao(rt, rt->vao);
     read_timings(rt);
     rt->frame_ms = rt->frame_count ? (f->time - rt->last_time) * 1000.0 : 0.0;
     if (rt->frame_count == 0) {
@@ -702,7 +728,9 @@ bool fxgl_runtime_frame(fxgl_runtime *rt, const fxgl_frame_desc *f) {
         copy_out(rt, f);
     }
     rt->direct = NULL;
-    gl_state_restore(&rt->st);
+    // What the frame changed: every change above goes through the cache or is
+    // marked where it is made (gl_state_touch), or is put back to the default.
+    gl_state_restore_changed(&rt->st);
     rt->frame_count++;
     rt->frame = NULL;
     rt->stats.state_calls = rt->st.calls - state0;

@@ -127,7 +127,29 @@ typedef struct fxgl_runtime_worker {
     void *user;
 } fxgl_runtime_worker;
 
+// The objects the runtimes of one GL share group share (src/gl/share.c): linked programs
+// and textures filled from images. One per share group, made by whoever knows the groups
+// (src/interpose), handed to each runtime of the group in fxgl_runtime_desc.share. Thread-
+// safe. Dropping the last reference frees CPU memory only: the GL objects then die with
+// the group (call it after the group's last context is gone, or with its runtimes
+// destroyed on a current context of the group).
+typedef struct fxgl_gl_share fxgl_gl_share;
+fxgl_gl_share *fxgl_gl_share_create(void);
+void fxgl_gl_share_ref(fxgl_gl_share *share);
+void fxgl_gl_share_unref(fxgl_gl_share *share);
+
+// What one runtime made itself and what it took from its share group, since creation.
+typedef struct fxgl_runtime_share_stats {
+    uint32_t programs_linked;    // programs this runtime compiled and linked
+    uint32_t programs_shared;    // programs taken from another runtime of the group
+    uint32_t textures_created;   // effect textures this runtime created (targets included)
+    uint32_t images_uploaded;    // of those, filled from an image file
+    uint32_t images_shared;      // image textures taken from the group: nothing uploaded
+} fxgl_runtime_share_stats;
+
 typedef struct fxgl_runtime_desc {
+    fxgl_gl_share *share;        // the share group's objects (a reference is taken); NULL:
+                                 // this runtime makes and owns everything
     fxgl_runtime_log_fn log;     // NULL: messages are dropped (src/gl never prints)
     void *log_user;
     const char *const *texture_search_paths; // for `source=` images, after the effect's directory
@@ -139,6 +161,9 @@ typedef struct fxgl_runtime_desc {
     bool no_image_formats;       // GLES: store as if GL_NV_image_formats were missing (tests)
     bool no_direct_pass;         // the last back-buffer pass never draws straight into the
                                  // program's framebuffer: a copy out ends every frame
+    bool interpolated_varyings;  // keep every varying as the rasteriser interpolates it,
+                                 // also fullscreen texcoords that fxgl would compute
+                                 // exactly (docs/runtime.md, "Exact fullscreen varyings")
     uint32_t random_seed;        // seed of the `random`/`pingpong` generator; 0: 1
     // Specialised programs (src/gl/variant.c): with a worker context, every pass runs a
     // program with the current user values compiled in as constants, and the editable
@@ -147,7 +172,30 @@ typedef struct fxgl_runtime_desc {
     fxgl_runtime_worker worker;
     bool no_specialise;          // never specialise (FXGL_SPECIALISE=0 in the hosts)
     double specialise_settle_s;  // no value change for this long re-specialises; 0: 0.5
+    // Where linked programs are kept between runs (glGetProgramBinary), used where the
+    // driver offers binary formats; borrowed, it must outlive the runtime. NULL: none.
+    const struct fxgl_program_cache *program_cache;
 } fxgl_runtime_desc;
+
+// A store of program binaries under 64-bit keys (src/effects/diskcache.c has one). The
+// runtime computes the key from the GLSL of the program's stages and GL_VENDOR,
+// GL_RENDERER and GL_VERSION; a binary the driver refuses is compiled again and replaced.
+typedef struct fxgl_program_cache {
+    // The bytes (malloc'd; the runtime frees them) and format stored under key, or NULL.
+    void *(*load)(void *user, uint64_t key, uint32_t *format, size_t *len);
+    void (*store)(void *user, uint64_t key, uint32_t format, const void *data, size_t len);
+    void *user;
+} fxgl_program_cache;
+
+// How the runtime made its programs so far (src/gl/progcache.c).
+typedef struct fxgl_program_counts {
+    unsigned shader_compiles;    // glCompileShader calls
+    unsigned binary_hits;        // programs made from a cached binary
+    unsigned binary_misses;      // programs linked from source with a cache present
+    unsigned binary_rejected;    // cached binaries the driver refused (then compiled)
+    int binary_formats;          // GL_NUM_PROGRAM_BINARY_FORMATS (-1: not asked yet)
+} fxgl_program_counts;
+fxgl_program_counts fxgl_runtime_program_counts(const fxgl_runtime *rt);
 
 // NULL when the context is below the minimum or memory runs out (reason in
 // the log). gl and info must stay valid for the runtime's lifetime.
@@ -155,6 +203,12 @@ fxgl_runtime *fxgl_runtime_create(struct GladGLContext *gl, const fxgl_gl_info *
                                   const fxgl_runtime_desc *desc);
 // The context the runtime was created on must be current. Accepts NULL.
 void fxgl_runtime_destroy(fxgl_runtime *rt);
+// For a runtime whose context was destroyed while not current: no GL call. Lets go of
+// what it held of its share group (the group's other runtimes keep using it); its own
+// GL objects died with its context, its CPU memory is not freed (no GL-free path
+// through it). Accepts NULL.
+void fxgl_runtime_abandon(fxgl_runtime *rt);
+const fxgl_runtime_share_stats *fxgl_runtime_share_stats_get(const fxgl_runtime *rt);
 
 // Records an effect (borrowed: it must outlive the runtime) under a file name
 // such as "LUT.fx" (the preset's section name; NULL: the effect's path).
@@ -186,6 +240,13 @@ bool fxgl_runtime_replace_effect(fxgl_runtime *rt, size_t index, const fxgl_effe
 bool fxgl_prewarm_effect(struct GladGLContext *gl, const fxgl_gl_info *info,
                          const fxgl_effect *effect, int width, int height, char *reason,
                          size_t reason_size);
+// The same with a program cache (NULL: none): the worker's build then stores the
+// programs' binaries, or takes them from the cache, so that the render thread's build
+// makes its programs from binaries instead of compiling.
+bool fxgl_prewarm_effect_cached(struct GladGLContext *gl, const fxgl_gl_info *info,
+                                const fxgl_effect *effect, int width, int height,
+                                const struct fxgl_program_cache *programs, char *reason,
+                                size_t reason_size);
 
 typedef enum fxgl_status {
     FXGL_STATUS_PENDING,         // recorded, GL objects not created yet
@@ -223,6 +284,13 @@ size_t fxgl_runtime_technique_count(fxgl_runtime *rt);
 bool fxgl_runtime_technique(fxgl_runtime *rt, size_t i, fxgl_technique_info *info);
 // 60-frame average GPU time of pass p of the technique at order position i (ms).
 double fxgl_runtime_pass_gpu_ms(fxgl_runtime *rt, size_t i, size_t p);
+// Varying components that pass p of the technique at order position i
+// computes exactly from the pixel position instead of interpolating them: a
+// loaded graphics pass whose vertex shader was proved to cover the viewport
+// with those components equal to pixel position / viewport size (a
+// fullscreen texcoord). 0 when none, or not loaded. A compute implementation
+// of such a pass would take them from the invocation id.
+int fxgl_runtime_pass_exact_varyings(fxgl_runtime *rt, size_t i, size_t p);
 // The latest GPU time sample (ms) of the technique at order position i
 // (p == FXGL_WHOLE_TECHNIQUE) or of its pass p, for per-frame statistics
 // (issue 9). Timer results arrive a few frames late (a query ring, never
@@ -291,6 +359,44 @@ void fxgl_runtime_stop_worker(fxgl_runtime *rt);
 // same flip as colour; a registered DEPTH texture replaces it.
 bool fxgl_runtime_set_semantic(fxgl_runtime *rt, const char *semantic, uint32_t texture);
 
+// --- DEPTH from the program's own depth attachments (src/gl/depth.c) ---
+//
+// The host (src/interpose/depth.c) watches which depth textures and
+// renderbuffers the program draws into and names one; the runtime copies its
+// depth, top-down, into a texture of its own that DEPTH then reads instead of
+// the default framebuffer's copy. Multisampled images are resolved by a blit
+// (one sample per pixel: depth is never averaged). Every call here saves and
+// restores the GL state it touches, so it may run in the middle of the
+// program's frame, on the runtime's context.
+
+typedef struct fxgl_depth_source {
+    uint32_t name;               // the program's texture or renderbuffer name
+    bool renderbuffer;           // name is a renderbuffer
+    uint32_t target;             // textures: the target attached (a cube face, an array
+                                 // target, GL_TEXTURE_2D_MULTISAMPLE...), 0 when unknown
+    int level;                   // textures: mip level
+    int layer;                   // array, 3D and cube-array slice; layered attachments: 0
+} fxgl_depth_source;
+
+typedef struct fxgl_depth_desc {
+    int width;
+    int height;
+    int samples;                 // 0: single-sampled
+    uint32_t format;             // the sized format the copy takes (GL_DEPTH24_STENCIL8...)
+    bool stencil;                // the image carries stencil (not copied)
+} fxgl_depth_desc;
+
+// True when a loaded effect binds DEPTH.
+bool fxgl_runtime_uses_depth(const fxgl_runtime *rt);
+// Size, samples and copy format of src from GL; false when it is gone, not a
+// depth image, or cannot be asked (a texture's size on GLES 3.0).
+bool fxgl_depth_describe(fxgl_runtime *rt, const fxgl_depth_source *src, fxgl_depth_desc *out);
+// Copies src (described by desc) into the runtime's DEPTH; from now on DEPTH
+// reads these copies. False when src is gone (DEPTH keeps its last copy).
+bool fxgl_depth_copy(fxgl_runtime *rt, const fxgl_depth_source *src, const fxgl_depth_desc *desc);
+// DEPTH reads the default framebuffer's copy again.
+void fxgl_depth_use_default(fxgl_runtime *rt);
+
 typedef struct fxgl_frame_desc {
     int width;                   // size of the framebuffer the frame reads and writes
     int height;
@@ -354,6 +460,10 @@ typedef struct fxgl_inspect_desc {
     const char *screenshot_dir;  // NULL: the current directory
     const char *visualise;       // initial visualisation (FXGL_VISUALISE), NULL: none
     bool overlay;                // statistics overlay on from the start
+    // The host's own lines at the end of the dump and of the overlay
+    // (snprintf-like: returns the whole length, writes at most size bytes); NULL: none.
+    size_t (*dump_extra)(void *user, char *buf, size_t size);
+    void *dump_extra_user;
 } fxgl_inspect_desc;
 
 // The runtime's context must be current. NULL when memory runs out.

@@ -68,6 +68,7 @@ typedef struct gl_tex {
     int width, height, depth, levels;
     int refs;                    // effects using it
     bool pooled;
+    bool shared;                 // tex/srgb are the share group's (share.c), not this runtime's
     uint64_t users;              // bit e%64: effects using it (pooled: never twice in one)
     uint64_t written_at;         // barrier epoch of its last incoherent (image) write
     const char *mip_program_key; // image format for the compute mip path, NULL: glGenerateMipmap
@@ -150,6 +151,17 @@ typedef struct gl_pass {
                                  // program's framebuffer, SV_Position through flip_loc
     GLint flip_loc;              // _fxgl_flip, where the pixel shader reads SV_Position; -1
     bool specialised;            // program/flip_loc are the specialised ones (variant.c)
+    // Exact fullscreen varyings (exact.c): the vertex shader was proved to
+    // cover the viewport and to give some varying components exactly as
+    // pixel position / viewport size; the program's pixel shader is the
+    // variant that computes them from gl_FragCoord. NULL/0/-1 otherwise.
+    char *exact_defines;         // owned: the variant's #defines
+    uint8_t *exact_modes;        // owned: GL_EXACT_* per component of each
+                                 // fxgl_shader.exact_varyings entry
+    int exact_count;             // entries of exact_varyings (4 modes each)
+    GLint view_loc;              // _fxgl_view (size, 1 / size), -1 when not exact
+    bool group_shared;           // the program is in the share group's table (share.c)
+    int view_set[2];             // the size last written to view_loc (0: none)
 } gl_pass;
 
 // A 60-frame moving average (sum of the window / its length).
@@ -209,6 +221,9 @@ typedef struct gl_effect {
     int *slots;                  // owned array; semantic slot or -1
     GLuint *samplers;            // owned array; per fx sampler (objects owned by the cache)
     GLuint *shaders;             // owned array; per fx shader (deleted after linking)
+    struct gl_preloaded *preloaded; // owned; programs made from cached binaries, taken by
+    size_t preloaded_count;      // the first pass of their stages (progcache.c)
+    bool shaders_compiled;       // all compiled at load (false: the group had every program)
     gl_technique *techniques;    // owned
     size_t technique_count;
     // uniforms
@@ -267,6 +282,7 @@ void gl_cache_reset(fxgl_runtime *rt, bool from_capture);
 void gl_cache_program(fxgl_runtime *rt, GLuint program);
 void gl_cache_draw_fbo(fxgl_runtime *rt, GLuint fbo);
 void gl_cache_read_fbo(fxgl_runtime *rt, GLuint fbo);
+void gl_cache_vao(fxgl_runtime *rt, GLuint vao);
 void gl_cache_viewport(fxgl_runtime *rt, int w, int h);
 void gl_cache_texture(fxgl_runtime *rt, int unit, GLenum target, GLuint tex);
 void gl_cache_sampler(fxgl_runtime *rt, int unit, GLuint sampler);
@@ -278,8 +294,12 @@ void gl_cache_srgb(fxgl_runtime *rt, bool on);
 
 // --- the runtime ---
 
+#define GL_RT_BINARY_FORMATS 16 // program binary formats a driver may list (Mesa: 1)
+
 struct fxgl_runtime {
     struct GladGLContext *gl;
+    fxgl_gl_share *share;        // the share group's objects (a reference), NULL: none
+    fxgl_runtime_share_stats share_stats; // what this runtime made and took (share.c)
     fxgl_gl_info info;
     fxgl_runtime_desc desc;      // its search paths point into search_paths
     char **search_paths;         // owned copies of desc.texture_search_paths
@@ -317,6 +337,8 @@ struct fxgl_runtime {
     PFNGLPUSHDEBUGGROUPPROC push_group;
     PFNGLPOPDEBUGGROUPPROC pop_group;
     PFNGLOBJECTLABELPROC object_label;
+    fxgl_program_counts programs; // progcache.c
+    GLenum binary_formats[GL_RT_BINARY_FORMATS]; // GL_PROGRAM_BINARY_FORMATS
 
     // effects; incoming ones are adopted in the frame thread
     pthread_mutex_t lock;
@@ -350,6 +372,7 @@ struct fxgl_runtime {
     GLenum depth_format;         // 0: the source has no depth (or none we can copy)
     bool depth_unmatched_logged; // said once that the source's depth has no copy format
     bool depth_ready;            // bufready_depth
+    struct gl_fbo_depth *fbo_depth; // depth.c: the program's depth attachment, when chosen
     GLuint empty_tex;            // 1x1 zero texture for unknown semantics
     GLuint vao;
     GLuint mip_sampler;          // NEAREST, for the mip generator and the copy program
@@ -388,6 +411,55 @@ void gl_effect_unload(fxgl_runtime *rt, gl_effect *e);
 bool gl_resize(fxgl_runtime *rt, const fxgl_frame_desc *frame);
 void gl_size_release(fxgl_runtime *rt);
 void gl_label(fxgl_runtime *rt, GLenum kind, GLuint name, const char *label);
+// --- program binaries (progcache.c) ---
+
+// Programs made from cached binaries before an effect's shaders are compiled: one per
+// distinct (vertex, pixel, compute) triple whose binary the cache had and the driver took.
+typedef struct gl_preloaded {
+    int vertex_shader, pixel_shader, compute_shader; // fxgl_pass's indices
+    int topology, vertex_count;  // what the exact-varying analysis depended on
+    uint64_t key;
+    GLuint program;              // 0 once a pass took it (or none)
+    bool loaded;                 // a program was made from the binary
+    // The exact-varying analysis made when the binary was stored (exact.c needs the
+    // compiled vertex shader, which a binary saves): copied into the pass that takes it.
+    char *exact_defines;         // owned; NULL: no exact varyings
+    uint8_t *exact_modes;        // owned
+    int exact_count;
+} gl_preloaded;
+
+// Fills e->preloaded from the cache (nothing without a cache or binary formats); a shader
+// every pass of which has a preloaded program need not be compiled (gl_progcache_needs).
+void gl_progcache_preload(fxgl_runtime *rt, gl_effect *e);
+bool gl_progcache_needs(const gl_effect *e, int shader);
+// For a pass whose stages had a program made from a cached binary: sets the
+// exact-varying analysis it was linked with in pass (pass->exact_*), hands the program
+// over to the first such pass (*program; 0 for the others, which share it) and is true.
+// False when the cache had nothing for these stages: compile, analyse and link.
+bool gl_progcache_take(fxgl_runtime *rt, gl_effect *e, const fxgl_pass *fp, gl_pass *pass,
+                       GLuint *program);
+// The binary is stored with p's exact-varying analysis (none: a record saying so).
+void gl_progcache_store(fxgl_runtime *rt, gl_effect *e, const fxgl_pass *fp, const gl_pass *p,
+                        GLuint program);
+// Deletes the programs no pass took and frees the list.
+void gl_progcache_release(fxgl_runtime *rt, gl_effect *e);
+// The same for gl_compile_program's programs: a program from the cache (0: none; *key
+// then names the binary to store after linking, 0 when there is no cache).
+GLuint gl_progcache_load_sources(fxgl_runtime *rt, const char *const *sources,
+                                 const GLenum *stages, int count, uint64_t *key);
+void gl_progcache_store_sources(fxgl_runtime *rt, uint64_t key, GLuint program);
+// Called before glLinkProgram: asks the driver to keep the binary retrievable.
+void gl_progcache_hint(fxgl_runtime *rt, GLuint program);
+
+
+// depth.c: DEPTH from a depth attachment of the program's (the host's choice).
+typedef struct gl_fbo_depth gl_fbo_depth;
+// The copy DEPTH reads, 0 while the default framebuffer's copy serves (or none yet).
+GLuint gl_depth_texture(const fxgl_runtime *rt);
+// The host chose an attachment: the default framebuffer's copy stays off.
+bool gl_depth_fbo_active(const fxgl_runtime *rt);
+// Frees the provider's memory; its GL objects too when delete_objects (context current).
+void gl_depth_destroy(fxgl_runtime *rt, bool delete_objects);
 GLuint gl_compile_program(fxgl_runtime *rt, const char *const *sources, const GLenum *stages,
                           int count, char *reason, size_t reason_size);
 void gl_tex_release(fxgl_runtime *rt, gl_tex *t);
@@ -397,6 +469,8 @@ void gl_tex_release(fxgl_runtime *rt, gl_tex *t);
 void gl_variants_attach(fxgl_runtime *rt, gl_effect *e);
 // Before unload: the passes get their editable programs back, specialised ones go.
 void gl_variants_detach(fxgl_runtime *rt, gl_effect *e);
+// fxgl_runtime_abandon: the passes get their editable programs back, without a GL call.
+void gl_variants_abandon(fxgl_runtime *rt);
 // Each frame, before uniforms upload: switch programs as values change and settle.
 void gl_variants_frame(fxgl_runtime *rt, gl_effect *e, double now);
 // Runtime destroy: the compile thread stops (after every effect is detached).
@@ -428,5 +502,31 @@ bool gl_uniform_write(gl_effect *e, const fxgl_uniform *u, const fxgl_value *v, 
 // width*height*depth texels in the format's transfer layout.
 bool gl_image_load(fxgl_runtime *rt, const char *effect_path, const fxgl_texture *t,
                    const gl_format *fmt, void **data, char *reason, size_t reason_size);
+
+// --- objects shared by the runtimes of a share group (share.c) ---
+
+// Runtimes entering (+1) and leaving (-1) the group; crowded: more than one, so a
+// program's uniforms that one runtime caches may be written by another.
+void gl_share_runtime_join(fxgl_gl_share *s, int delta);
+bool gl_share_crowded(const fxgl_gl_share *s);
+#define GL_SHARE_STAGES 3        // vertex, pixel, compute GLSL of a program's key
+
+// A linked program of the group with these stages (a reference taken), 0: none.
+GLuint gl_share_program_take(fxgl_runtime *rt, const char *const glsl[GL_SHARE_STAGES]);
+bool gl_share_program_has(fxgl_runtime *rt, const char *const glsl[GL_SHARE_STAGES]);
+// Lists a program this runtime linked (its reference is the runtime's).
+void gl_share_program_put(fxgl_runtime *rt, const char *const glsl[GL_SHARE_STAGES],
+                          GLuint program);
+// Lets go of a program: deleted (with_gl: a context of the group is current) when no
+// runtime of the group uses it any more, else kept for the group.
+void gl_share_program_drop(fxgl_runtime *rt, GLuint program, bool with_gl);
+uint64_t gl_share_image_hash(const gl_tex *t, int channels, const void *data, size_t bytes);
+// The group's texture of t's shape with these pixels into t->tex/srgb (t->shared), if any.
+bool gl_share_image_take(fxgl_runtime *rt, gl_tex *t, int channels, uint64_t hash);
+void gl_share_image_put(fxgl_runtime *rt, gl_tex *t, int channels, uint64_t hash);
+GLenum gl_shader_stage(fxgl_stage s);
+// True when the caller must delete t's GL names now.
+bool gl_share_image_drop(fxgl_runtime *rt, const gl_tex *t, bool with_gl);
+
 
 #endif // GL_RUNTIME_H

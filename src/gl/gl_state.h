@@ -57,6 +57,11 @@ typedef struct gl_state_desc {
     int atomic_buffers;          // indexed atomic-counter bindings; default none
     int image_units;             // image units 0..n-1; default 8 where compute exists
     int draw_buffers;            // per-buffer blend/mask and draw buffers; default 8
+    // Texture units (bindings and sampler) and image units are captured on
+    // first use, through gl_state_capture_unit/_image, instead of all of them
+    // in gl_state_capture; only unit 0 (the one the defaults select) is
+    // captured there. Up to 64 units (init clamps texture_units and image_units).
+    bool lazy_units;
 } gl_state_desc;
 
 // GL calls issued, for the "GL calls per frame" figures (sokol's frame stats).
@@ -67,6 +72,38 @@ typedef struct gl_state_stats {
     uint32_t restore_calls;      // GL calls of the last restore
     uint32_t defaults_calls;     // GL calls of the last gl_state_set_runtime_defaults
 } gl_state_stats;
+
+// What a frame changed after gl_state_set_runtime_defaults, for
+// gl_state_restore_changed (docs/state.md, "Restoring only what changed").
+// State the defaults set is written back only where the captured value is
+// not the default, unless its group is marked here; bindings of units are
+// written back only for the units marked.
+typedef enum gl_state_group {
+    GL_STATE_FRAMEBUFFERS = 1u << 0,   // FBO bindings, draw/read buffers, renderbuffer
+    GL_STATE_VIEWPORT = 1u << 1,       // viewport, depth range, scissor box and test (index 0)
+    GL_STATE_PROGRAM = 1u << 2,        // GL_CURRENT_PROGRAM
+    GL_STATE_VAO = 1u << 3,            // VAO binding and its element buffer
+    GL_STATE_BUFFERS = 1u << 4,        // generic buffer binding points
+    GL_STATE_ACTIVE_TEXTURE = 1u << 5, // the active unit selector
+    GL_STATE_BLEND = 1u << 6,          // per-buffer blend and colour masks, blend colour
+    GL_STATE_DEPTH = 1u << 7,          // depth test, mask, func
+    GL_STATE_STENCIL = 1u << 8,        // stencil test and both faces
+    GL_STATE_RASTER = 1u << 9,         // the other enables and modes of the table
+    GL_STATE_SRGB = 1u << 10,          // GL_FRAMEBUFFER_SRGB
+    GL_STATE_CLIP_CONTROL = 1u << 11,  // clip origin and depth mode
+    GL_STATE_PIXEL_STORE = 1u << 12,   // pack and unpack parameters
+    GL_STATE_CLEAR = 1u << 13,         // clear colour, depth, stencil
+    GL_STATE_ALL = (1u << 14) - 1,
+} gl_state_group;
+
+// Unit bindings, marked per unit (units from 63 on share the last bit).
+typedef enum gl_state_unit_kind {
+    GL_STATE_UNIT_TEXTURE,             // texture bindings of every captured target
+    GL_STATE_UNIT_SAMPLER,
+    GL_STATE_UNIT_IMAGE,
+    GL_STATE_UNIT_UBO,                 // indexed GL_UNIFORM_BUFFER binding
+    GL_STATE_UNIT_KINDS,
+} gl_state_unit_kind;
 
 // Per texture unit: one binding per captured target, and the sampler object.
 typedef struct gl_state_unit {
@@ -149,6 +186,13 @@ typedef struct gl_state {
     PFNGLBLENDEQUATIONSEPARATEIPROC blend_equationi;
     PFNGLCOLORMASKIPROC color_maski;
     PFNGLCLIPCONTROLPROC clip_control;
+
+    // What the frame changed since the capture (gl_state_touch*).
+    unsigned dirty;              // gl_state_group bits
+    uint64_t dirty_units[GL_STATE_UNIT_KINDS]; // bit u: unit u (63: 63 and above)
+    // With desc.lazy_units: the units captured since gl_state_capture.
+    uint64_t captured_units;     // texture bindings and sampler
+    uint64_t captured_images;
 
     GLuint stencil_fbo;          // owned: FBO with 8 stencil bits, to read unclamped refs
     GLuint stencil_rb;           // owned: its renderbuffer
@@ -250,5 +294,35 @@ void gl_state_capture(gl_state *st);
 void gl_state_set_runtime_defaults(gl_state *st);
 // Writes the captured state back; a no-op without a capture.
 void gl_state_restore(gl_state *st);
+// Writes back only what the frame changed: the state the defaults moved
+// off the application's values, and what gl_state_touch* marked. The same
+// result as gl_state_restore when every change after the defaults is
+// marked; a no-op without a capture. The calls issued are counted as
+// restore_calls like gl_state_restore's.
+void gl_state_restore_changed(gl_state *st);
+
+// With desc.lazy_units, captures texture unit `unit` (its bindings and
+// sampler) unless this frame's capture has it: true when it did, and the
+// unit is then the active one (the selector is marked, so restore puts it
+// back). Must come before anything binds on the unit. False otherwise.
+bool gl_state_capture_unit(gl_state *st, int unit);
+static inline bool gl_state_unit_captured(const gl_state *st, int unit) {
+    return !st->desc.lazy_units || (unit < 64 && ((st->captured_units >> unit) & 1u));
+}
+// The same for image unit `unit`; moves nothing.
+void gl_state_capture_image(gl_state *st, int unit);
+
+// Marks state the frame changed after gl_state_set_runtime_defaults and
+// does not put back to the default itself (a value set back to the runtime
+// default needs no mark). Cheap: the state cache calls these on every set.
+static inline void gl_state_touch(gl_state *st, unsigned groups) {
+    st->dirty |= groups;
+}
+static inline void gl_state_touch_unit(gl_state *st, gl_state_unit_kind kind, int unit) {
+    st->dirty_units[kind] |= UINT64_C(1) << (unit < 63 ? unit : 63);
+}
+// Everything: the next restore is gl_state_restore's (a frame that loaded or
+// resized bound whatever it needed).
+void gl_state_touch_all(gl_state *st);
 
 #endif // GL_STATE_H

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gl_exact.h"
 #include "gl_runtime.h"
 
 // --- formats ---
@@ -100,16 +101,21 @@ static void first_lines(char *dst, size_t size, const char *log) {
     dst[n] = '\0';
 }
 
-static GLuint compile_shader(fxgl_runtime *rt, GLenum stage, const char *source, char *reason,
-                             size_t size) {
+// defines: more #define lines after #version (a pixel shader's exact
+// varyings), or NULL.
+static GLuint compile_shader_with(fxgl_runtime *rt, GLenum stage, const char *source,
+                                  const char *defines, char *reason, size_t size) {
     GLuint sh = GLC(rt, CreateShader(stage));
+    rt->programs.shader_compiles++;
     // Storages in stand-in formats: the code declares them so when this is
     // defined (after #version, which must come first).
     const char *nl = strchr(source, '\n');
-    if (rt->emulate_image_formats && nl && strstr(source, "_gemulated_formats")) {
-        const char *parts[3] = {source, "#define _gemulated_formats 1\n", nl + 1};
-        GLint lengths[3] = {(GLint)(nl + 1 - source), -1, -1};
-        GLC(rt, ShaderSource(sh, 3, parts, lengths));
+    bool emulated = rt->emulate_image_formats && nl && strstr(source, "_gemulated_formats");
+    if (nl && (emulated || defines)) {
+        const char *parts[4] = {source, emulated ? "#define _gemulated_formats 1\n" : "",
+                                defines ? defines : "", nl + 1};
+        GLint lengths[4] = {(GLint)(nl + 1 - source), -1, -1, -1};
+        GLC(rt, ShaderSource(sh, 4, parts, lengths));
     } else {
         GLC(rt, ShaderSource(sh, 1, &source, NULL));
     }
@@ -132,12 +138,18 @@ static GLuint compile_shader(fxgl_runtime *rt, GLenum stage, const char *source,
     return sh;
 }
 
+static GLuint compile_shader(fxgl_runtime *rt, GLenum stage, const char *source, char *reason,
+                             size_t size) {
+    return compile_shader_with(rt, stage, source, NULL, reason, size);
+}
+
 static GLuint link_program(fxgl_runtime *rt, const GLuint *shaders, int count, char *reason,
                            size_t size) {
     GLuint prog = GLC(rt, CreateProgram());
     for (int i = 0; i < count; i++) {
         GLC(rt, AttachShader(prog, shaders[i]));
     }
+    gl_progcache_hint(rt, prog);
     GLC(rt, LinkProgram(prog));
     rt->compile_calls++;
     for (int i = 0; i < count; i++) {
@@ -159,6 +171,11 @@ static GLuint link_program(fxgl_runtime *rt, const GLuint *shaders, int count, c
 
 GLuint gl_compile_program(fxgl_runtime *rt, const char *const *sources, const GLenum *stages,
                           int count, char *reason, size_t reason_size) {
+    uint64_t key;
+    GLuint cached = gl_progcache_load_sources(rt, sources, stages, count, &key);
+    if (cached) {
+        return cached;
+    }
     GLuint sh[3] = {0};
     for (int i = 0; i < count; i++) {
         sh[i] = compile_shader(rt, stages[i], sources[i], reason, reason_size);
@@ -172,6 +189,9 @@ GLuint gl_compile_program(fxgl_runtime *rt, const char *const *sources, const GL
     GLuint prog = link_program(rt, sh, count, reason, reason_size);
     for (int i = 0; i < count; i++) {
         GLC(rt, DeleteShader(sh[i]));
+    }
+    if (prog) {
+        gl_progcache_store_sources(rt, key, prog);
     }
     return prog;
 }
@@ -189,10 +209,13 @@ static GLenum tex_target(fxgl_runtime *rt, fxgl_texture_dim dim) {
 }
 
 static void tex_destroy(fxgl_runtime *rt, gl_tex *t) {
-    if (t->srgb && t->srgb != t->tex) {
-        GLC(rt, DeleteTextures(1, &t->srgb));
+    // A texture of the share group is deleted only by its last user (share.c).
+    if (gl_share_image_drop(rt, t, true)) {
+        if (t->srgb && t->srgb != t->tex) {
+            GLC(rt, DeleteTextures(1, &t->srgb));
+        }
+        GLC(rt, DeleteTextures(1, &t->tex));
     }
-    GLC(rt, DeleteTextures(1, &t->tex));
     free(t->name);
     free(t);
 }
@@ -329,6 +352,36 @@ static gl_tex *tex_create(fxgl_runtime *rt, gl_effect *e, const fxgl_texture *ft
     if (t->levels > full) {
         t->levels = full;
     }
+    void *data = NULL;
+    if (ft->source) {
+        char why[1400];
+        if (!gl_image_load(rt, e->fx->path, ft, f, &data, why, sizeof(why))) {
+            // The reference's behaviour: the texture stays zero, the effect runs; the
+            // technique's "loaded" line says so too (fxgl_technique_info.warning).
+            gl_log(rt, FXGL_GL_LOG_ERROR, "%s: texture '%s': %s", e->file, ft->name, why);
+            size_t used = strlen(e->warning);
+            snprintf(e->warning + used, sizeof(e->warning) - used, "%stexture '%s' (%s) missing",
+                     used ? ", " : "", ft->name, ft->source);
+        }
+    }
+    // An image nothing writes is the same in every context of the share group: the
+    // group's copy when it has one (share.c), else made here and offered to the group.
+    bool shareable = data && rt->share && !ft->render_target && !ft->storage_access;
+    uint64_t hash = 0;
+    if (shareable) {
+        hash = gl_share_image_hash(t, channels, data,
+                                   (size_t)t->width * (size_t)t->height * (size_t)t->depth *
+                                       (size_t)f->bpp);
+        if (gl_share_image_take(rt, t, channels, hash)) {
+            free(data);
+            rt->share_stats.images_shared++;
+            t->mip_program_key = NULL; // mips were made with the pixels, by the maker
+            t->refs = 1;
+            return t;
+        }
+    }
+    rt->share_stats.textures_created++;
+    rt->share_stats.images_uploaded += data != NULL;
     GLC(rt, GenTextures(1, &t->tex));
     GLC(rt, BindTexture(t->target, t->tex));
     if (channels < f->channels) {
@@ -344,18 +397,6 @@ static gl_tex *tex_create(fxgl_runtime *rt, gl_effect *e, const fxgl_texture *ft
         GLC(rt, TexStorage1D(t->target, t->levels, internal, t->width));
     } else {
         GLC(rt, TexStorage2D(t->target, t->levels, internal, t->width, t->height));
-    }
-    void *data = NULL;
-    if (ft->source) {
-        char why[1400];
-        if (!gl_image_load(rt, e->fx->path, ft, f, &data, why, sizeof(why))) {
-            // The reference's behaviour: the texture stays zero, the effect runs; the
-            // technique's "loaded" line says so too (fxgl_technique_info.warning).
-            gl_log(rt, FXGL_GL_LOG_ERROR, "%s: texture '%s': %s", e->file, ft->name, why);
-            size_t used = strlen(e->warning);
-            snprintf(e->warning + used, sizeof(e->warning) - used, "%stexture '%s' (%s) missing",
-                     used ? ", " : "", ft->name, ft->source);
-        }
     }
     tex_fill(rt, t, data);
     free(data);
@@ -377,6 +418,9 @@ static gl_tex *tex_create(fxgl_runtime *rt, gl_effect *e, const fxgl_texture *ft
         }
     }
     gl_label(rt, GL_TEXTURE, t->tex, t->name);
+    if (shareable) {
+        gl_share_image_put(rt, t, channels, hash);
+    }
     t->refs = 1;
     return t;
 }
@@ -575,17 +619,27 @@ static bool uniform_unit(fxgl_runtime *rt, GLuint prog, const char *name, int un
     return true;
 }
 
-// A program an already loaded pass of the effect linked from the same stages.
-static GLuint shared_program(const gl_effect *e, const fxgl_pass *fp) {
+// A program an already loaded pass of the effect linked from the same stages
+// (and the same exact-varying variant; a variant's _fxgl_view is the
+// viewport size, so only passes of one size share it).
+static GLuint shared_program(const gl_effect *e, const fxgl_pass *fp, const gl_pass *p) {
     for (size_t k = 0; k < e->technique_count; k++) {
         const gl_technique *t = &e->techniques[k];
         for (size_t i = 0; t->passes && i < t->src->pass_count; i++) {
             const gl_pass *q = &t->passes[i];
-            if (q->program && !q->shares_program && q->src->vertex_shader == fp->vertex_shader &&
-                q->src->pixel_shader == fp->pixel_shader &&
-                q->src->compute_shader == fp->compute_shader) {
-                return q->program;
+            if (q == p || !q->program || q->shares_program ||
+                q->src->vertex_shader != fp->vertex_shader ||
+                q->src->pixel_shader != fp->pixel_shader ||
+                q->src->compute_shader != fp->compute_shader ||
+                !q->exact_defines != !p->exact_defines) {
+                continue;
             }
+            if (p->exact_defines && (strcmp(q->exact_defines, p->exact_defines) != 0 ||
+                                     q->src->viewport_width != fp->viewport_width ||
+                                     q->src->viewport_height != fp->viewport_height)) {
+                continue;
+            }
+            return q->program;
         }
     }
     return 0;
@@ -653,20 +707,105 @@ static bool pass_load(fxgl_runtime *rt, gl_effect *e, gl_technique *t, gl_pass *
                            (!strstr(glsl, "gl_FragCoord") || strstr(glsl, "_fxgl_flip"));
         }
     }
-    for (int i = 0; i < nsh; i++) {
-        if (!sh[i]) {
-            fail(reason, size, "pass '%s': shader '%s' did not compile", p->label,
-                 stages[i]->entry);
-            return false;
-        }
-    }
     // Passes with the same entry points share one program (its unit and
     // block assignments depend only on the stages): a chain that repeats a
     // shader then skips glUseProgram between its passes.
-    p->program = shared_program(e, fp);
+    // Exact fullscreen varyings: the pixel shader's variant, where the
+    // vertex shader was proved fullscreen (exact.c). A program from a cached
+    // binary brings the analysis it was linked with (its shaders may not have
+    // been compiled: the analysis could not run).
+    GLuint variant = 0;
+    GLuint program = 0;
+    bool cached = gl_progcache_take(rt, e, fp, p, &program);
+    if (!cached && !p->compute && nsh == 2 && gl_exact_load(rt, fx, fp, sh[0], sh[1], p)) {
+        char why[300];
+        variant = compile_shader_with(rt, GL_FRAGMENT_SHADER, stages[1]->glsl, p->exact_defines,
+                                      why, sizeof(why));
+        if (!variant) {
+            gl_log(rt, FXGL_GL_LOG_WARN, "%s: pass '%s': the exact-varying variant: %s; "
+                   "the pass keeps interpolated varyings", e->file, p->label, why);
+            free(p->exact_defines);
+            free(p->exact_modes);
+            p->exact_defines = NULL;
+            p->exact_modes = NULL;
+            p->exact_count = 0;
+        }
+    }
+    p->program = shared_program(e, fp, p);
     p->shares_program = p->program != 0;
+    // Another context of the share group linked the same stages: its program (share.c).
+    // A pass with exact varyings is keyed by its variant's defines as well.
+    char *keyed = NULL;
+    const char *pixel = fp->pixel_shader >= 0 && !p->compute ? fx->shaders[fp->pixel_shader].glsl
+                                                             : NULL;
+    if (pixel && p->exact_defines) {
+        size_t n = strlen(p->exact_defines) + strlen(pixel) + 1;
+        keyed = malloc(n);
+        if (keyed) {
+            snprintf(keyed, n, "%s%s", p->exact_defines, pixel);
+        }
+    }
+    const char *glsl[GL_SHARE_STAGES] = {
+        fp->vertex_shader >= 0 && !p->compute ? fx->shaders[fp->vertex_shader].glsl : NULL,
+        keyed ? keyed : pixel,
+        p->compute ? fx->shaders[fp->compute_shader].glsl : NULL,
+    };
+    bool shareable = !p->exact_defines || keyed;
+    if (!p->program && shareable) {
+        p->program = gl_share_program_take(rt, glsl);
+        rt->share_stats.programs_shared += p->program != 0;
+        p->group_shared = p->program != 0;
+    }
+    // A program from the on-disk cache, when neither this effect nor the group had one.
+    if (p->program && program) {
+        GLC(rt, DeleteProgram(program));
+    } else if (!p->program) {
+        p->program = program;
+    }
     if (!p->program) {
-        p->program = link_program(rt, sh, nsh, reason, size);
+        const int entry[2] = {p->compute ? fp->compute_shader : fp->vertex_shader,
+                              fp->pixel_shader};
+        for (int i = 0; i < nsh; i++) {
+            if (!sh[i] && (!e->shaders_compiled || !gl_progcache_needs(e, entry[i]))) {
+                // Skipped at load because the group or the cache had every program:
+                // compiled now.
+                const fxgl_shader *st = stages[i];
+                sh[i] = e->shaders[entry[i]] =
+                    compile_shader(rt, gl_shader_stage(st->stage), st->glsl, reason, size);
+            }
+            if (!sh[i]) {
+                fail(reason, size, "pass '%s': shader '%s' did not compile", p->label,
+                     stages[i]->entry);
+                if (variant) {
+                    GLC(rt, DeleteShader(variant));
+                }
+                free(keyed);
+                return false;
+            }
+        }
+        if (cached && p->exact_defines && !variant) {
+            // The cache had the analysis but no program for this pass: its variant.
+            variant = compile_shader_with(rt, GL_FRAGMENT_SHADER, stages[1]->glsl,
+                                          p->exact_defines, reason, size);
+            if (!variant) {
+                free(keyed);
+                return false;
+            }
+        }
+        GLuint linked[2] = {sh[0], variant ? variant : sh[nsh - 1]};
+        p->program = link_program(rt, variant ? linked : sh, nsh, reason, size);
+        if (p->program) {
+            rt->share_stats.programs_linked++;
+            gl_progcache_store(rt, e, fp, p, p->program);
+            if (shareable) {
+                gl_share_program_put(rt, glsl, p->program);
+                p->group_shared = rt->share != NULL;
+            }
+        }
+    }
+    free(keyed);
+    if (variant) {
+        GLC(rt, DeleteShader(variant));
     }
     if (!p->program) {
         char why[300];
@@ -679,6 +818,7 @@ static bool pass_load(fxgl_runtime *rt, gl_effect *e, gl_technique *t, gl_pass *
     }
     GLC(rt, UseProgram(p->program));
     p->flip_loc = p->compute ? -1 : GLC(rt, GetUniformLocation(p->program, "_fxgl_flip"));
+    p->view_loc = p->exact_defines ? GLC(rt, GetUniformLocation(p->program, "_fxgl_view")) : -1;
     GLuint block = GLC(rt, GetUniformBlockIndex(p->program, FXGL_GLSL_UNIFORM_BLOCK));
     if (block != GL_INVALID_INDEX) {
         GLC(rt, UniformBlockBinding(p->program, block, 0));
@@ -900,13 +1040,15 @@ static bool pass_load(fxgl_runtime *rt, gl_effect *e, gl_technique *t, gl_pass *
 
 static void pass_unload(fxgl_runtime *rt, gl_pass *p) {
     if (p->program && !p->shares_program) {
-        GLC(rt, DeleteProgram(p->program));
+        gl_share_program_drop(rt, p->program, true); // deleted unless the group uses it
     }
     if (p->fbo) {
         GLC(rt, DeleteFramebuffers(1, &p->fbo));
     }
     free(p->binds);
     free(p->images);
+    free(p->exact_defines);
+    free(p->exact_modes);
     memset(p, 0, sizeof(*p));
 }
 
@@ -955,6 +1097,7 @@ static bool technique_load(fxgl_runtime *rt, gl_effect *e, gl_technique *t) {
 
 void gl_effect_unload(fxgl_runtime *rt, gl_effect *e) {
     gl_variants_detach(rt, e);
+    gl_progcache_release(rt, e);
     for (size_t i = 0; i < e->technique_count; i++) {
         technique_unload(rt, &e->techniques[i]);
     }
@@ -985,10 +1128,34 @@ void gl_effect_unload(fxgl_runtime *rt, gl_effect *e) {
     e->loaded = false;
 }
 
-static GLenum shader_stage(fxgl_stage s) {
+GLenum gl_shader_stage(fxgl_stage s) {
     return s == FXGL_STAGE_VERTEX ? GL_VERTEX_SHADER
            : s == FXGL_STAGE_PIXEL ? GL_FRAGMENT_SHADER
                                    : GL_COMPUTE_SHADER;
+}
+
+// Whether the share group has a linked program for every pass of the effect.
+static bool all_programs_shared(fxgl_runtime *rt, const gl_effect *e) {
+    if (!rt->share) {
+        return false;
+    }
+    const fxgl_effect *fx = e->fx;
+    for (size_t k = 0; k < fx->technique_count; k++) {
+        for (size_t i = 0; i < fx->techniques[k].pass_count; i++) {
+            const fxgl_pass *fp = &fx->techniques[k].passes[i];
+            bool compute = fp->compute_shader >= 0;
+            const char *glsl[GL_SHARE_STAGES] = {
+                fp->vertex_shader >= 0 && !compute ? fx->shaders[fp->vertex_shader].glsl : NULL,
+                fp->pixel_shader >= 0 && !compute ? fx->shaders[fp->pixel_shader].glsl : NULL,
+                compute ? fx->shaders[fp->compute_shader].glsl : NULL,
+            };
+            if ((compute && !rt->has_compute) || (!compute && fp->vertex_shader < 0) ||
+                !gl_share_program_has(rt, glsl)) {
+                return false;
+            }
+        }
+    }
+    return true;
 }
 
 bool gl_effect_load(fxgl_runtime *rt, gl_effect *e) {
@@ -1029,17 +1196,26 @@ bool gl_effect_load(fxgl_runtime *rt, gl_effect *e) {
         }
     }
     // Shaders: compiled once per entry point, linked per pass. A compute
-    // shader on a context without compute only fails its technique.
+    // shader on a context without compute only fails its technique. Passes whose
+    // program the cache has as a binary need no shader compiled; when the share
+    // group has every program of the effect, nothing is compiled (pass_load compiles
+    // what it still needs, should the group lose one meanwhile).
     for (size_t i = 0; i < fx->shader_count; i++) {
-        const fxgl_shader *s = &fx->shaders[i];
-        if (!s->glsl) {
-            fail(reason, size, "shader '%s' has no GLSL (compiled without a target)", s->entry);
+        if (!fx->shaders[i].glsl) {
+            fail(reason, size, "shader '%s' has no GLSL (compiled without a target)",
+                 fx->shaders[i].entry);
             goto failed;
         }
-        if (s->stage == FXGL_STAGE_COMPUTE && !rt->has_compute) {
+    }
+    e->shaders_compiled = !all_programs_shared(rt, e);
+    gl_progcache_preload(rt, e);
+    for (size_t i = 0; e->shaders_compiled && i < fx->shader_count; i++) {
+        const fxgl_shader *s = &fx->shaders[i];
+        if ((s->stage == FXGL_STAGE_COMPUTE && !rt->has_compute) ||
+            !gl_progcache_needs(e, (int)i)) {
             continue;
         }
-        e->shaders[i] = compile_shader(rt, shader_stage(s->stage), s->glsl, reason, size);
+        e->shaders[i] = compile_shader(rt, gl_shader_stage(s->stage), s->glsl, reason, size);
         if (!e->shaders[i]) {
             char why[512];
             memcpy(why, reason, sizeof(why));
@@ -1070,7 +1246,9 @@ bool gl_effect_load(fxgl_runtime *rt, gl_effect *e) {
             technique_unload(rt, t);
         }
     }
-    // The shader objects are no longer needed once every pass is linked.
+    // The shader objects are no longer needed once every pass is linked, nor the cached
+    // programs no pass took (their technique failed otherwise).
+    gl_progcache_release(rt, e);
     for (size_t i = 0; i < fx->shader_count; i++) {
         if (e->shaders[i]) {
             GLC(rt, DeleteShader(e->shaders[i]));

@@ -9,11 +9,16 @@ libfxgl_gl_la_SOURCES = \
 	src/gl/gl_runtime.h \
 	src/gl/runtime.c \
 	src/gl/replace.c \
+	src/gl/share.c \
 	src/gl/prewarm.c \
 	src/gl/variant.c \
+	src/gl/progcache.c \
 	src/gl/cache.c \
 	src/gl/load.c \
+	src/gl/gl_exact.h \
+	src/gl/exact.c \
 	src/gl/frame.c \
+	src/gl/depth.c \
 	src/gl/special.c \
 	src/gl/image.c \
 	src/gl/gl_inspect.h \
@@ -35,6 +40,12 @@ check_PROGRAMS += tests/gl/test_runtime
 tests_gl_test_runtime_SOURCES = tests/gl/test_runtime.c tests/gl/tfx.h
 tests_gl_test_runtime_CPPFLAGS = $(TEST_CPPFLAGS) $(EGL_CFLAGS)
 tests_gl_test_runtime_LDADD = $(TEST_LDADD) -lm -lpthread
+
+# Exact fullscreen varyings: the analysis, and pixels against exact values.
+check_PROGRAMS += tests/gl/test_exact
+tests_gl_test_exact_SOURCES = tests/gl/test_exact.c
+tests_gl_test_exact_CPPFLAGS = $(TEST_CPPFLAGS) $(EGL_CFLAGS)
+tests_gl_test_exact_LDADD = $(TEST_LDADD) -lm
 
 # The default framebuffer's depth for each kind of window visual (GLX, Xvfb).
 check_PROGRAMS += tests/gl/test_depth_visual

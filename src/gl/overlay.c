@@ -131,6 +131,19 @@ static void build_text(fxgl_inspect *in) {
     if (in->vis.on) {
         line(in, "visualise %.60s", in->vis.spec);
     }
+    if (in->desc.dump_extra) {
+        // The host's own lines (the depth candidates), as the dump ends with them.
+        char extra[2048];
+        extra[0] = 0;
+        in->desc.dump_extra(in->desc.dump_extra_user, extra, sizeof(extra));
+        for (char *s = extra, *e; *s; s = e) {
+            e = s + strcspn(s, "\n");
+            bool nl = *e == '\n';
+            *e = 0;
+            line(in, "%s", s);
+            e += nl;
+        }
+    }
 }
 
 static bool ov_init(fxgl_inspect *in) {

@@ -28,6 +28,14 @@
 bool fxgl_prewarm_effect(struct GladGLContext *gl, const fxgl_gl_info *info,
                          const fxgl_effect *effect, int width, int height, char *reason,
                          size_t reason_size) {
+    return fxgl_prewarm_effect_cached(gl, info, effect, width, height, NULL, reason,
+                                      reason_size);
+}
+
+bool fxgl_prewarm_effect_cached(struct GladGLContext *gl, const fxgl_gl_info *info,
+                                const fxgl_effect *effect, int width, int height,
+                                const fxgl_program_cache *programs, char *reason,
+                                size_t reason_size) {
     if (reason && reason_size) {
         reason[0] = '\0';
     }
@@ -41,6 +49,7 @@ bool fxgl_prewarm_effect(struct GladGLContext *gl, const fxgl_gl_info *info,
                                            &(fxgl_runtime_desc){
                                                .no_timer_queries = true,
                                                .no_debug_groups = true,
+                                               .program_cache = programs,
                                            });
     if (!rt) {
         if (reason) {

@@ -121,6 +121,7 @@ fxgl_runtime *fxgl_runtime_create(struct GladGLContext *gl, const fxgl_gl_info *
     if (desc) {
         rt->desc = *desc;
     }
+    rt->programs.binary_formats = -1; // asked at the first effect load (progcache.c)
     // The caller's strings need not outlive this call.
     size_t np = rt->desc.texture_search_path_count;
     rt->search_paths = calloc(np + 1, sizeof(char *));
@@ -136,6 +137,9 @@ fxgl_runtime *fxgl_runtime_create(struct GladGLContext *gl, const fxgl_gl_info *
         }
     }
     rt->desc.texture_search_paths = (const char *const *)rt->search_paths;
+    rt->share = rt->desc.share;
+    fxgl_gl_share_ref(rt->share);
+    gl_share_runtime_join(rt->share, 1);
     if (!info->meets_minimum) {
         gl_log(rt, FXGL_GL_LOG_ERROR, "%s %d.%d is below the runtime's minimum (GL %d.%d, GLES %d.%d)",
                info->api == FXGL_API_GLES ? "GLES" : "GL", info->major, info->minor,
@@ -163,6 +167,8 @@ fxgl_runtime *fxgl_runtime_create(struct GladGLContext *gl, const fxgl_gl_info *
         .uniform_buffers = 1,
         .image_units = info->has_compute ? GL_RT_MAX_IMAGES : 0,
         .draw_buffers = FXGL_MAX_RENDER_TARGETS,
+        // Units are captured when the state cache first binds on them.
+        .lazy_units = true,
     };
     if (!gl_state_init(&rt->st, gl, info, &sd)) {
         gl_log(rt, FXGL_GL_LOG_ERROR, "cannot capture this context's state");
@@ -264,6 +270,7 @@ void fxgl_runtime_destroy(fxgl_runtime *rt) {
         }
     }
     gl_size_release(rt);
+    gl_depth_destroy(rt, true);
     GLC(rt, DeleteVertexArrays(1, &rt->vao));
     GLC(rt, DeleteTextures(1, &rt->empty_tex));
     GLC(rt, DeleteSamplers(1, &rt->mip_sampler));
@@ -287,7 +294,38 @@ void fxgl_runtime_destroy(fxgl_runtime *rt) {
         free(rt->search_paths[i]);
     }
     free(rt->search_paths);
+    gl_share_runtime_join(rt->share, -1);
+    fxgl_gl_share_unref(rt->share);
     free(rt);
+}
+
+void fxgl_runtime_abandon(fxgl_runtime *rt) {
+    if (!rt) {
+        return;
+    }
+    gl_variants_abandon(rt);
+    // What it took from or gave to the group goes back (kept for the group, no GL call).
+    for (size_t i = 0; i < rt->effect_count; i++) {
+        gl_effect *e = rt->effects[i];
+        for (size_t k = 0; e->loaded && k < e->technique_count; k++) {
+            const gl_technique *t = &e->techniques[k];
+            for (size_t p = 0; t->passes && p < t->src->pass_count; p++) {
+                if (t->passes[p].program && !t->passes[p].shares_program) {
+                    gl_share_program_drop(rt, t->passes[p].program, false);
+                }
+            }
+        }
+    }
+    for (size_t i = 0; i < rt->texture_count; i++) {
+        gl_share_image_drop(rt, rt->textures[i], false);
+    }
+    gl_share_runtime_join(rt->share, -1);
+    fxgl_gl_share_unref(rt->share);
+    rt->share = NULL;
+}
+
+const fxgl_runtime_share_stats *fxgl_runtime_share_stats_get(const fxgl_runtime *rt) {
+    return &rt->share_stats;
 }
 
 // --- effects ---
@@ -479,6 +517,18 @@ double fxgl_runtime_pass_gpu_ms(fxgl_runtime *rt, size_t i, size_t p) {
         return 0.0;
     }
     return gl_avg_value(&rt->order[i]->pass_gpu[p]);
+}
+
+int fxgl_runtime_pass_exact_varyings(fxgl_runtime *rt, size_t i, size_t p) {
+    if (i >= rt->order_count || !rt->order[i]->passes || p >= rt->order[i]->src->pass_count) {
+        return 0;
+    }
+    const gl_pass *pass = &rt->order[i]->passes[p];
+    int n = 0;
+    for (int k = 0; pass->exact_modes && k < 4 * pass->exact_count; k++) {
+        n += pass->exact_modes[k] != 0;
+    }
+    return n;
 }
 
 static double last_sample(const gl_avg *a) {

@@ -301,6 +301,12 @@ bool gl_state_init(gl_state *st, struct GladGLContext *gl, const fxgl_gl_info *i
         st->desc.image_units = resolve_count(desc->image_units, 8,
                                              get_limit(gl, GL_MAX_IMAGE_UNITS));
     }
+    st->desc.lazy_units = desc->lazy_units;
+    if (st->desc.lazy_units) {
+        // The captured-unit masks are 64 bits wide.
+        st->desc.texture_units = st->desc.texture_units < 64 ? st->desc.texture_units : 64;
+        st->desc.image_units = st->desc.image_units < 64 ? st->desc.image_units : 64;
+    }
 
     // Allocated once; capture and restore only fill them. calloc(0) may return
     // NULL, so only a failed non-empty allocation counts.
@@ -473,29 +479,72 @@ static void capture_buffers(gl_state *st) {
               GL_ATOMIC_COUNTER_BUFFER_START, GL_ATOMIC_COUNTER_BUFFER_SIZE);
 }
 
+// The active unit's bindings and sampler.
+static void read_unit(gl_state *st, int u) {
+    gl_state_unit *unit = &st->units[u];
+    for (int t = 0; t < st->num_targets; t++) {
+        unit->texture[t] = (GLuint)get_int(st, st->bindings[t]);
+    }
+    unit->sampler = (GLuint)get_int(st, GL_SAMPLER_BINDING);
+}
+
+static void read_image(gl_state *st, int i) {
+    struct GladGLContext *gl = st->gl;
+    gl_state_image *im = &st->images[i];
+    GLuint u = (GLuint)i;
+    COUNT(st, gl->GetIntegeri_v(GL_IMAGE_BINDING_NAME, u, &im->texture));
+    COUNT(st, gl->GetIntegeri_v(GL_IMAGE_BINDING_LEVEL, u, &im->level));
+    COUNT(st, gl->GetBooleani_v(GL_IMAGE_BINDING_LAYERED, u, &im->layered));
+    COUNT(st, gl->GetIntegeri_v(GL_IMAGE_BINDING_LAYER, u, &im->layer));
+    COUNT(st, gl->GetIntegeri_v(GL_IMAGE_BINDING_ACCESS, u, &im->access));
+    COUNT(st, gl->GetIntegeri_v(GL_IMAGE_BINDING_FORMAT, u, &im->format));
+}
+
 static void capture_textures(gl_state *st) {
     struct GladGLContext *gl = st->gl;
     st->active_texture = get_int(st, GL_ACTIVE_TEXTURE);
-    for (int u = 0; u < st->desc.texture_units; u++) {
-        gl_state_unit *unit = &st->units[u];
-        COUNT(st, gl->ActiveTexture(GL_TEXTURE0 + (GLenum)u));
-        for (int t = 0; t < st->num_targets; t++) {
-            unit->texture[t] = (GLuint)get_int(st, st->bindings[t]);
+    // Lazily: unit 0 only, which the defaults select and which loading binds on.
+    int units = st->desc.lazy_units && st->desc.texture_units > 0 ? 1 : st->desc.texture_units;
+    bool moved = false;
+    for (int u = 0; u < units; u++) {
+        if (u > 0 || st->active_texture != GL_TEXTURE0) {
+            COUNT(st, gl->ActiveTexture(GL_TEXTURE0 + (GLenum)u));
+            moved = true;
         }
-        unit->sampler = (GLuint)get_int(st, GL_SAMPLER_BINDING);
+        read_unit(st, u);
     }
+    st->captured_units = units > 0 ? 1u : 0u;
+    st->captured_images = 0;
     // Put the selector back: capture changes nothing but framebuffer bindings.
-    COUNT(st, gl->ActiveTexture((GLenum)st->active_texture));
-    for (int i = 0; i < st->desc.image_units; i++) {
-        gl_state_image *im = &st->images[i];
-        GLuint u = (GLuint)i;
-        COUNT(st, gl->GetIntegeri_v(GL_IMAGE_BINDING_NAME, u, &im->texture));
-        COUNT(st, gl->GetIntegeri_v(GL_IMAGE_BINDING_LEVEL, u, &im->level));
-        COUNT(st, gl->GetBooleani_v(GL_IMAGE_BINDING_LAYERED, u, &im->layered));
-        COUNT(st, gl->GetIntegeri_v(GL_IMAGE_BINDING_LAYER, u, &im->layer));
-        COUNT(st, gl->GetIntegeri_v(GL_IMAGE_BINDING_ACCESS, u, &im->access));
-        COUNT(st, gl->GetIntegeri_v(GL_IMAGE_BINDING_FORMAT, u, &im->format));
+    if (moved) {
+        COUNT(st, gl->ActiveTexture((GLenum)st->active_texture));
     }
+    if (!st->desc.lazy_units) {
+        for (int i = 0; i < st->desc.image_units; i++) {
+            read_image(st, i);
+        }
+    }
+}
+
+bool gl_state_capture_unit(gl_state *st, int unit) {
+    if (!st->gl || !st->captured || unit < 0 || unit >= st->desc.texture_units ||
+        gl_state_unit_captured(st, unit)) {
+        return false;
+    }
+    COUNT(st, st->gl->ActiveTexture(GL_TEXTURE0 + (GLenum)unit));
+    read_unit(st, unit);
+    st->captured_units |= UINT64_C(1) << unit;
+    st->dirty |= GL_STATE_ACTIVE_TEXTURE;
+    return true;
+}
+
+void gl_state_capture_image(gl_state *st, int unit) {
+    if (!st->gl || !st->captured || !st->desc.lazy_units || unit < 0 ||
+        unit >= st->desc.image_units || ((st->captured_images >> unit) & 1u)) {
+        return;
+    }
+    read_image(st, unit);
+    st->captured_images |= UINT64_C(1) << unit;
 }
 
 static void capture_blend(gl_state *st) {
@@ -601,12 +650,19 @@ void gl_state_capture(gl_state *st) {
     capture_textures(st);
     capture_blend(st);
     capture_fixed(st);
+    st->dirty = 0;
+    memset(st->dirty_units, 0, sizeof(st->dirty_units));
     st->captured = true;
     st->stats.captures++;
     st->stats.capture_calls = st->calls - start;
 }
 
 // --- runtime defaults ---
+//
+// Each default is written only where the captured value differs from it
+// (or without a capture), and gl_state_restore_changed writes back exactly
+// the values that differ plus what the frame marked: state left at the
+// application's value is neither written nor read twice.
 
 static void set_enable(gl_state *st, GLenum cap, bool on) {
     if (on) {
@@ -625,6 +681,99 @@ static void set_depth_range(gl_state *st, GLdouble n, GLdouble f) {
     }
 }
 
+// The defaults' values, as predicates on the capture: true when the captured
+// value is not the default (the defaults then write it, and restore puts it back).
+static bool pack_moved(const gl_state *st, const GLint *v, int i) {
+    (void)st;
+    return v[i] != (i == 0 ? 4 : 0);
+}
+
+static bool depth_range_moved(const gl_state *st) {
+    return st->depth_range[0] != 0.0 || st->depth_range[1] != 1.0;
+}
+
+static int blend_buffers(const gl_state *st) {
+    return st->caps.indexed_blend ? st->desc.draw_buffers : 1;
+}
+
+static bool blend_enable_moved(const gl_state *st) {
+    for (int i = 0; i < blend_buffers(st); i++) {
+        if (st->blend[i].enabled) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool blend_func_moved(const gl_state *st) {
+    for (int i = 0; i < blend_buffers(st); i++) {
+        const gl_state_blend *b = &st->blend[i];
+        if (b->src_rgb != GL_ONE || b->dst_rgb != GL_ZERO || b->src_alpha != GL_ONE ||
+            b->dst_alpha != GL_ZERO) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool blend_equation_moved(const gl_state *st) {
+    for (int i = 0; i < blend_buffers(st); i++) {
+        if (st->blend[i].eq_rgb != GL_FUNC_ADD || st->blend[i].eq_alpha != GL_FUNC_ADD) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool color_mask_moved(const gl_state *st) {
+    for (int i = 0; i < blend_buffers(st); i++) {
+        const GLboolean *m = st->blend[i].mask;
+        if (!m[0] || !m[1] || !m[2] || !m[3]) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// The stencil masks read back clamped to the 8 bits of the FBO bound while
+// they are read (Mesa: ~0 reads 0xFF), and no stencil buffer has more: a
+// mask with its low 8 bits set acts as the default ~0.
+static bool stencil_mask_full(GLint mask) {
+    return ((GLuint)mask & 0xFFu) == 0xFFu;
+}
+
+static bool stencil_func_moved(const gl_state *st) {
+    const gl_state_face *f[2] = {&st->front, &st->back};
+    for (int i = 0; i < 2; i++) {
+        if (f[i]->func != GL_ALWAYS || f[i]->ref != 0 || !stencil_mask_full(f[i]->value_mask)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool stencil_op_moved(const gl_state *st) {
+    const gl_state_face *f[2] = {&st->front, &st->back};
+    for (int i = 0; i < 2; i++) {
+        if (f[i]->fail != GL_KEEP || f[i]->zfail != GL_KEEP || f[i]->zpass != GL_KEEP) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool stencil_mask_moved(const gl_state *st) {
+    return !stencil_mask_full(st->front.write_mask) || !stencil_mask_full(st->back.write_mask);
+}
+
+static bool clip_control_moved(const gl_state *st) {
+    return st->clip_origin != GL_LOWER_LEFT || st->clip_depth_mode != GL_NEGATIVE_ONE_TO_ONE;
+}
+
+static bool polygon_mode_moved(const gl_state *st) {
+    return st->polygon_mode[0] != GL_FILL || st->polygon_mode[1] != GL_FILL;
+}
+
 void gl_state_set_runtime_defaults(gl_state *st) {
     if (!st->gl) {
         return;
@@ -632,97 +781,188 @@ void gl_state_set_runtime_defaults(gl_state *st) {
     struct GladGLContext *gl = st->gl;
     const gl_state_caps *c = &st->caps;
     uint32_t start = st->calls;
+    // Without a capture nothing is known: every default is written.
+    bool all = !st->captured;
+#define MOVED(expr) (all || (expr))
     // Only pixel buffers are used implicitly (by uploads and read-backs); the
     // other generic bindings are set by the runtime before any use.
-    COUNT(st, gl->BindBuffer(GL_PIXEL_PACK_BUFFER, 0));
-    COUNT(st, gl->BindBuffer(GL_PIXEL_UNPACK_BUFFER, 0));
+    if (MOVED(st->pack_buffer != 0)) {
+        COUNT(st, gl->BindBuffer(GL_PIXEL_PACK_BUFFER, 0));
+    }
+    if (MOVED(st->unpack_buffer != 0)) {
+        COUNT(st, gl->BindBuffer(GL_PIXEL_UNPACK_BUFFER, 0));
+    }
     // A bound query buffer turns the runtime's timer read-backs into writes
     // into it, at an offset taken from the pointer: GL_INVALID_OPERATION.
-    if (c->query_buffer && (!st->captured || st->query_buffer)) {
+    if (c->query_buffer && MOVED(st->query_buffer != 0)) {
         COUNT(st, gl->BindBuffer(GL_QUERY_BUFFER, 0));
     }
     int npack = c->es ? 4 : 8, nunpack = c->es ? 6 : 8;
     for (int i = 0; i < npack; i++) {
-        COUNT(st, gl->PixelStorei(pack_names[i], i == 0 ? 4 : 0));
+        if (MOVED(pack_moved(st, st->pack, i))) {
+            COUNT(st, gl->PixelStorei(pack_names[i], i == 0 ? 4 : 0));
+        }
     }
     for (int i = 0; i < nunpack; i++) {
-        COUNT(st, gl->PixelStorei(unpack_names[i], i == 0 ? 4 : 0));
+        if (MOVED(pack_moved(st, st->unpack, i))) {
+            COUNT(st, gl->PixelStorei(unpack_names[i], i == 0 ? 4 : 0));
+        }
     }
     // Without viewport arrays there is one scissor; with them only index 0 is ours.
     if (c->viewport_array) {
-        COUNT(st, gl->Disablei(GL_SCISSOR_TEST, 0));
-        COUNT(st, gl->DepthRangeIndexed(0, 0.0, 1.0));
+        if (MOVED(st->scissor_test)) {
+            COUNT(st, gl->Disablei(GL_SCISSOR_TEST, 0));
+        }
+        if (MOVED(depth_range_moved(st))) {
+            COUNT(st, gl->DepthRangeIndexed(0, 0.0, 1.0));
+        }
     } else {
-        COUNT(st, gl->Disable(GL_SCISSOR_TEST));
-        set_depth_range(st, 0.0, 1.0);
+        if (MOVED(st->scissor_test)) {
+            COUNT(st, gl->Disable(GL_SCISSOR_TEST));
+        }
+        if (MOVED(depth_range_moved(st))) {
+            set_depth_range(st, 0.0, 1.0);
+        }
     }
     // glDisable(GL_BLEND) and the non-indexed calls cover every draw buffer.
-    COUNT(st, gl->Disable(GL_BLEND));
-    COUNT(st, gl->BlendFuncSeparate(GL_ONE, GL_ZERO, GL_ONE, GL_ZERO));
-    COUNT(st, gl->BlendEquationSeparate(GL_FUNC_ADD, GL_FUNC_ADD));
-    COUNT(st, gl->ColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE));
-    COUNT(st, gl->Disable(GL_DEPTH_TEST));
-    COUNT(st, gl->DepthMask(GL_TRUE));
-    COUNT(st, gl->DepthFunc(GL_LESS));
-    COUNT(st, gl->Disable(GL_STENCIL_TEST));
-    COUNT(st, gl->StencilFunc(GL_ALWAYS, 0, 0xFFFFFFFFu));
-    COUNT(st, gl->StencilOp(GL_KEEP, GL_KEEP, GL_KEEP));
-    COUNT(st, gl->StencilMask(0xFFFFFFFFu));
-    COUNT(st, gl->Disable(GL_CULL_FACE));
-    COUNT(st, gl->FrontFace(GL_CCW));
-    COUNT(st, gl->Disable(GL_RASTERIZER_DISCARD));
-    COUNT(st, gl->Disable(GL_POLYGON_OFFSET_FILL));
-    COUNT(st, gl->Disable(GL_SAMPLE_ALPHA_TO_COVERAGE));
-    COUNT(st, gl->Disable(GL_SAMPLE_COVERAGE));
+    if (MOVED(blend_enable_moved(st))) {
+        COUNT(st, gl->Disable(GL_BLEND));
+    }
+    if (MOVED(blend_func_moved(st))) {
+        COUNT(st, gl->BlendFuncSeparate(GL_ONE, GL_ZERO, GL_ONE, GL_ZERO));
+    }
+    if (MOVED(blend_equation_moved(st))) {
+        COUNT(st, gl->BlendEquationSeparate(GL_FUNC_ADD, GL_FUNC_ADD));
+    }
+    if (MOVED(color_mask_moved(st))) {
+        COUNT(st, gl->ColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE));
+    }
+    if (MOVED(st->depth_test)) {
+        COUNT(st, gl->Disable(GL_DEPTH_TEST));
+    }
+    if (MOVED(!st->depth_mask)) {
+        COUNT(st, gl->DepthMask(GL_TRUE));
+    }
+    if (MOVED(st->depth_func != GL_LESS)) {
+        COUNT(st, gl->DepthFunc(GL_LESS));
+    }
+    if (MOVED(st->stencil_test)) {
+        COUNT(st, gl->Disable(GL_STENCIL_TEST));
+    }
+    if (MOVED(stencil_func_moved(st))) {
+        COUNT(st, gl->StencilFunc(GL_ALWAYS, 0, 0xFFFFFFFFu));
+    }
+    if (MOVED(stencil_op_moved(st))) {
+        COUNT(st, gl->StencilOp(GL_KEEP, GL_KEEP, GL_KEEP));
+    }
+    if (MOVED(stencil_mask_moved(st))) {
+        COUNT(st, gl->StencilMask(0xFFFFFFFFu));
+    }
+    if (MOVED(st->cull_face)) {
+        COUNT(st, gl->Disable(GL_CULL_FACE));
+    }
+    if (MOVED(st->front_face != GL_CCW)) {
+        COUNT(st, gl->FrontFace(GL_CCW));
+    }
     // Dithering would make 8-bit results differ from the computed values.
-    COUNT(st, gl->Disable(GL_DITHER));
-    if (c->restart_fixed) {
-        COUNT(st, gl->Disable(GL_PRIMITIVE_RESTART_FIXED_INDEX));
+    const struct {
+        GLenum cap;
+        bool have;
+        GLboolean value;
+    } off[] = {
+        {GL_RASTERIZER_DISCARD, true, st->rasterizer_discard},
+        {GL_POLYGON_OFFSET_FILL, true, st->polygon_offset_fill},
+        {GL_SAMPLE_ALPHA_TO_COVERAGE, true, st->alpha_to_coverage},
+        {GL_SAMPLE_COVERAGE, true, st->sample_coverage},
+        {GL_DITHER, true, st->dither},
+        {GL_PRIMITIVE_RESTART_FIXED_INDEX, c->restart_fixed, st->primitive_restart_fixed},
+        {GL_SAMPLE_MASK, c->sample_mask, st->sample_mask},
+        {GL_FRAMEBUFFER_SRGB, c->srgb_control, st->framebuffer_srgb},
+    };
+    for (size_t i = 0; i < sizeof(off) / sizeof(off[0]); i++) {
+        if (off[i].have && MOVED(off[i].value)) {
+            COUNT(st, gl->Disable(off[i].cap));
+        }
     }
-    if (c->sample_mask) {
-        COUNT(st, gl->Disable(GL_SAMPLE_MASK));
-    }
-    if (c->srgb_control) {
-        COUNT(st, gl->Disable(GL_FRAMEBUFFER_SRGB));
-    }
-    if (c->clip_control) {
+    if (c->clip_control && MOVED(clip_control_moved(st))) {
         COUNT(st, st->clip_control(GL_LOWER_LEFT, GL_NEGATIVE_ONE_TO_ONE));
     }
     if (!c->es) {
-        COUNT(st, gl->PolygonMode(GL_FRONT_AND_BACK, GL_FILL));
-        COUNT(st, gl->Disable(GL_MULTISAMPLE));
-        COUNT(st, gl->Disable(GL_DEPTH_CLAMP));
-        COUNT(st, gl->Disable(GL_COLOR_LOGIC_OP));
-        COUNT(st, gl->Disable(GL_POLYGON_SMOOTH));
-        COUNT(st, gl->ClampColor(GL_CLAMP_READ_COLOR, GL_FIXED_ONLY));
+        if (MOVED(polygon_mode_moved(st))) {
+            COUNT(st, gl->PolygonMode(GL_FRONT_AND_BACK, GL_FILL));
+        }
+        if (MOVED(st->multisample)) {
+            COUNT(st, gl->Disable(GL_MULTISAMPLE));
+        }
+        if (MOVED(st->depth_clamp)) {
+            COUNT(st, gl->Disable(GL_DEPTH_CLAMP));
+        }
+        if (MOVED(st->color_logic_op)) {
+            COUNT(st, gl->Disable(GL_COLOR_LOGIC_OP));
+        }
+        if (MOVED(st->polygon_smooth)) {
+            COUNT(st, gl->Disable(GL_POLYGON_SMOOTH));
+        }
+        if (MOVED(st->clamp_read_color != GL_FIXED_ONLY)) {
+            COUNT(st, gl->ClampColor(GL_CLAMP_READ_COLOR, GL_FIXED_ONLY));
+        }
         // Enabled clip distances that the runtime's shaders do not write give
         // undefined results.
         for (int i = 0; i < c->clip_distances; i++) {
-            COUNT(st, gl->Disable(GL_CLIP_DISTANCE0 + (GLenum)i));
+            if (MOVED(st->clip_distance[i])) {
+                COUNT(st, gl->Disable(GL_CLIP_DISTANCE0 + (GLenum)i));
+            }
         }
     }
-    if (c->primitive_restart) {
+    if (c->primitive_restart && MOVED(st->primitive_restart)) {
         COUNT(st, gl->Disable(GL_PRIMITIVE_RESTART));
     }
     if (c->compat) {
         // The compatibility fixed-function steps that still apply after a
         // fragment shader: the alpha test on colour 0, polygon stippling and
         // fragment colour clamping (which would clamp float targets).
-        COUNT(st, gl->Disable(GL_ALPHA_TEST));
-        COUNT(st, gl->Disable(GL_POLYGON_STIPPLE));
-        COUNT(st, gl->ClampColor(GL_CLAMP_FRAGMENT_COLOR, GL_FIXED_ONLY));
+        if (MOVED(st->alpha_test)) {
+            COUNT(st, gl->Disable(GL_ALPHA_TEST));
+        }
+        if (MOVED(st->polygon_stipple)) {
+            COUNT(st, gl->Disable(GL_POLYGON_STIPPLE));
+        }
+        if (MOVED(st->clamp_fragment_color != GL_FIXED_ONLY)) {
+            COUNT(st, gl->ClampColor(GL_CLAMP_FRAGMENT_COLOR, GL_FIXED_ONLY));
+        }
     }
     if (c->tf_pause && st->captured && st->tf_active && !st->tf_paused) {
         // An active transform feedback would record the runtime's draws.
         COUNT(st, gl->PauseTransformFeedback());
     }
-    COUNT(st, gl->ActiveTexture(GL_TEXTURE0));
-    COUNT(st, gl->UseProgram(0));
-    COUNT(st, gl->BindVertexArray(0));
+    if (MOVED(st->active_texture != GL_TEXTURE0)) {
+        COUNT(st, gl->ActiveTexture(GL_TEXTURE0));
+    }
+    if (MOVED(st->program != 0)) {
+        COUNT(st, gl->UseProgram(0));
+    }
+    if (MOVED(st->vao != 0)) {
+        COUNT(st, gl->BindVertexArray(0));
+    }
+#undef MOVED
     st->stats.defaults_calls = st->calls - start;
 }
 
+void gl_state_touch_all(gl_state *st) {
+    st->dirty = GL_STATE_ALL;
+    memset(st->dirty_units, 0xFF, sizeof(st->dirty_units));
+}
+
 // --- restore ---
+//
+// Every restore_* takes `all` (gl_state_restore: write everything back) and
+// otherwise writes an item when its group is marked or the defaults moved it.
+
+#define NEED(group, moved) (all || (st->dirty & (group)) || (moved))
+
+static bool unit_marked(const gl_state *st, gl_state_unit_kind kind, int unit) {
+    return (st->dirty_units[kind] >> (unit < 63 ? unit : 63)) & 1u;
+}
 
 // glDrawBuffers rejects GL_BACK/GL_FRONT/GL_LEFT.. on desktop GL; one buffer
 // goes through glDrawBuffer there, which accepts every value the query returns.
@@ -743,8 +983,19 @@ static void restore_draw_buffers(gl_state *st, const GLint *bufs) {
     COUNT(st, gl->DrawBuffers(n > 0 ? n : 1, list));
 }
 
-static void restore_framebuffers(gl_state *st) {
+static void restore_framebuffers(gl_state *st, bool all) {
     struct GladGLContext *gl = st->gl;
+    if (!NEED(GL_STATE_FRAMEBUFFERS, false)) {
+        // Only the capture moved them: it leaves framebuffer 0 bound for draw
+        // (and for read when the application's was another).
+        if (st->draw_fbo) {
+            COUNT(st, gl->BindFramebuffer(GL_DRAW_FRAMEBUFFER, (GLuint)st->draw_fbo));
+        }
+        if (st->read_fbo) {
+            COUNT(st, gl->BindFramebuffer(GL_READ_FRAMEBUFFER, (GLuint)st->read_fbo));
+        }
+        return;
+    }
     COUNT(st, gl->BindFramebuffer(GL_DRAW_FRAMEBUFFER, 0));
     restore_draw_buffers(st, st->default_draw_buffers);
     COUNT(st, gl->BindFramebuffer(GL_READ_FRAMEBUFFER, 0));
@@ -760,29 +1011,50 @@ static void restore_framebuffers(gl_state *st) {
     COUNT(st, gl->BindRenderbuffer(GL_RENDERBUFFER, (GLuint)st->renderbuffer));
 }
 
-static void restore_viewport(gl_state *st) {
+static void restore_viewport(gl_state *st, bool all) {
     struct GladGLContext *gl = st->gl;
+    bool marked = NEED(GL_STATE_VIEWPORT, false);
     if (st->caps.viewport_array) {
-        COUNT(st, gl->ViewportIndexedfv(0, st->viewport));
-        COUNT(st, gl->DepthRangeIndexed(0, st->depth_range[0], st->depth_range[1]));
-        COUNT(st, gl->ScissorIndexedv(0, st->scissor_box));
-        if (st->scissor_test) {
-            COUNT(st, gl->Enablei(GL_SCISSOR_TEST, 0));
-        } else {
-            COUNT(st, gl->Disablei(GL_SCISSOR_TEST, 0));
+        if (marked) {
+            COUNT(st, gl->ViewportIndexedfv(0, st->viewport));
+        }
+        if (marked || depth_range_moved(st)) {
+            COUNT(st, gl->DepthRangeIndexed(0, st->depth_range[0], st->depth_range[1]));
+        }
+        if (marked) {
+            COUNT(st, gl->ScissorIndexedv(0, st->scissor_box));
+        }
+        if (marked || st->scissor_test) {
+            if (st->scissor_test) {
+                COUNT(st, gl->Enablei(GL_SCISSOR_TEST, 0));
+            } else {
+                COUNT(st, gl->Disablei(GL_SCISSOR_TEST, 0));
+            }
         }
     } else {
-        COUNT(st, gl->Viewport((GLint)st->viewport[0], (GLint)st->viewport[1],
-                               (GLsizei)st->viewport[2], (GLsizei)st->viewport[3]));
-        set_depth_range(st, st->depth_range[0], st->depth_range[1]);
-        COUNT(st, gl->Scissor(st->scissor_box[0], st->scissor_box[1], st->scissor_box[2],
-                              st->scissor_box[3]));
-        set_enable(st, GL_SCISSOR_TEST, st->scissor_test);
+        if (marked) {
+            COUNT(st, gl->Viewport((GLint)st->viewport[0], (GLint)st->viewport[1],
+                                   (GLsizei)st->viewport[2], (GLsizei)st->viewport[3]));
+        }
+        if (marked || depth_range_moved(st)) {
+            set_depth_range(st, st->depth_range[0], st->depth_range[1]);
+        }
+        if (marked) {
+            COUNT(st, gl->Scissor(st->scissor_box[0], st->scissor_box[1], st->scissor_box[2],
+                                  st->scissor_box[3]));
+        }
+        if (marked || st->scissor_test) {
+            set_enable(st, GL_SCISSOR_TEST, st->scissor_test);
+        }
     }
 }
 
-static void restore_range(gl_state *st, const gl_state_range *r, int n, GLenum target) {
+static void restore_range(gl_state *st, bool all, const gl_state_range *r, int n,
+                          GLenum target, gl_state_unit_kind kind) {
     for (int i = 0; i < n; i++) {
+        if (!all && (kind == GL_STATE_UNIT_KINDS || !unit_marked(st, kind, i))) {
+            continue;
+        }
         if (r[i].buffer && r[i].size > 0) {
             COUNT(st, st->gl->BindBufferRange(target, (GLuint)i, r[i].buffer,
                                               (GLintptr)r[i].start, (GLsizeiptr)r[i].size));
@@ -792,67 +1064,114 @@ static void restore_range(gl_state *st, const gl_state_range *r, int n, GLenum t
     }
 }
 
-static void restore_buffers(gl_state *st) {
+static void restore_buffers(gl_state *st, bool all) {
     struct GladGLContext *gl = st->gl;
     const gl_state_caps *c = &st->caps;
     // Indexed first: glBindBufferBase/Range also set the generic binding.
-    restore_range(st, st->ubos, st->desc.uniform_buffers, GL_UNIFORM_BUFFER);
-    restore_range(st, st->ssbos, st->desc.storage_buffers, GL_SHADER_STORAGE_BUFFER);
-    restore_range(st, st->atomics, st->desc.atomic_buffers, GL_ATOMIC_COUNTER_BUFFER);
-    COUNT(st, gl->BindVertexArray((GLuint)st->vao));
-    // The element binding belongs to the VAO; a core context without one has none.
-    if (st->vao || c->es || c->compat) {
-        COUNT(st, gl->BindBuffer(GL_ELEMENT_ARRAY_BUFFER, (GLuint)st->element_buffer));
+    // (Only UBOs are marked per index; the runtime binds no SSBO or atomic range.)
+    restore_range(st, all, st->ubos, st->desc.uniform_buffers, GL_UNIFORM_BUFFER,
+                  GL_STATE_UNIT_UBO);
+    restore_range(st, all, st->ssbos, st->desc.storage_buffers, GL_SHADER_STORAGE_BUFFER,
+                  GL_STATE_UNIT_KINDS);
+    restore_range(st, all, st->atomics, st->desc.atomic_buffers, GL_ATOMIC_COUNTER_BUFFER,
+                  GL_STATE_UNIT_KINDS);
+    if (NEED(GL_STATE_VAO, st->vao != 0)) {
+        COUNT(st, gl->BindVertexArray((GLuint)st->vao));
+        // The element binding belongs to the VAO; a core context without one has none.
+        if (st->vao || c->es || c->compat) {
+            COUNT(st, gl->BindBuffer(GL_ELEMENT_ARRAY_BUFFER, (GLuint)st->element_buffer));
+        }
     }
-    COUNT(st, gl->BindBuffer(GL_ARRAY_BUFFER, (GLuint)st->array_buffer));
-    COUNT(st, gl->BindBuffer(GL_UNIFORM_BUFFER, (GLuint)st->uniform_buffer));
-    COUNT(st, gl->BindBuffer(GL_COPY_READ_BUFFER, (GLuint)st->copy_read_buffer));
-    COUNT(st, gl->BindBuffer(GL_COPY_WRITE_BUFFER, (GLuint)st->copy_write_buffer));
-    COUNT(st, gl->BindBuffer(GL_PIXEL_PACK_BUFFER, (GLuint)st->pack_buffer));
-    COUNT(st, gl->BindBuffer(GL_PIXEL_UNPACK_BUFFER, (GLuint)st->unpack_buffer));
-    if (c->indirect) {
+    // A UBO range written back also moved the generic binding.
+    bool generic = NEED(GL_STATE_BUFFERS, st->dirty_units[GL_STATE_UNIT_UBO] != 0);
+    if (generic) {
+        COUNT(st, gl->BindBuffer(GL_ARRAY_BUFFER, (GLuint)st->array_buffer));
+        COUNT(st, gl->BindBuffer(GL_UNIFORM_BUFFER, (GLuint)st->uniform_buffer));
+        COUNT(st, gl->BindBuffer(GL_COPY_READ_BUFFER, (GLuint)st->copy_read_buffer));
+        COUNT(st, gl->BindBuffer(GL_COPY_WRITE_BUFFER, (GLuint)st->copy_write_buffer));
+    }
+    if (generic || st->pack_buffer) {
+        COUNT(st, gl->BindBuffer(GL_PIXEL_PACK_BUFFER, (GLuint)st->pack_buffer));
+    }
+    if (generic || st->unpack_buffer) {
+        COUNT(st, gl->BindBuffer(GL_PIXEL_UNPACK_BUFFER, (GLuint)st->unpack_buffer));
+    }
+    if (generic && c->indirect) {
         COUNT(st, gl->BindBuffer(GL_DRAW_INDIRECT_BUFFER, (GLuint)st->draw_indirect_buffer));
         COUNT(st, gl->BindBuffer(GL_DISPATCH_INDIRECT_BUFFER,
                                  (GLuint)st->dispatch_indirect_buffer));
     }
-    if (c->storage) {
+    if (generic && c->storage) {
         COUNT(st, gl->BindBuffer(GL_SHADER_STORAGE_BUFFER, (GLuint)st->storage_buffer));
         COUNT(st, gl->BindBuffer(GL_ATOMIC_COUNTER_BUFFER, (GLuint)st->atomic_buffer));
     }
-    if (c->texture_buffer) {
+    if (generic && c->texture_buffer) {
         COUNT(st, gl->BindBuffer(GL_TEXTURE_BUFFER, (GLuint)st->texture_buffer));
     }
     if (c->query_buffer && st->query_buffer) {
         COUNT(st, gl->BindBuffer(GL_QUERY_BUFFER, (GLuint)st->query_buffer));
     }
-    COUNT(st, gl->UseProgram((GLuint)st->program));
+    if (NEED(GL_STATE_PROGRAM, st->program != 0)) {
+        COUNT(st, gl->UseProgram((GLuint)st->program));
+    }
 }
 
-static void restore_textures(gl_state *st) {
+static void restore_textures(gl_state *st, bool all) {
     struct GladGLContext *gl = st->gl;
     int n = st->desc.texture_units;
+    bool selector = NEED(GL_STATE_ACTIVE_TEXTURE, st->active_texture != GL_TEXTURE0);
     for (int u = 0; u < n; u++) {
+        if (!gl_state_unit_captured(st, u) ||
+            (!all && !unit_marked(st, GL_STATE_UNIT_TEXTURE, u))) {
+            continue;
+        }
         COUNT(st, gl->ActiveTexture(GL_TEXTURE0 + (GLenum)u));
+        selector = true;
         for (int t = 0; t < st->num_targets; t++) {
             COUNT(st, gl->BindTexture(st->targets[t], st->units[u].texture[t]));
         }
     }
-    if (st->caps.multi_bind && n > 0) {
+    // Samplers: the marked units (all: every captured one).
+    uint64_t sampler_mask = all ? ~UINT64_C(0) : st->dirty_units[GL_STATE_UNIT_SAMPLER];
+    if (st->desc.lazy_units) {
+        sampler_mask &= st->captured_units;
+    }
+#define SAMPLER_MARKED(u) ((sampler_mask >> ((u) < 63 ? (u) : 63)) & 1u)
+    if (st->caps.multi_bind && n > 0 && sampler_mask && !st->desc.lazy_units) {
+        // One call over the marked span (unmarked units inside it get their
+        // own captured values back, which changes nothing). Lazily captured
+        // units go one by one: units between them were never read.
+        int lo = 0, hi = n - 1;
+        while (lo < n && !SAMPLER_MARKED(lo)) {
+            lo++;
+        }
+        while (hi > lo && !SAMPLER_MARKED(hi)) {
+            hi--;
+        }
         GLuint samplers[64];
-        for (int first = 0; first < n; first += 64) {
-            int count = n - first < 64 ? n - first : 64;
+        for (int first = lo; first <= hi; first += 64) {
+            int count = hi + 1 - first < 64 ? hi + 1 - first : 64;
             for (int i = 0; i < count; i++) {
                 samplers[i] = st->units[first + i].sampler;
             }
             COUNT(st, gl->BindSamplers((GLuint)first, count, samplers));
         }
-    } else {
+    } else if (sampler_mask) {
         for (int u = 0; u < n; u++) {
-            COUNT(st, gl->BindSampler((GLuint)u, st->units[u].sampler));
+            if (SAMPLER_MARKED(u)) {
+                COUNT(st, gl->BindSampler((GLuint)u, st->units[u].sampler));
+            }
         }
     }
-    COUNT(st, gl->ActiveTexture((GLenum)st->active_texture));
+#undef SAMPLER_MARKED
+    if (selector) {
+        COUNT(st, gl->ActiveTexture((GLenum)st->active_texture));
+    }
     for (int i = 0; i < st->desc.image_units; i++) {
+        if ((st->desc.lazy_units && !((st->captured_images >> i) & 1u)) ||
+            (!all && !unit_marked(st, GL_STATE_UNIT_IMAGE, i))) {
+            continue;
+        }
         const gl_state_image *im = &st->images[i];
         COUNT(st, gl->BindImageTexture((GLuint)i, (GLuint)im->texture, im->level, im->layered,
                                        im->layer, (GLenum)im->access, (GLenum)im->format));
@@ -866,38 +1185,44 @@ static bool blend_equal(const gl_state_blend *a, const gl_state_blend *b) {
            memcmp(a->mask, b->mask, sizeof(a->mask)) == 0;
 }
 
-static void restore_blend(gl_state *st) {
+static void restore_blend(gl_state *st, bool all) {
     struct GladGLContext *gl = st->gl;
-    int n = st->caps.indexed_blend ? st->desc.draw_buffers : 1;
-    bool uniform = true;
-    for (int i = 1; i < n; i++) {
-        uniform = uniform && blend_equal(&st->blend[0], &st->blend[i]);
-    }
-    if (uniform) {
-        // The common case: the non-indexed calls set every draw buffer at once.
-        const gl_state_blend *b = &st->blend[0];
-        set_enable(st, GL_BLEND, b->enabled);
-        COUNT(st, gl->BlendFuncSeparate((GLenum)b->src_rgb, (GLenum)b->dst_rgb,
-                                        (GLenum)b->src_alpha, (GLenum)b->dst_alpha));
-        COUNT(st, gl->BlendEquationSeparate((GLenum)b->eq_rgb, (GLenum)b->eq_alpha));
-        COUNT(st, gl->ColorMask(b->mask[0], b->mask[1], b->mask[2], b->mask[3]));
-    } else {
-        for (int i = 0; i < n; i++) {
-            const gl_state_blend *b = &st->blend[i];
-            GLuint u = (GLuint)i;
-            if (b->enabled) {
-                COUNT(st, st->enablei(GL_BLEND, u));
-            } else {
-                COUNT(st, st->disablei(GL_BLEND, u));
+    if (NEED(GL_STATE_BLEND, blend_enable_moved(st) || blend_func_moved(st) ||
+                                 blend_equation_moved(st) || color_mask_moved(st))) {
+        int n = blend_buffers(st);
+        bool uniform = true;
+        for (int i = 1; i < n; i++) {
+            uniform = uniform && blend_equal(&st->blend[0], &st->blend[i]);
+        }
+        if (uniform) {
+            // The common case: the non-indexed calls set every draw buffer at once.
+            const gl_state_blend *b = &st->blend[0];
+            set_enable(st, GL_BLEND, b->enabled);
+            COUNT(st, gl->BlendFuncSeparate((GLenum)b->src_rgb, (GLenum)b->dst_rgb,
+                                            (GLenum)b->src_alpha, (GLenum)b->dst_alpha));
+            COUNT(st, gl->BlendEquationSeparate((GLenum)b->eq_rgb, (GLenum)b->eq_alpha));
+            COUNT(st, gl->ColorMask(b->mask[0], b->mask[1], b->mask[2], b->mask[3]));
+        } else {
+            for (int i = 0; i < n; i++) {
+                const gl_state_blend *b = &st->blend[i];
+                GLuint u = (GLuint)i;
+                if (b->enabled) {
+                    COUNT(st, st->enablei(GL_BLEND, u));
+                } else {
+                    COUNT(st, st->disablei(GL_BLEND, u));
+                }
+                COUNT(st, st->blend_funci(u, (GLenum)b->src_rgb, (GLenum)b->dst_rgb,
+                                          (GLenum)b->src_alpha, (GLenum)b->dst_alpha));
+                COUNT(st, st->blend_equationi(u, (GLenum)b->eq_rgb, (GLenum)b->eq_alpha));
+                COUNT(st, st->color_maski(u, b->mask[0], b->mask[1], b->mask[2], b->mask[3]));
             }
-            COUNT(st, st->blend_funci(u, (GLenum)b->src_rgb, (GLenum)b->dst_rgb,
-                                      (GLenum)b->src_alpha, (GLenum)b->dst_alpha));
-            COUNT(st, st->blend_equationi(u, (GLenum)b->eq_rgb, (GLenum)b->eq_alpha));
-            COUNT(st, st->color_maski(u, b->mask[0], b->mask[1], b->mask[2], b->mask[3]));
         }
     }
-    COUNT(st, gl->BlendColor(st->blend_color[0], st->blend_color[1], st->blend_color[2],
-                             st->blend_color[3]));
+    // Neither the defaults nor the runtime's passes set the blend colour.
+    if (NEED(GL_STATE_BLEND, false)) {
+        COUNT(st, gl->BlendColor(st->blend_color[0], st->blend_color[1], st->blend_color[2],
+                                 st->blend_color[3]));
+    }
 }
 
 static void restore_face(gl_state *st, GLenum face, const gl_state_face *f) {
@@ -908,92 +1233,136 @@ static void restore_face(gl_state *st, GLenum face, const gl_state_face *f) {
     COUNT(st, gl->StencilMaskSeparate(face, (GLuint)f->write_mask));
 }
 
-static void restore_fixed(gl_state *st) {
+// One enable back where its group is marked or the defaults turned it off.
+static void restore_enable(gl_state *st, bool all, unsigned group, GLenum cap, GLboolean v) {
+    if (NEED(group, v)) {
+        set_enable(st, cap, v);
+    }
+}
+
+static void restore_fixed(gl_state *st, bool all) {
     struct GladGLContext *gl = st->gl;
     const gl_state_caps *c = &st->caps;
-    set_enable(st, GL_DEPTH_TEST, st->depth_test);
-    COUNT(st, gl->DepthMask(st->depth_mask));
-    COUNT(st, gl->DepthFunc((GLenum)st->depth_func));
-    set_enable(st, GL_STENCIL_TEST, st->stencil_test);
-    restore_face(st, GL_FRONT, &st->front);
-    restore_face(st, GL_BACK, &st->back);
-    set_enable(st, GL_CULL_FACE, st->cull_face);
-    COUNT(st, gl->CullFace((GLenum)st->cull_mode));
-    COUNT(st, gl->FrontFace((GLenum)st->front_face));
-    set_enable(st, GL_RASTERIZER_DISCARD, st->rasterizer_discard);
-    set_enable(st, GL_POLYGON_OFFSET_FILL, st->polygon_offset_fill);
-    set_enable(st, GL_SAMPLE_ALPHA_TO_COVERAGE, st->alpha_to_coverage);
-    set_enable(st, GL_SAMPLE_COVERAGE, st->sample_coverage);
-    set_enable(st, GL_DITHER, st->dither);
+    const unsigned R = GL_STATE_RASTER;
+    restore_enable(st, all, GL_STATE_DEPTH, GL_DEPTH_TEST, st->depth_test);
+    if (NEED(GL_STATE_DEPTH, !st->depth_mask)) {
+        COUNT(st, gl->DepthMask(st->depth_mask));
+    }
+    if (NEED(GL_STATE_DEPTH, st->depth_func != GL_LESS)) {
+        COUNT(st, gl->DepthFunc((GLenum)st->depth_func));
+    }
+    restore_enable(st, all, GL_STATE_STENCIL, GL_STENCIL_TEST, st->stencil_test);
+    if (NEED(GL_STATE_STENCIL,
+             stencil_func_moved(st) || stencil_op_moved(st) || stencil_mask_moved(st))) {
+        restore_face(st, GL_FRONT, &st->front);
+        restore_face(st, GL_BACK, &st->back);
+    }
+    restore_enable(st, all, R, GL_CULL_FACE, st->cull_face);
+    if (NEED(R, false)) {
+        COUNT(st, gl->CullFace((GLenum)st->cull_mode));
+    }
+    if (NEED(R, st->front_face != GL_CCW)) {
+        COUNT(st, gl->FrontFace((GLenum)st->front_face));
+    }
+    restore_enable(st, all, R, GL_RASTERIZER_DISCARD, st->rasterizer_discard);
+    restore_enable(st, all, R, GL_POLYGON_OFFSET_FILL, st->polygon_offset_fill);
+    restore_enable(st, all, R, GL_SAMPLE_ALPHA_TO_COVERAGE, st->alpha_to_coverage);
+    restore_enable(st, all, R, GL_SAMPLE_COVERAGE, st->sample_coverage);
+    restore_enable(st, all, R, GL_DITHER, st->dither);
     if (c->restart_fixed) {
-        set_enable(st, GL_PRIMITIVE_RESTART_FIXED_INDEX, st->primitive_restart_fixed);
+        restore_enable(st, all, R, GL_PRIMITIVE_RESTART_FIXED_INDEX,
+                       st->primitive_restart_fixed);
     }
     if (c->sample_mask) {
-        set_enable(st, GL_SAMPLE_MASK, st->sample_mask);
+        restore_enable(st, all, R, GL_SAMPLE_MASK, st->sample_mask);
     }
     if (c->srgb_control) {
-        set_enable(st, GL_FRAMEBUFFER_SRGB, st->framebuffer_srgb);
+        restore_enable(st, all, GL_STATE_SRGB, GL_FRAMEBUFFER_SRGB, st->framebuffer_srgb);
     }
-    if (c->clip_control) {
+    if (c->clip_control && NEED(GL_STATE_CLIP_CONTROL, clip_control_moved(st))) {
         COUNT(st, st->clip_control((GLenum)st->clip_origin, (GLenum)st->clip_depth_mode));
     }
     if (!c->es) {
-        if (c->compat && st->polygon_mode[0] != st->polygon_mode[1]) {
-            // Only compatibility contexts keep separate front and back modes.
-            COUNT(st, gl->PolygonMode(GL_FRONT, (GLenum)st->polygon_mode[0]));
-            COUNT(st, gl->PolygonMode(GL_BACK, (GLenum)st->polygon_mode[1]));
-        } else {
-            COUNT(st, gl->PolygonMode(GL_FRONT_AND_BACK, (GLenum)st->polygon_mode[0]));
+        if (NEED(R, polygon_mode_moved(st))) {
+            if (c->compat && st->polygon_mode[0] != st->polygon_mode[1]) {
+                // Only compatibility contexts keep separate front and back modes.
+                COUNT(st, gl->PolygonMode(GL_FRONT, (GLenum)st->polygon_mode[0]));
+                COUNT(st, gl->PolygonMode(GL_BACK, (GLenum)st->polygon_mode[1]));
+            } else {
+                COUNT(st, gl->PolygonMode(GL_FRONT_AND_BACK, (GLenum)st->polygon_mode[0]));
+            }
         }
-        set_enable(st, GL_MULTISAMPLE, st->multisample);
-        set_enable(st, GL_DEPTH_CLAMP, st->depth_clamp);
-        set_enable(st, GL_COLOR_LOGIC_OP, st->color_logic_op);
-        set_enable(st, GL_POLYGON_SMOOTH, st->polygon_smooth);
-        COUNT(st, gl->ClampColor(GL_CLAMP_READ_COLOR, (GLenum)st->clamp_read_color));
+        restore_enable(st, all, R, GL_MULTISAMPLE, st->multisample);
+        restore_enable(st, all, R, GL_DEPTH_CLAMP, st->depth_clamp);
+        restore_enable(st, all, R, GL_COLOR_LOGIC_OP, st->color_logic_op);
+        restore_enable(st, all, R, GL_POLYGON_SMOOTH, st->polygon_smooth);
+        if (NEED(R, st->clamp_read_color != GL_FIXED_ONLY)) {
+            COUNT(st, gl->ClampColor(GL_CLAMP_READ_COLOR, (GLenum)st->clamp_read_color));
+        }
         for (int i = 0; i < c->clip_distances; i++) {
-            set_enable(st, GL_CLIP_DISTANCE0 + (GLenum)i, st->clip_distance[i]);
+            restore_enable(st, all, R, GL_CLIP_DISTANCE0 + (GLenum)i, st->clip_distance[i]);
         }
     }
     if (c->primitive_restart) {
-        set_enable(st, GL_PRIMITIVE_RESTART, st->primitive_restart);
+        restore_enable(st, all, R, GL_PRIMITIVE_RESTART, st->primitive_restart);
     }
     if (c->compat) {
-        set_enable(st, GL_ALPHA_TEST, st->alpha_test);
-        set_enable(st, GL_POLYGON_STIPPLE, st->polygon_stipple);
-        COUNT(st, gl->ClampColor(GL_CLAMP_FRAGMENT_COLOR, (GLenum)st->clamp_fragment_color));
+        restore_enable(st, all, R, GL_ALPHA_TEST, st->alpha_test);
+        restore_enable(st, all, R, GL_POLYGON_STIPPLE, st->polygon_stipple);
+        if (NEED(R, st->clamp_fragment_color != GL_FIXED_ONLY)) {
+            COUNT(st, gl->ClampColor(GL_CLAMP_FRAGMENT_COLOR,
+                                     (GLenum)st->clamp_fragment_color));
+        }
     }
     if (c->tf_pause && st->tf_active && !st->tf_paused) {
         COUNT(st, gl->ResumeTransformFeedback());
     }
     int npack = c->es ? 4 : 8, nunpack = c->es ? 6 : 8;
     for (int i = 0; i < npack; i++) {
-        COUNT(st, gl->PixelStorei(pack_names[i], st->pack[i]));
+        if (NEED(GL_STATE_PIXEL_STORE, pack_moved(st, st->pack, i))) {
+            COUNT(st, gl->PixelStorei(pack_names[i], st->pack[i]));
+        }
     }
     for (int i = 0; i < nunpack; i++) {
-        COUNT(st, gl->PixelStorei(unpack_names[i], st->unpack[i]));
+        if (NEED(GL_STATE_PIXEL_STORE, pack_moved(st, st->unpack, i))) {
+            COUNT(st, gl->PixelStorei(unpack_names[i], st->unpack[i]));
+        }
     }
-    COUNT(st, gl->ClearColor(st->clear_color[0], st->clear_color[1], st->clear_color[2],
-                             st->clear_color[3]));
-    if (c->es) {
-        COUNT(st, gl->ClearDepthf(st->clear_depth));
-    } else {
-        COUNT(st, gl->ClearDepth(st->clear_depth));
+    // Neither the defaults nor the runtime's passes set the clear values.
+    if (NEED(GL_STATE_CLEAR, false)) {
+        COUNT(st, gl->ClearColor(st->clear_color[0], st->clear_color[1], st->clear_color[2],
+                                 st->clear_color[3]));
+        if (c->es) {
+            COUNT(st, gl->ClearDepthf(st->clear_depth));
+        } else {
+            COUNT(st, gl->ClearDepth(st->clear_depth));
+        }
+        COUNT(st, gl->ClearStencil(st->clear_stencil));
     }
-    COUNT(st, gl->ClearStencil(st->clear_stencil));
 }
 
-void gl_state_restore(gl_state *st) {
+static void restore(gl_state *st, bool all) {
     if (!st->gl || !st->captured) {
         return;
     }
     uint32_t start = st->calls;
-    restore_framebuffers(st);
-    restore_viewport(st);
-    restore_buffers(st);
-    restore_textures(st);
-    restore_blend(st);
-    restore_fixed(st);
+    restore_framebuffers(st, all);
+    restore_viewport(st, all);
+    restore_buffers(st, all);
+    restore_textures(st, all);
+    restore_blend(st, all);
+    restore_fixed(st, all);
     st->captured = false;
     st->stats.restores++;
     st->stats.restore_calls = st->calls - start;
+}
+
+#undef NEED
+
+void gl_state_restore(gl_state *st) {
+    restore(st, true);
+}
+
+void gl_state_restore_changed(gl_state *st) {
+    restore(st, false);
 }

@@ -60,8 +60,11 @@ typedef struct vowner {
     vsampler *samplers;          // owned
     int sampler_count;
     bool compute;
+    char *defines;               // owned: the pixel shader's exact-varying #defines (exact.c)
+                                 // or NULL; the specialised program keeps them
     GLuint program;              // the worker's result
     GLint flip_loc;
+    GLint view_loc;
 } vowner;
 
 // What the block holds at an offset: a user value the worker may bake.
@@ -95,8 +98,11 @@ typedef struct gl_variants {
     size_t pass_total;
     GLuint *uniform_programs;    // per owner: the editable program (load.c's)
     GLint *uniform_flip;
+    GLint *uniform_view;
+    bool *uniform_shared;        // the editable program is in the share group's table
     GLuint *spec_programs;       // per owner: the specialised program, 0: none yet
     GLint *spec_flip;
+    GLint *spec_view;
     uint8_t *spec_values;        // the block values the specialised set was built for
     bool has_spec;
     bool active;                 // the passes run the specialised set
@@ -344,6 +350,18 @@ static char *specialise_source(const char *src, const vjob *j, const uint8_t *va
     return out.p;
 }
 
+// src with defines inserted after its first line (#version), malloc'ed; NULL: no memory.
+static char *with_defines(const char *src, const char *defines) {
+    const char *nl = strchr(src, '\n');
+    size_t head = nl ? (size_t)(nl + 1 - src) : strlen(src);
+    size_t n = strlen(src) + strlen(defines) + 2;
+    char *out = malloc(n);
+    if (out) {
+        snprintf(out, n, "%.*s%s%s", (int)head, src, defines, src + head);
+    }
+    return out;
+}
+
 // --- the worker ---
 
 static void job_free(vjob *j) {
@@ -359,6 +377,7 @@ static void job_free(vjob *j) {
             free(w->samplers[s].name);
         }
         free(w->samplers);
+        free(w->defines);
     }
     free(j->owners);
     free(j->uniforms);
@@ -397,6 +416,22 @@ static void job_run(gl_variant_worker *w, vjob *j) {
             spec[s] = specialise_source(ow->glsl[s], j, j->values, &baked);
             baked_total += baked;
             sources[s] = spec[s] ? spec[s] : ow->glsl[s];
+            if (ow->defines && ow->stages[s] == GL_FRAGMENT_SHADER) {
+                // The exact-varying variant of the pixel shader, as load.c links it.
+                char *d = with_defines(sources[s], ow->defines);
+                free(spec[s]);
+                spec[s] = d;
+                sources[s] = d;
+                if (!d) {
+                    j->ok = false;
+                    snprintf(j->reason, sizeof(j->reason), "out of memory");
+                }
+            }
+        }
+        if (!j->ok) {
+            free(spec[0]);
+            free(spec[1]);
+            break;
         }
         ow->program = gl_compile_program(sh, sources, ow->stages, ow->stage_count, j->reason,
                                          sizeof(j->reason));
@@ -419,6 +454,7 @@ static void job_run(gl_variant_worker *w, vjob *j) {
             gl->UniformBlockBinding(ow->program, block, 0);
         }
         ow->flip_loc = ow->compute ? -1 : gl->GetUniformLocation(ow->program, "_fxgl_flip");
+        ow->view_loc = ow->defines ? gl->GetUniformLocation(ow->program, "_fxgl_view") : -1;
         gl->UseProgram(0);
     }
     if (j->ok && baked_total == 0) {
@@ -545,6 +581,11 @@ static void use_set(gl_effect *e, bool spec) {
             gl_pass *p = &tech->passes[i];
             p->program = spec ? v->spec_programs[o] : v->uniform_programs[o];
             p->flip_loc = spec ? v->spec_flip[o] : v->uniform_flip[o];
+            p->view_loc = spec ? v->spec_view[o] : v->uniform_view[o];
+            // Another program: its _fxgl_view is written before its first draw (frame.c).
+            p->view_set[0] = p->view_set[1] = 0;
+            // A specialised program is this runtime's alone.
+            p->group_shared = !spec && v->uniform_shared[o];
             p->specialised = spec;
         }
     }
@@ -555,8 +596,11 @@ static void variants_free(gl_variants *v) {
     free(v->owner_of);
     free(v->uniform_programs);
     free(v->uniform_flip);
+    free(v->uniform_view);
+    free(v->uniform_shared);
     free(v->spec_programs);
     free(v->spec_flip);
+    free(v->spec_view);
     free(v->spec_values);
     free(v);
 }
@@ -670,13 +714,23 @@ void gl_variants_attach(fxgl_runtime *rt, gl_effect *e) {
                 v->uniform_programs = up ? up : v->uniform_programs;
                 GLint *uf = realloc(v->uniform_flip, j->owner_count * sizeof(GLint));
                 v->uniform_flip = uf ? uf : v->uniform_flip;
-                if (!up || !uf) {
+                GLint *uv = realloc(v->uniform_view, j->owner_count * sizeof(GLint));
+                v->uniform_view = uv ? uv : v->uniform_view;
+                bool *us = realloc(v->uniform_shared, j->owner_count * sizeof(bool));
+                v->uniform_shared = us ? us : v->uniform_shared;
+                if (!up || !uf || !uv || !us) {
                     ok = false;
                     break;
                 }
                 v->uniform_programs[o] = p->program;
                 v->uniform_flip[o] = p->flip_loc;
+                v->uniform_view[o] = p->view_loc;
+                v->uniform_shared[o] = p->group_shared;
                 vowner *ow = &j->owners[o];
+                if (p->exact_defines) {
+                    ow->defines = strdup(p->exact_defines);
+                    ok = ok && ow->defines;
+                }
                 const fxgl_pass *fp = p->src;
                 const fxgl_shader *stages[2];
                 int idx[2] = {fp->compute_shader >= 0 ? fp->compute_shader : fp->vertex_shader,
@@ -705,7 +759,8 @@ void gl_variants_attach(fxgl_runtime *rt, gl_effect *e) {
     if (ok) {
         v->spec_programs = calloc(j->owner_count + 1, sizeof(GLuint));
         v->spec_flip = calloc(j->owner_count + 1, sizeof(GLint));
-        ok = v->spec_programs && v->spec_flip && j->owner_count > 0;
+        v->spec_view = calloc(j->owner_count + 1, sizeof(GLint));
+        ok = v->spec_programs && v->spec_flip && v->spec_view && j->owner_count > 0;
     }
     if (!ok) {
         job_free(j);
@@ -714,6 +769,17 @@ void gl_variants_attach(fxgl_runtime *rt, gl_effect *e) {
     }
     v->changed_at = -1e30; // the first set is asked for at the first frame
     e->variants = v;
+}
+
+void gl_variants_abandon(fxgl_runtime *rt) {
+    // The passes name their editable programs again, which the share group counts; the
+    // specialised ones die with the context (no GL call here).
+    for (size_t i = 0; i < rt->effect_count; i++) {
+        gl_effect *e = rt->effects[i];
+        if (e->variants && e->loaded) {
+            use_set(e, false);
+        }
+    }
 }
 
 void gl_variants_detach(fxgl_runtime *rt, gl_effect *e) {
@@ -819,6 +885,7 @@ void gl_variants_frame(fxgl_runtime *rt, gl_effect *e, double now) {
                     }
                     v->spec_programs[o] = j->owners[o].program;
                     v->spec_flip[o] = j->owners[o].flip_loc;
+                    v->spec_view[o] = j->owners[o].view_loc;
                     j->owners[o].program = 0;
                     rt->vstats.specialised_programs++;
                 }

@@ -261,7 +261,13 @@ static vis_source vis_texture(fxgl_inspect *in) {
                 return s;
             }
         }
-        s.tex = strcmp(t->semantic, "DEPTH") == 0 && rt->depth_ready ? rt->depth_tex : 0;
+        bool depth = strcmp(t->semantic, "DEPTH") == 0;
+        if (depth && gl_depth_texture(rt)) {
+            s.w = s.h = 0; // the program's depth attachment (depth.c): its own size
+            s.tex = gl_depth_texture(rt);
+            return s;
+        }
+        s.tex = depth && rt->depth_ready ? rt->depth_tex : 0;
         return s;
     }
     if (!e->loaded || !e->textures || !e->textures[in->vis.texture]) {

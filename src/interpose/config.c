@@ -95,6 +95,8 @@ void ip_config_parse(ip_config *cfg, ip_getenv_fn get, const char *process) {
     copy_env(cfg->config_file, sizeof(cfg->config_file), get, "FXGL_CONFIG");
     copy_env(cfg->stats, sizeof(cfg->stats), get, "FXGL_STATS");
     cfg->count_app_draws = env_bool(get, "FXGL_COUNT_APP_DRAWS", false);
+    const char *depth = get("FXGL_DEPTH");
+    cfg->depth_fbo = depth && strcmp(depth, "fbo") == 0;
     cfg->blacklisted = ip_config_name_listed(cfg->process, builtin_blacklist) ||
                        ip_config_name_listed(cfg->process, get("FXGL_BLACKLIST"));
     cfg->disabled = env_bool(get, "FXGL_DISABLE", false) || cfg->blacklisted;

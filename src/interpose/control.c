@@ -513,6 +513,7 @@ ip_inspect *ip_inspect_create(fxgl_runtime *fx) {
         .screenshot_dir = getenv("FXGL_SCREENSHOT_DIR"),
         .visualise = getenv("FXGL_VISUALISE"),
         .overlay = overlay && strcmp(overlay, "1") == 0,
+        .dump_extra = ip_depth_dump, // depth.c: the depth candidates
     };
     i->in = fxgl_inspect_create(fx, &desc);
     if (!i->in) {
@@ -613,7 +614,7 @@ static bool dump_to_log(ip_inspect *i, const char *line, char *reply, size_t siz
 
 static void run_command(void *user, const char *line, char *reply, size_t size) {
     ip_inspect *i = user;
-    if (dump_to_log(i, line, reply, size)) {
+    if (dump_to_log(i, line, reply, size) || ip_depth_command(line, reply, size)) {
         fxgl_log(FXGL_LOG_INFO, "control: %s: %s", line, reply);
         return;
     }

@@ -61,10 +61,14 @@ IP_NO_ASAN void *ip_dlsym_substitute(const char *name, void *real, const void *c
         return real;
     }
     void *hook = ip_dlsym_hook_for(name);
-    bool draw = false;
-    if (!hook) { // the host's draws, with FXGL_COUNT_APP_DRAWS=1 only (draws.c)
+    bool draw = false, depth = false;
+    if (!hook) { // the host's draws, with FXGL_COUNT_APP_DRAWS=1 or FXGL_DEPTH=fbo (draws.c)
         hook = ip_draws_hook_for(name);
         draw = hook != NULL;
+    }
+    if (!hook) { // its framebuffers and clears, with FXGL_DEPTH=fbo only (depth.c)
+        hook = ip_depth_hook_for(name);
+        depth = hook != NULL;
     }
     if (!hook || hook == real) {
         return real;
@@ -72,7 +76,7 @@ IP_NO_ASAN void *ip_dlsym_substitute(const char *name, void *real, const void *c
     if (!ip_config_get()->dlsym_hook || ip_real_in_gl_library(caller)) {
         return real;
     }
-    return draw ? ip_draws_bind(name, real) : hook;
+    return draw ? ip_draws_bind(name, real) : depth ? ip_depth_bind(name, real) : hook;
 }
 
 #ifndef IP_TEST_NO_EXPORTS // see fxgl_interpose.h

@@ -1,6 +1,7 @@
 /*
  * draws.c - counting the host program's own draw calls (issue 9), only with
- * FXGL_COUNT_APP_DRAWS=1.
+ * FXGL_COUNT_APP_DRAWS=1; the same hooks also feed the FBO depth provider's
+ * per-attachment counts (depth.c) with FXGL_DEPTH=fbo.
  *
  * The glDraw* / glMultiDraw* entry points are handed out through the same
  * lookup paths as the other hooks (dlsym, dlvsym, glXGetProcAddress[ARB],
@@ -29,8 +30,26 @@
 
 static uint64_t app_draws;       // relaxed atomic: draws since the last swap
 static bool handed_out;          // some hook was returned to the program
+static bool counting_draws;      // FXGL_COUNT_APP_DRAWS=1 (the hooks may serve depth.c alone)
 
-#define IP_DRAW_COUNT() __atomic_fetch_add(&app_draws, 1, __ATOMIC_RELAXED)
+// One draw call of v vertices: the draw counter, and the depth provider's
+// per-attachment counts while a loaded effect binds DEPTH (depth.c).
+#define IP_DRAW_COUNT(v)                                                                 \
+    do {                                                                                 \
+        if (__atomic_load_n(&counting_draws, __ATOMIC_RELAXED)) {                        \
+            __atomic_fetch_add(&app_draws, 1, __ATOMIC_RELAXED);                         \
+        }                                                                                \
+        ip_depth_draw(v);                                                                \
+    } while (0)
+
+static uint64_t sum_counts(const GLsizei *c, GLsizei n) {
+    uint64_t v = 0;
+    for (GLsizei i = 0; c && i < n; i++) {
+        v += c[i] > 0 ? (uint64_t)c[i] : 0;
+    }
+    return v;
+}
+#define VERTS(c, n) ((c) > 0 && (n) > 0 ? (uint64_t)(c) * (uint64_t)(n) : 0)
 
 // One slot per entry point: its name, its real function, our hook.
 typedef struct ip_draw_slot {
@@ -52,88 +71,88 @@ static ip_draw_slot slots[D_COUNT];
 #define REAL(i, type) IP_FN(type, __atomic_load_n(&slots[i].real, __ATOMIC_ACQUIRE))
 
 static void hook_DrawArrays(GLenum m, GLint f, GLsizei c) {
-    IP_DRAW_COUNT();
+    IP_DRAW_COUNT(VERTS(c, 1));
     REAL(D_ARRAYS, PFNGLDRAWARRAYSPROC)(m, f, c);
 }
 static void hook_DrawElements(GLenum m, GLsizei c, GLenum t, const void *i) {
-    IP_DRAW_COUNT();
+    IP_DRAW_COUNT(VERTS(c, 1));
     REAL(D_ELEMENTS, PFNGLDRAWELEMENTSPROC)(m, c, t, i);
 }
 static void hook_DrawRangeElements(GLenum m, GLuint s, GLuint e, GLsizei c, GLenum t,
                                    const void *i) {
-    IP_DRAW_COUNT();
+    IP_DRAW_COUNT(VERTS(c, 1));
     REAL(D_RANGE, PFNGLDRAWRANGEELEMENTSPROC)(m, s, e, c, t, i);
 }
 static void hook_DrawArraysInstanced(GLenum m, GLint f, GLsizei c, GLsizei n) {
-    IP_DRAW_COUNT();
+    IP_DRAW_COUNT(VERTS(c, n));
     REAL(D_ARRAYS_INST, PFNGLDRAWARRAYSINSTANCEDPROC)(m, f, c, n);
 }
 static void hook_DrawElementsInstanced(GLenum m, GLsizei c, GLenum t, const void *i, GLsizei n) {
-    IP_DRAW_COUNT();
+    IP_DRAW_COUNT(VERTS(c, n));
     REAL(D_ELEMENTS_INST, PFNGLDRAWELEMENTSINSTANCEDPROC)(m, c, t, i, n);
 }
 static void hook_DrawElementsBaseVertex(GLenum m, GLsizei c, GLenum t, const void *i, GLint b) {
-    IP_DRAW_COUNT();
+    IP_DRAW_COUNT(VERTS(c, 1));
     REAL(D_ELEMENTS_BV, PFNGLDRAWELEMENTSBASEVERTEXPROC)(m, c, t, i, b);
 }
 static void hook_DrawRangeElementsBaseVertex(GLenum m, GLuint s, GLuint e, GLsizei c, GLenum t,
                                              const void *i, GLint b) {
-    IP_DRAW_COUNT();
+    IP_DRAW_COUNT(VERTS(c, 1));
     REAL(D_RANGE_BV, PFNGLDRAWRANGEELEMENTSBASEVERTEXPROC)(m, s, e, c, t, i, b);
 }
 static void hook_DrawElementsInstancedBaseVertex(GLenum m, GLsizei c, GLenum t, const void *i,
                                                  GLsizei n, GLint b) {
-    IP_DRAW_COUNT();
+    IP_DRAW_COUNT(VERTS(c, n));
     REAL(D_ELEMENTS_INST_BV, PFNGLDRAWELEMENTSINSTANCEDBASEVERTEXPROC)(m, c, t, i, n, b);
 }
 static void hook_DrawArraysInstancedBaseInstance(GLenum m, GLint f, GLsizei c, GLsizei n,
                                                  GLuint bi) {
-    IP_DRAW_COUNT();
+    IP_DRAW_COUNT(VERTS(c, n));
     REAL(D_ARRAYS_INST_BI, PFNGLDRAWARRAYSINSTANCEDBASEINSTANCEPROC)(m, f, c, n, bi);
 }
 static void hook_DrawElementsInstancedBaseInstance(GLenum m, GLsizei c, GLenum t, const void *i,
                                                    GLsizei n, GLuint bi) {
-    IP_DRAW_COUNT();
+    IP_DRAW_COUNT(VERTS(c, n));
     REAL(D_ELEMENTS_INST_BI, PFNGLDRAWELEMENTSINSTANCEDBASEINSTANCEPROC)(m, c, t, i, n, bi);
 }
 static void hook_DrawElementsInstancedBaseVertexBaseInstance(GLenum m, GLsizei c, GLenum t,
                                                              const void *i, GLsizei n, GLint b,
                                                              GLuint bi) {
-    IP_DRAW_COUNT();
+    IP_DRAW_COUNT(VERTS(c, n));
     REAL(D_ELEMENTS_INST_BV_BI, PFNGLDRAWELEMENTSINSTANCEDBASEVERTEXBASEINSTANCEPROC)(
         m, c, t, i, n, b, bi);
 }
 static void hook_DrawArraysIndirect(GLenum m, const void *p) {
-    IP_DRAW_COUNT();
+    IP_DRAW_COUNT(0);
     REAL(D_ARRAYS_INDIRECT, PFNGLDRAWARRAYSINDIRECTPROC)(m, p);
 }
 static void hook_DrawElementsIndirect(GLenum m, GLenum t, const void *p) {
-    IP_DRAW_COUNT();
+    IP_DRAW_COUNT(0);
     REAL(D_ELEMENTS_INDIRECT, PFNGLDRAWELEMENTSINDIRECTPROC)(m, t, p);
 }
 // A multi-draw counts as one call: what the program issued, as apitrace
 // counts it (the draws inside are the driver's business).
 static void hook_MultiDrawArrays(GLenum m, const GLint *f, const GLsizei *c, GLsizei n) {
-    IP_DRAW_COUNT();
+    IP_DRAW_COUNT(sum_counts(c, n));
     REAL(D_MULTI_ARRAYS, PFNGLMULTIDRAWARRAYSPROC)(m, f, c, n);
 }
 static void hook_MultiDrawElements(GLenum m, const GLsizei *c, GLenum t, const void *const *i,
                                    GLsizei n) {
-    IP_DRAW_COUNT();
+    IP_DRAW_COUNT(sum_counts(c, n));
     REAL(D_MULTI_ELEMENTS, PFNGLMULTIDRAWELEMENTSPROC)(m, c, t, i, n);
 }
 static void hook_MultiDrawArraysIndirect(GLenum m, const void *p, GLsizei n, GLsizei s) {
-    IP_DRAW_COUNT();
+    IP_DRAW_COUNT(0);
     REAL(D_MULTI_ARRAYS_INDIRECT, PFNGLMULTIDRAWARRAYSINDIRECTPROC)(m, p, n, s);
 }
 static void hook_MultiDrawElementsIndirect(GLenum m, GLenum t, const void *p, GLsizei n,
                                            GLsizei s) {
-    IP_DRAW_COUNT();
+    IP_DRAW_COUNT(0);
     REAL(D_MULTI_ELEMENTS_INDIRECT, PFNGLMULTIDRAWELEMENTSINDIRECTPROC)(m, t, p, n, s);
 }
 static void hook_MultiDrawElementsBaseVertex(GLenum m, const GLsizei *c, GLenum t,
                                              const void *const *i, GLsizei n, const GLint *b) {
-    IP_DRAW_COUNT();
+    IP_DRAW_COUNT(sum_counts(c, n));
     REAL(D_MULTI_ELEMENTS_BV, PFNGLMULTIDRAWELEMENTSBASEVERTEXPROC)(m, c, t, i, n, b);
 }
 
@@ -177,7 +196,13 @@ IP_NO_ASAN static ip_draw_slot *find(const char *name) {
 
 IP_NO_ASAN void *ip_draws_hook_for(const char *name) {
     ip_draw_slot *s = find(name);
-    return s && ip_config_get()->count_app_draws ? s->hook : NULL;
+    if (!s) {
+        // Every dlsym comes here, the sanitizer runtime's own before it is initialised
+        // (reading the configuration then allocates and crashes): names first.
+        return NULL;
+    }
+    const ip_config *cfg = ip_config_get();
+    return cfg->count_app_draws || cfg->depth_fbo ? s->hook : NULL;
 }
 
 IP_NO_ASAN void *ip_draws_bind(const char *name, void *real) {
@@ -193,6 +218,7 @@ IP_NO_ASAN void *ip_draws_bind(const char *name, void *real) {
                       "not counted", name);
         return real;
     }
+    __atomic_store_n(&counting_draws, ip_config_get()->count_app_draws, __ATOMIC_RELAXED);
     __atomic_store_n(&handed_out, true, __ATOMIC_RELEASE);
     return s->hook;
 }

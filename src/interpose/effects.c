@@ -22,8 +22,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "fxgl_diskcache.h"
 #include "fxgl_effects.h"
 #include "fxgl_fx.h"
 #include "fxgl_gl.h"
@@ -44,6 +46,8 @@ static struct session {
     fxgl_config config;
     fxgl_preset *preset;         // the startup preset, NULL: none configured
     fxgl_effects_desc effects_desc; // what each runtime's compile object is made from
+    fxgl_diskcache *cache;       // the on-disk compile cache, NULL: off (lives to the exit)
+    fxgl_program_cache programs; // its program binaries, for each runtime
     char **files;                // full paths of the .fx files found, first one per name wins
     size_t file_count;
     fxgl_search effect_dirs;     // EffectSearchPaths, `**` expanded (src/preset/search.c)
@@ -71,6 +75,7 @@ typedef struct ip_entry {
     int runtime_index;           // -1 until the runtime has it
     bool pending;                // the first compile is not back yet
     fxgl_effect *reused;         // another context's first compile, to deliver (a reference)
+    fxgl_effect *staged;         // a finished compile waiting for the rest of the set (owned)
     bool described;              // preset view below is valid
     fxgl_preset_effect view;     // the preset's view of effect (arrays owned)
     fxgl_preset_transition *transitions; // per view uniform, while a preset switch blends
@@ -87,8 +92,12 @@ struct ip_effects {
     bool ready;                  // every first compile is back: frames run effects
     bool first_polled;           // results are taken from the second frame on
     bool transitioning;          // some entry's transitions are running
+    bool apply_staged;           // preset holds a switch or an edit not applied yet
+    double apply_duration;       // its blend in seconds (0: at once)
     unsigned preset_gen, reload_gen, perf_gen; // the session's, as last acted on
     ip_warm *warm;               // the worker's private context for prewarms (NULL: none)
+    struct timespec created;     // for the "effects ready after" line
+    unsigned reused;             // first compiles taken from another context
 };
 
 static void preset_diag(void *user, const fxgl_preset_diag *diag) {
@@ -141,6 +150,15 @@ static void session_setup(void) {
     }
     session.ok = true;
     const fxgl_config *c = &session.config;
+    // [DEPTH] (depth.c): how the FBO depth provider chooses and when it copies.
+    ip_depth_options depth = {
+        .by_vertices = c->depth_by_vertices,
+        .aspect = c->depth_aspect,
+        .copy_before_clear = c->depth_copy_before_clears,
+        .clear_index = c->depth_clear_index,
+    };
+    snprintf(depth.selected, sizeof(depth.selected), "%s", c->depth_selected);
+    ip_depth_set_options(&depth);
     // [LOG] of ReShade.ini / fxgl.ini (FXGL_LOG and FXGL_LOG_FILE are already over it).
     ip_log_configure((fxgl_log_level)c->log_level, c->log_file);
     if (!fxgl_search_expand(&session.effect_dirs, c->effect_paths, c->effect_path_count) ||
@@ -157,7 +175,14 @@ static void session_setup(void) {
     // Definitions layered effect > preset > fxgl.ini, performance mode, all as src/effects
     // does it for every consumer; the search paths are the session's ("dir/**"). Each
     // runtime makes its own compile object from this (its target and buffer size).
+    // Compiles run on the reload worker, so the cache's reads and writes never happen on
+    // a presenting thread.
+    session.cache = fxgl_diskcache_create(&(fxgl_diskcache_desc){.dir = c->cache_path,
+                                                                 .sink = sink});
+    session.programs = (fxgl_program_cache){fxgl_diskcache_load_binary,
+                                            fxgl_diskcache_store_binary, session.cache};
     session.effects_desc = (fxgl_effects_desc){
+        .cache = session.cache,
         .include_paths = (const char *const *)session.effect_dirs.dirs,
         .include_path_count = session.effect_dirs.count,
         .defines = c->defines.items,
@@ -444,6 +469,7 @@ void ip_effects_destroy(ip_effects *fx) {
         free_view(&fx->entries[i]);
         effect_release(fx->entries[i].effect);
         effect_release(fx->entries[i].reused);
+        effect_release(fx->entries[i].staged);
     }
     free(fx->entries);
     fxgl_preset_destroy(fx->preset);
@@ -458,10 +484,71 @@ void ip_effects_preset_path(char *out, size_t size) {
     pthread_mutex_unlock(&session.lock);
 }
 
+// Milliseconds since the process started: its start time in clock ticks after boot
+// (/proc/self/stat, field 22) against CLOCK_BOOTTIME; -1 when unknown. Ticks are
+// 10 ms on Linux, fine for startup times.
+static double ms_since_start(void) {
+    FILE *f = fopen("/proc/self/stat", "r");
+    if (!f) {
+        return -1;
+    }
+    char buf[1024];
+    size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    const char *p = strrchr(buf, ')'); // the command name may hold spaces
+    unsigned long long start = 0;
+    for (int field = 2; p && field < 22; field++) {
+        p = strchr(p + 1, ' ');
+    }
+    long hz = sysconf(_SC_CLK_TCK);
+    struct timespec t;
+    if (!p || sscanf(p + 1, "%llu", &start) != 1 || hz <= 0 ||
+        clock_gettime(CLOCK_BOOTTIME, &t) != 0) {
+        return -1;
+    }
+    return ((double)t.tv_sec + (double)t.tv_nsec * 1e-9 - (double)start / (double)hz) * 1e3;
+}
+
+void ip_effects_log_startup(fxgl_runtime *rt) {
+    fxgl_program_counts pc = fxgl_runtime_program_counts(rt);
+    fxgl_diskcache_stats cs = fxgl_diskcache_get_stats(session.cache);
+    char compiles[96] = "effect compile cache off";
+    if (session.cache) {
+        snprintf(compiles, sizeof(compiles), "effect compiles: %u from the cache, %u run",
+                 cs.module_hits, cs.module_misses);
+    }
+    fxgl_log(FXGL_LOG_INFO, "effects on screen %.0f ms after the process started; %s; "
+             "programs: %u shader compile(s), %u from cached binaries (%u refused)",
+             ms_since_start(), compiles, pc.shader_compiles, pc.binary_hits,
+             pc.binary_rejected);
+}
+
+const struct fxgl_program_cache *ip_effects_program_cache(void) {
+    pthread_once(&session_once, session_setup);
+    return session.cache ? &session.programs : NULL;
+}
+
 const char *const *ip_effects_texture_paths(size_t *count) {
     pthread_once(&session_once, session_setup);
     *count = session.texture_dirs.count;
     return (const char *const *)session.texture_dirs.dirs;
+}
+
+bool ip_effects_save_depth(const ip_depth_options *opt) {
+    pthread_once(&session_once, session_setup);
+    if (!session.ok) {
+        return false;
+    }
+    fxgl_config c = session.config; // a shallow copy: only read by the save
+    c.depth_by_vertices = opt->by_vertices;
+    c.depth_aspect = opt->aspect;
+    c.depth_copy_before_clears = opt->copy_before_clear;
+    c.depth_clear_index = opt->clear_index;
+    snprintf(c.depth_selected, sizeof(c.depth_selected), "%s", opt->selected);
+    fxgl_preset_sink sink = {preset_diag, NULL};
+    const char *name = program_invocation_short_name;
+    return fxgl_config_save_depth(&c, name, &sink);
 }
 
 bool ip_effects_wanted(void) {
@@ -625,6 +712,7 @@ static void add_wanted(ip_effects *fx) {
         ip_entry *e = &fx->entries[fx->entry_count];
         *e = (ip_entry){.id = (int)i, .path = session.files[i], .runtime_index = -1};
         e->reused = take_shared(fx, e->id);
+        fx->reused += e->reused != NULL;
         if (!fxgl_reloader_watch(fx->reloader, e->id, e->path, NULL) ||
             (!e->reused && !fxgl_reloader_request(fx->reloader, e->id))) {
             effect_release(e->reused);
@@ -746,62 +834,87 @@ static void first_error(const char *errors, char *out, size_t size) {
     snprintf(out, size, "%.*s", (int)len, from[0] ? from : "unknown error");
 }
 
-// One finished compile: the first version joins the runtime, a later one
-// replaces the running version whole; a failure keeps what runs.
-// shared: r->effect is another context's compile (a reference), not this worker's.
-static bool deliver(ip_effects *fx, fxgl_runtime *rt, fxgl_reload_result *r, bool shared) {
+// One finished compile, held back (entry->staged) until the rest of the set is in:
+// a player sees the previous set until every effect of the new one has compiled or
+// failed, then the whole set in its final order in one frame (ip_effects_frame). A
+// failure is logged and left out; it never holds the others back. shared: r->effect is
+// another context's compile (a reference), not this worker's.
+static void stage(ip_effects *fx, fxgl_reload_result *r, bool shared) {
     ip_entry *e = NULL;
     for (size_t i = 0; i < fx->entry_count; i++) {
         e = fx->entries[i].id == r->id ? &fx->entries[i] : e;
     }
     if (!e) {
-        return false;
+        return;
     }
     bool first = e->pending;
     e->pending = false;
     if (!r->effect) {
         char msg[512];
         first_error(r->errors, msg, sizeof(msg));
-        if (e->runtime_index < 0) {
+        if (e->runtime_index < 0 && !e->staged) {
             fxgl_log(FXGL_LOG_WARN, "effect %s skipped: %s", e->path, msg);
-            ip_inspect_note_failed(base_name(e->path), msg); // issue 10: for the dump
+            ip_inspect_note_failed(base_name(e->path), msg); // for the dump
         } else {
             fxgl_log(FXGL_LOG_WARN, "reload of %s failed, the running version stays: %s",
                      e->path, msg);
         }
-        return first;
+        return;
     }
-    fxgl_effect *effect = r->effect;
+    effect_release(e->staged); // an older result nobody saw: the newest one counts
+    e->staged = r->effect;
     r->effect = NULL; // ours now
-    if (e->runtime_index < 0) {
-        int index = fxgl_runtime_add_effect(rt, effect, base_name(e->path));
-        if (index < 0) {
-            effect_release(effect);
-            return first;
-        }
-        e->runtime_index = index;
-        e->effect = effect;
-        if (first && !shared) {
-            share_first_compile(fx, e->id, effect);
-        }
-    } else {
-        char reason[256] = "";
-        if (!fxgl_runtime_replace_effect(rt, (size_t)e->runtime_index, effect, reason,
-                                         sizeof(reason))) {
-            fxgl_log(FXGL_LOG_WARN, "reload of %s failed, the running version stays: %s",
-                     e->path, reason);
-            effect_release(effect);
-            return false;
-        }
-        free_view(e); // it points into the old version
-        effect_release(e->effect);
-        e->effect = effect;
-        fxgl_log(FXGL_LOG_INFO, "reloaded %s (compiled in %.1f ms on the worker)", e->path,
-                 r->compile_ms);
+    if (first && !shared) {
+        share_first_compile(fx, e->id, e->staged);
     }
-    // Includes and images may differ in the new version.
-    fxgl_reloader_watch(fx->reloader, e->id, e->path, effect);
-    return true;
+    if (e->runtime_index >= 0) {
+        fxgl_log(FXGL_LOG_INFO, "recompiled %s (%.1f ms on the worker); swapped in with the "
+                 "rest of the set", e->path, r->compile_ms);
+    }
+}
+
+// Every staged version into the runtime, in one frame: the first version of a file
+// joins it, a later one replaces the running version whole (a version that does not
+// load keeps the running one).
+static void install_staged(ip_effects *fx, fxgl_runtime *rt) {
+    for (size_t i = 0; i < fx->entry_count; i++) {
+        ip_entry *e = &fx->entries[i];
+        fxgl_effect *effect = e->staged;
+        if (e->pending) {
+            // The reloader is idle and owes nothing, so this result was lost (out of
+            // memory on the worker): reported, left out, never waited for again.
+            e->pending = false;
+            fxgl_log(FXGL_LOG_WARN, "effect %s skipped: its compile gave no result", e->path);
+        }
+        if (!effect) {
+            continue;
+        }
+        e->staged = NULL;
+        if (e->runtime_index < 0) {
+            int index = fxgl_runtime_add_effect(rt, effect, base_name(e->path));
+            if (index < 0) {
+                effect_release(effect);
+                continue;
+            }
+            e->runtime_index = index;
+            e->effect = effect;
+        } else {
+            char reason[256] = "";
+            if (!fxgl_runtime_replace_effect(rt, (size_t)e->runtime_index, effect, reason,
+                                             sizeof(reason))) {
+                fxgl_log(FXGL_LOG_WARN, "reload of %s failed, the running version stays: %s",
+                         e->path, reason);
+                effect_release(effect);
+                continue;
+            }
+            free_view(e); // it points into the old version
+            effect_release(e->effect);
+            e->effect = effect;
+            fxgl_log(FXGL_LOG_INFO, "reloaded %s", e->path);
+        }
+        // Includes and images may differ in the new version.
+        fxgl_reloader_watch(fx->reloader, e->id, e->path, effect);
+    }
 }
 
 ip_effects *ip_effects_load(fxgl_runtime *rt, const fxgl_gl_info *info, int width,
@@ -830,6 +943,7 @@ ip_effects *ip_effects_load(fxgl_runtime *rt, const fxgl_gl_info *info, int widt
     fx->target = desc.target;
     desc.performance_mode = performance_mode;
     fx->compiler = fxgl_effects_create(&desc);
+    clock_gettime(CLOCK_MONOTONIC, &fx->created);
     fx->preset = read_preset(path);
     fx->entries = calloc(session.file_count + 1, sizeof(*fx->entries));
     bool live = ip_config_get()->live_reload;
@@ -877,8 +991,13 @@ ip_effects *ip_effects_load(fxgl_runtime *rt, const fxgl_gl_info *info, int widt
     return fx;
 }
 
+void ip_effects_compile_counts(const ip_effects *fx, unsigned *compiled, unsigned *reused) {
+    *compiled = fx ? (unsigned)fxgl_reloader_compiles(fx->reloader) : 0;
+    *reused = fx ? fx->reused : 0;
+}
+
 // Every request from the session since the last frame, acted on without waiting.
-static void take_requests(ip_effects *fx, fxgl_runtime *rt, double now) {
+static void take_requests(ip_effects *fx) {
     char path[PATH_MAX];
     pthread_mutex_lock(&session.lock);
     bool switched = fx->preset_gen != session.preset_gen;
@@ -933,7 +1052,9 @@ static void take_requests(ip_effects *fx, fxgl_runtime *rt, double now) {
                 fxgl_reloader_watch_preset(fx->reloader, path);
             }
             add_wanted(fx); // effects only the new preset enables
-            apply_preset(fx, rt, now, session.config.transition_ms / 1000.0);
+            // Applied with the recompiles and the new effects, as one set (ip_effects_frame).
+            fx->apply_staged = true;
+            fx->apply_duration = session.config.transition_ms / 1000.0;
         }
     }
     for (size_t i = 0; recompile && i < fx->entry_count; i++) {
@@ -942,7 +1063,7 @@ static void take_requests(ip_effects *fx, fxgl_runtime *rt, double now) {
 }
 
 bool ip_effects_frame(ip_effects *fx, fxgl_runtime *rt, int width, int height, double now) {
-    take_requests(fx, rt, now);
+    take_requests(fx);
     if (width != fx->env.width || height != fx->env.height) {
         // BUFFER_WIDTH/HEIGHT are compiled in: recompile for the new size in the
         // background; the running versions go on until the new ones are in.
@@ -957,13 +1078,14 @@ bool ip_effects_frame(ip_effects *fx, fxgl_runtime *rt, int width, int height, d
     // The frame that asked for the first compiles never waits for them: results
     // are taken from the next frame on, a bounded number per frame (each swap
     // builds GL objects).
-    bool changed = false, preset_file = false;
-    if (fx->first_polled) {
+    bool preset_file = false;
+    bool polled = fx->first_polled;
+    if (polled) {
         for (size_t i = 0; i < fx->entry_count; i++) {
             if (fx->entries[i].reused) {
                 fxgl_reload_result r = {.id = fx->entries[i].id, .effect = fx->entries[i].reused};
-                fx->entries[i].reused = NULL; // deliver takes the reference
-                changed |= deliver(fx, rt, &r, true);
+                fx->entries[i].reused = NULL; // stage takes the reference
+                stage(fx, &r, true);
             }
         }
         fxgl_reload_result r;
@@ -971,15 +1093,15 @@ bool ip_effects_frame(ip_effects *fx, fxgl_runtime *rt, int width, int height, d
             if (r.preset_changed) {
                 preset_file = true;
             } else {
-                changed |= deliver(fx, rt, &r, false);
+                stage(fx, &r, false);
             }
             fxgl_reload_result_finish(&r);
         }
     }
     fx->first_polled = true;
     if (preset_file) {
-        // The preset was edited on disk: the worker has its new definitions; the
-        // values and techniques are re-read here.
+        // The preset was edited on disk: the worker has its new definitions (and
+        // recompiles what they change); the values and techniques are re-read here.
         char path[PATH_MAX];
         pthread_mutex_lock(&session.lock);
         snprintf(path, sizeof(path), "%s", session.preset_path);
@@ -990,21 +1112,39 @@ bool ip_effects_frame(ip_effects *fx, fxgl_runtime *rt, int width, int height, d
             fx->preset = next;
             fxgl_effects_lock_preset(fx->compiler, fx->preset);
             add_wanted(fx);
-            changed = true;
-            fxgl_log(FXGL_LOG_INFO, "preset %s changed on disk: applied", path);
+            fx->apply_staged = true;
+            fxgl_log(FXGL_LOG_INFO, "preset %s changed on disk: applied with its effects", path);
         }
     }
-    bool pending = false;
+    // The set changes as a whole: only once the worker owes nothing (every compile asked
+    // for, by this frame's requests or a file's change, is back and taken; each failure
+    // logged and left out) does what waits go in, all in this frame, before it runs.
+    bool staged = fx->apply_staged || !fx->ready, waiting = !polled;
     for (size_t i = 0; i < fx->entry_count; i++) {
-        pending |= fx->entries[i].pending;
+        staged |= fx->entries[i].staged != NULL || fx->entries[i].pending;
+        waiting |= fx->entries[i].reused != NULL; // another context's, taken next frame
     }
-    if (!fx->ready && !pending) {
+    if (staged && !waiting && fxgl_reloader_idle(fx->reloader)) {
+        double duration = fx->apply_staged ? fx->apply_duration : 0.0;
+        install_staged(fx, rt);
+        if (!fx->ready) {
+            struct timespec t;
+            clock_gettime(CLOCK_MONOTONIC, &t);
+            double ms = (double)(t.tv_sec - fx->created.tv_sec) * 1e3 +
+                        (double)(t.tv_nsec - fx->created.tv_nsec) * 1e-6;
+            fxgl_diskcache_stats cs = fxgl_diskcache_get_stats(session.cache);
+            fxgl_log(FXGL_LOG_INFO, "effects ready %.1f ms after the context's first frame; "
+                     "compile cache %s: %u hit(s), %u miss(es) in this process", ms,
+                     session.cache ? session.config.cache_path : "off", cs.module_hits,
+                     cs.module_misses);
+        }
         fx->ready = true;
-        changed = true;
+        fx->apply_staged = false;
+        fx->apply_duration = 0.0;
+        apply_preset(fx, rt, now, duration);
     }
-    if (changed && fx->ready) {
-        apply_preset(fx, rt, now, 0.0);
-    } else if (fx->transitioning) {
+    if (fx->transitioning) {
+        // From this very frame: a switch's first frame shows the values it starts from.
         step_transitions(fx, rt, now);
     }
     return fx->ready;

@@ -8,16 +8,22 @@
  *
  * Displays are recorded at eglGetDisplay/eglGetPlatformDisplay(EXT) with
  * their platform: on X11 the window behind a surface gives input its focus
- * and pointer, on Wayland the program's wl_display is where wayland.c
- * listens for keys.
+ * and pointer, and its size: Mesa's X11 platform answers
+ * eglQuerySurface(EGL_WIDTH/HEIGHT) with a GetGeometry round trip on the
+ * program's connection each time (platform_x11.c, dri2_query_surface), so
+ * a window surface's size comes from the window's ConfigureNotify events on
+ * fxgl's own connection, as for GLX (input.c ip_x11_window_size); on
+ * Wayland the program's wl_display is where wayland.c listens for keys.
  */
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
+#include <X11/Xlib.h>
 
 #include "fxgl_interpose.h"
 
@@ -113,6 +119,7 @@ static const struct egl_real *egl(void) {
 }
 
 static void *display_wayland(EGLDisplay dpy);
+static void display_x_name(EGLDisplay dpy, char *name, size_t size);
 
 // --- the frame ---
 
@@ -141,16 +148,27 @@ static bool before_swap(EGLDisplay dpy, EGLSurface surface) {
     if (render_buffer == EGL_SINGLE_BUFFER) {
         ip_drawable_set_pbuffer(IP_WSI_EGL, dpy, (uintptr_t)surface);
     }
-    EGLint w = 0, h = 0;
-    r->query_surface(dpy, surface, EGL_WIDTH, &w);
-    r->query_surface(dpy, surface, EGL_HEIGHT, &h);
-    ip_drawable_state state = ip_drawable_swap(IP_WSI_EGL, dpy, (uintptr_t)surface, w, h);
-    // The X window behind the surface was destroyed (x11.c): the driver
-    // reports the swap as it would without fxgl; no GL call of ours first.
-    if (state.native_window && ip_x11_window_gone(state.native_window)) {
+    // The X window behind a window surface (recorded at its creation on an
+    // X11 display). Destroyed (x11.c): the driver reports the swap as it
+    // would without fxgl; no request and no GL call of ours first.
+    uintptr_t window = ip_drawable_native(IP_WSI_EGL, dpy, (uintptr_t)surface);
+    if (window && ip_x11_window_gone(window)) {
         FXGL_LOG_ONCE(FXGL_LOG_INFO, "swap of a destroyed window: passed to the driver");
         return false;
     }
+    // Its size from its events on fxgl's own connection; only what cannot be
+    // watched (pbuffers, other platforms) is asked of EGL, every frame.
+    int w = 0, h = 0;
+    char x_name[128];
+    display_x_name(dpy, x_name, sizeof(x_name));
+    if (!window || !ip_x11_window_size(x_name, (uint32_t)window, &w, &h)) {
+        EGLint qw = 0, qh = 0;
+        r->query_surface(dpy, surface, EGL_WIDTH, &qw);
+        r->query_surface(dpy, surface, EGL_HEIGHT, &qh);
+        w = qw;
+        h = qh;
+    }
+    ip_drawable_state state = ip_drawable_swap(IP_WSI_EGL, dpy, (uintptr_t)surface, w, h);
     ip_slot *slot = ip_slot_acquire(IP_WSI_EGL, dpy, ctx);
     if (!slot) {
         return false;
@@ -160,6 +178,7 @@ static bool before_swap(EGLDisplay dpy, EGLSurface surface) {
         .runtime = ip_slot_runtime(slot),
         .drawable = state,
         .context = ctx,
+        .x_display = x_name[0] ? x_name : NULL,
         .x_window = (uint32_t)state.native_window,
         .wl_display = display_wayland(dpy),
     });
@@ -246,6 +265,7 @@ static struct display_rec {
     EGLDisplay dpy;
     bool x11;                    // native windows are X window ids
     void *wl_display;            // the program's wl_display (Wayland input), else NULL
+    char x_name[128];            // the X display's name ("": $DISPLAY)
 } displays[IP_MAX_DISPLAYS];
 static pthread_mutex_t displays_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -297,7 +317,13 @@ static void display_seen(EGLDisplay dpy, EGLenum platform, void *native) {
         }
     }
     if (slot >= 0) {
-        displays[slot] = (struct display_rec){dpy, x11, wl};
+        displays[slot] = (struct display_rec){dpy, x11, wl, ""};
+        // A Display * (the X11 platform's native display) names its server;
+        // EGL_DEFAULT_DISPLAY is $DISPLAY's. (An XCB platform display is not x11.)
+        const char *name = x11 && native ? DisplayString((Display *)native) : NULL;
+        if (name) {
+            snprintf(displays[slot].x_name, sizeof(displays[slot].x_name), "%s", name);
+        }
     }
     pthread_mutex_unlock(&displays_lock);
 }
@@ -312,6 +338,18 @@ static bool display_x11(EGLDisplay dpy) {
     }
     pthread_mutex_unlock(&displays_lock);
     return x11;
+}
+
+// Copies the X display's name ("" for $DISPLAY) into name.
+static void display_x_name(EGLDisplay dpy, char *name, size_t size) {
+    name[0] = 0;
+    pthread_mutex_lock(&displays_lock);
+    for (int i = 0; i < IP_MAX_DISPLAYS; i++) {
+        if (displays[i].dpy == dpy) {
+            snprintf(name, size, "%s", displays[i].x_name);
+        }
+    }
+    pthread_mutex_unlock(&displays_lock);
 }
 
 static void *display_wayland(EGLDisplay dpy) {

@@ -1,14 +1,18 @@
 /*
  * frame.c - the frame hook: what runs before the real swap.
  *
- * One runtime per share group: the glad dispatch table and the context
+ * One record per share group: the glad dispatch table and the context
  * description (fxgl_gl_load), loaded on the group's first swap through the
- * real GetProcAddress, and the decision whether this context is one to work
- * on (GL 4.3 / GLES 3.0, not zink). On the first usable frame the effect
- * runtime (src/gl) is created on the current context, if the preset enables
- * anything (effects.c), and from then on runs every frame of that context
- * before the real swap, with the frame's input snapshot (input.c). Anything
- * that fails is logged once and the frame passes through untouched.
+ * real GetProcAddress, the decision whether this context is one to work
+ * on (GL 4.3 / GLES 3.0, not zink), and the group's shared GL objects
+ * (fxgl_gl_share: linked programs, image textures). On the first usable
+ * frame of each context that presents, an effect runtime (src/gl) is created
+ * on it, if the preset enables anything (effects.c): a view of the group,
+ * with its own container objects (FBOs, VAO, queries), which takes the
+ * programs and images another context of the group already made. From then
+ * on it runs every frame of that context before the real swap, with the
+ * frame's input snapshot (input.c). Anything that fails is logged once and
+ * the frame passes through untouched.
  *
  * FXGL_TEST_MARK=1 is a test-only switch: it clears an 8x8 square in the
  * window's top-left corner of the back buffer to magenta (1, 0, 1, 1) with
@@ -31,6 +35,23 @@
 #define IP_TINY 16               // drawables up to this size are skipped (cursors, probes)
 #define IP_MARK 8                // the test mark's side in pixels
 
+#define IP_MAX_VIEWS 8           // contexts of one share group that present with effects
+
+// One presenting context of the group and the effect runtime made on it.
+typedef struct ip_view {
+    void *ctx;                   // the context; NULL: a free record
+    bool fx_tried;               // creation attempted (again after a `reload`)
+    fxgl_runtime *fx;            // NULL: no effects (none wanted, or creation failed)
+    ip_effects *effects;         // what fx runs; freed after fx
+    ip_variant_ctx *vctx;        // fx's compile context (specialised programs), after fx
+    ip_input *input;             // this view's previous input snapshot
+    bool input_idle_logged;      // "input not polled" logged once
+    bool statuses_logged;        // the first run frame logged what loaded and was skipped
+    bool frame_failed_logged;
+    ip_inspect *inspect;         // control.c: dump, overlay, control; NULL: none
+    bool inspect_tried;          // created once the first compiles are in (their failures too)
+} ip_view;
+
 struct ip_runtime {
     pthread_mutex_t lock;        // frames of one group on two threads take turns
     bool loaded;                 // load attempted (once per group)
@@ -38,24 +59,17 @@ struct ip_runtime {
     GladGLContext gl;            // the group's dispatch table
     fxgl_gl_info info;           // what the context is
     bool first_frame_logged;
-    // The effect runtime: created lazily on the first usable frame, on the
-    // context current then (owner), whose container objects it uses.
-    bool fx_tried;               // creation attempted (again after its context went)
-    fxgl_runtime *fx;            // NULL: no effects (none wanted, or creation failed)
-    ip_effects *effects;         // what fx runs; freed after fx
-    ip_variant_ctx *vctx;        // fx's compile context (specialised programs), after fx
-    void *owner;                 // the context fx lives on
-    ip_input *input;             // this runtime's previous input snapshot
-    bool input_idle_logged;      // "input not polled" logged once
-    bool statuses_logged;        // the first run frame logged what loaded and was skipped
-    bool frame_failed_logged;
-    ip_inspect *inspect;         // control.c (issue 10): dump, overlay, control; NULL: none
-    bool inspect_tried;          // created once the first compiles are in (their failures too)
+    fxgl_gl_share *share;        // programs and images of the group (src/gl/share.c)
+    ip_view views[IP_MAX_VIEWS];
 };
 
 ip_runtime *ip_runtime_create(void) {
     ip_runtime *rt = calloc(1, sizeof(*rt));
-    if (!rt) {
+    if (rt) {
+        rt->share = fxgl_gl_share_create();
+    }
+    if (!rt || !rt->share) {
+        free(rt);
         FXGL_LOG_ONCE(FXGL_LOG_ERROR, "out of memory for a share group: frames pass through");
         return NULL;
     }
@@ -63,44 +77,52 @@ ip_runtime *ip_runtime_create(void) {
     return rt;
 }
 
-// Under rt->lock. Destroys the effect runtime on its own context (current),
-// or abandons it: its GL objects die with that context, its CPU memory is
-// leaked (small, once per destroyed context; no GL call on a foreign one).
-// The compile worker and compiled effects (ip_effects) are freed either way.
-static void drop_effects(ip_runtime *rt, bool current) {
-    if (!rt->fx) {
+// Under rt->lock. Destroys the view's effect runtime on its own context (current), or
+// abandons it: its container objects die with that context, what it shares with the
+// group stays for the group's other contexts, its CPU memory is leaked (small, once per
+// destroyed context; no GL call on a foreign one). The compile worker and compiled
+// effects (ip_effects) are freed either way.
+static void drop_effects(ip_view *v, bool current) {
+    if (!v->fx) {
         return;
     }
     if (current) {
-        ip_inspect_destroy(rt->inspect); // issue 10: before the runtime it reads
-        fxgl_runtime_destroy(rt->fx);
+        ip_inspect_destroy(v->inspect); // before the runtime it reads
+        fxgl_runtime_destroy(v->fx);
     } else {
         // Its compile thread ends (releasing the compile context, which goes below).
-        fxgl_runtime_stop_worker(rt->fx);
+        fxgl_runtime_stop_worker(v->fx);
         fxgl_log(FXGL_LOG_DEBUG, "context destroyed while not current: its effect runtime is "
-                 "abandoned (GL objects die with the context)");
-        // issue 10: the layer reads the effects freed below: its dump is written and it
-        // is taken out of the exit handler's list now (no GL call).
-        ip_inspect_abandon(rt->inspect);
+                 "abandoned (its containers die with the context, shared objects stay with "
+                 "the group)");
+        // The layer reads the effects freed below: its dump is written and it is taken
+        // out of the exit handler's list now (no GL call).
+        ip_inspect_abandon(v->inspect);
+        fxgl_runtime_abandon(v->fx);
     }
+    ip_depth_runtime_gone(v->fx); // depth.c: no copy goes to it any more (after the dump)
     // CPU only (the compile worker, the compiled effects): the abandoned runtime
     // borrowing them is never called again, so they go either way.
-    ip_effects_destroy(rt->effects);
-    ip_variant_ctx_destroy(rt->vctx);
-    rt->vctx = NULL;
-    rt->inspect = NULL;
-    rt->inspect_tried = false;
-    rt->fx = NULL;
-    rt->effects = NULL;
-    rt->owner = NULL;
-    rt->fx_tried = false;
-    rt->statuses_logged = false;
+    ip_effects_destroy(v->effects);
+    ip_variant_ctx_destroy(v->vctx);
+    v->vctx = NULL;
+    v->inspect = NULL;
+    v->inspect_tried = false;
+    v->fx = NULL;
+    v->effects = NULL;
+    v->fx_tried = false;
+    v->statuses_logged = false;
 }
 
 void ip_runtime_context_gone(ip_runtime *rt, void *ctx, bool current) {
     pthread_mutex_lock(&rt->lock);
-    if (rt->fx && rt->owner == ctx) {
-        drop_effects(rt, current);
+    for (int i = 0; i < IP_MAX_VIEWS; i++) {
+        ip_view *v = &rt->views[i];
+        if (v->ctx == ctx) {
+            drop_effects(v, current);
+            ip_input_destroy(v->input);
+            *v = (ip_view){0};
+        }
     }
     pthread_mutex_unlock(&rt->lock);
 }
@@ -109,10 +131,33 @@ void ip_runtime_destroy(ip_runtime *rt) {
     if (!rt) {
         return;
     }
-    // Every context is gone by now (ip_runtime_context_gone ran for the owner).
-    ip_input_destroy(rt->input);
+    // Every context is gone by now (ip_runtime_context_gone ran for each), so the
+    // group's GL objects are gone with it: the share table frees CPU memory only.
+    for (int i = 0; i < IP_MAX_VIEWS; i++) {
+        ip_input_destroy(rt->views[i].input);
+    }
+    fxgl_gl_share_unref(rt->share);
     pthread_mutex_destroy(&rt->lock);
     free(rt);
+}
+
+// Under rt->lock: the view of ctx, a new one if it has none; NULL when the group has
+// IP_MAX_VIEWS presenting contexts already.
+static ip_view *view_of(ip_runtime *rt, void *ctx) {
+    ip_view *free_view = NULL;
+    for (int i = 0; i < IP_MAX_VIEWS; i++) {
+        if (rt->views[i].ctx == ctx) {
+            return &rt->views[i];
+        }
+        free_view = !free_view && !rt->views[i].ctx ? &rt->views[i] : free_view;
+    }
+    if (free_view) {
+        *free_view = (ip_view){.ctx = ctx};
+    } else {
+        FXGL_LOG_ONCE(FXGL_LOG_INFO, "more than %d contexts of one share group present: the "
+                      "others pass through", IP_MAX_VIEWS);
+    }
+    return free_view;
 }
 
 static void load(ip_runtime *rt, ip_wsi wsi) {
@@ -216,47 +261,48 @@ static void gl_log(void *user, fxgl_gl_log_level level, const char *message) {
     fxgl_log((fxgl_log_level)level, "%s", message);
 }
 
-// Under rt->lock, on the first usable frame of the runtime's context.
-static void create_effects(ip_runtime *rt, const ip_frame_desc *frame) {
-    rt->fx_tried = true;
+// Under rt->lock, on the first usable frame of the view's context.
+static void create_effects(ip_runtime *rt, ip_view *v, const ip_frame_desc *frame) {
+    v->fx_tried = true;
     if (!ip_effects_wanted()) {
         return;
     }
     size_t texture_path_count = 0;
     const char *const *texture_paths = ip_effects_texture_paths(&texture_path_count);
     fxgl_runtime_desc desc = {
+        .share = rt->share,
         .log = gl_log,
         .texture_search_paths = texture_paths,
         .texture_search_path_count = texture_path_count,
+        .program_cache = ip_effects_program_cache(),
     };
     // Specialised programs are compiled on a second context of the group (variant_ctx.c).
-    rt->vctx = ip_variant_ctx_create(frame->wsi, &rt->info);
-    ip_variant_ctx_worker(rt->vctx, &rt->gl, &desc.worker);
-    rt->fx = fxgl_runtime_create(&rt->gl, &rt->info, &desc);
-    if (!rt->fx) {
-        ip_variant_ctx_destroy(rt->vctx);
-        rt->vctx = NULL;
+    v->vctx = ip_variant_ctx_create(frame->wsi, &rt->info);
+    ip_variant_ctx_worker(v->vctx, &rt->gl, &desc.worker);
+    v->fx = fxgl_runtime_create(&rt->gl, &rt->info, &desc);
+    if (!v->fx) {
+        ip_variant_ctx_destroy(v->vctx);
+        v->vctx = NULL;
         FXGL_LOG_ONCE(FXGL_LOG_WARN, "cannot create the effect runtime: frames pass through");
         return;
     }
-    rt->effects = ip_effects_load(rt->fx, &rt->info, frame->drawable.width,
-                                  frame->drawable.height);
-    if (!rt->effects) {
-        fxgl_runtime_destroy(rt->fx); // the context is current: ours to clean
-        rt->fx = NULL;
-        ip_variant_ctx_destroy(rt->vctx);
-        rt->vctx = NULL;
+    v->effects = ip_effects_load(v->fx, &rt->info, frame->drawable.width,
+                                 frame->drawable.height);
+    if (!v->effects) {
+        fxgl_runtime_destroy(v->fx); // the context is current: ours to clean
+        v->fx = NULL;
+        ip_variant_ctx_destroy(v->vctx);
+        v->vctx = NULL;
         return;
     }
-    rt->owner = frame->context;
-    if (!rt->input) {
-        rt->input = ip_input_create();
+    if (!v->input) {
+        v->input = ip_input_create();
     }
 }
 
 // What loaded and what was skipped, once, after the first frame created the
 // effects' GL objects.
-static void log_statuses(fxgl_runtime *fx) {
+static void log_statuses(fxgl_runtime *fx, const ip_effects *effects) {
     size_t n = fxgl_runtime_technique_count(fx);
     for (size_t i = 0; i < n; i++) {
         fxgl_technique_info t;
@@ -273,6 +319,18 @@ static void log_statuses(fxgl_runtime *fx) {
                      t.enabled ? "on" : "off");
         }
     }
+    ip_effects_log_startup(fx);
+    // What this context made itself and what it took from the process and its share
+    // group (docs/interpose.md, "Contexts"): counted, for the tests and for a player
+    // wondering why a second window starts at once.
+    unsigned compiled = 0, reused = 0;
+    ip_effects_compile_counts(effects, &compiled, &reused);
+    const fxgl_runtime_share_stats *s = fxgl_runtime_share_stats_get(fx);
+    fxgl_log(FXGL_LOG_INFO, "effects of this context: %u front-end compile(s), %u taken from "
+             "another context; %u program(s) linked, %u from the share group; %u texture(s) "
+             "created, %u image(s) uploaded, %u from the share group", compiled, reused,
+             s->programs_linked, s->programs_shared, s->textures_created, s->images_uploaded,
+             s->images_shared);
 }
 
 static double now_seconds(void) {
@@ -283,47 +341,43 @@ static double now_seconds(void) {
 
 // Under rt->lock: the effects of this frame, before the real swap. True
 // when they drew into it (the frame is no longer the program's alone).
-static bool run_effects(ip_runtime *rt, const ip_frame_desc *frame) {
-    if (!rt->fx_tried) {
-        create_effects(rt, frame);
+static bool run_effects(ip_runtime *rt, ip_view *v, const ip_frame_desc *frame) {
+    if (!v->fx_tried) {
+        create_effects(rt, v, frame);
     }
-    if (!rt->fx) {
-        return false;
-    }
-    if (frame->context != rt->owner) {
-        // FIXME(issue 7): a second context of the share group presenting
-        // needs container objects of its own; until then it passes through.
-        FXGL_LOG_ONCE(FXGL_LOG_INFO, "a second context of a share group presents: its frames "
-                      "pass through");
+    if (!v->fx) {
         return false;
     }
     double now = now_seconds();
     fxgl_input input;
     // Input only for what reads it: a bound key, a key or mouse uniform, the overlay.
-    bool wanted = rt->input && (ip_effects_wants_input(rt->effects) ||
-                                ip_inspect_wants_input(rt->inspect) ||
-                                fxgl_runtime_reads_input(rt->fx));
-    if (!wanted && rt->input && rt->inspect_tried && !rt->input_idle_logged) {
-        rt->input_idle_logged = true;
+    bool wanted = v->input && (ip_effects_wants_input(v->effects) ||
+                               ip_inspect_wants_input(v->inspect) ||
+                               fxgl_runtime_reads_input(v->fx));
+    if (!wanted && v->input && v->inspect_tried && !v->input_idle_logged) {
+        v->input_idle_logged = true;
         fxgl_log(FXGL_LOG_DEBUG, "input not polled: no key bound, no key or mouse uniform, "
                  "no overlay");
     }
-    bool have_input = wanted && ip_input_poll(rt->input, frame->x_display, frame->x_window,
+    bool have_input = wanted && ip_input_poll(v->input, frame->x_display, frame->x_window,
                                               frame->drawable.width, frame->drawable.height,
                                               frame->wl_display, &input);
     // Keys first, so a preset switch or toggle shows in this very frame.
-    bool on = !have_input || ip_effects_input(rt->effects, rt->fx, &input);
-    if (!ip_effects_frame(rt->effects, rt->fx, frame->drawable.width, frame->drawable.height,
+    bool on = !have_input || ip_effects_input(v->effects, v->fx, &input);
+    if (!ip_effects_frame(v->effects, v->fx, frame->drawable.width, frame->drawable.height,
                           now) || !on) {
         // First compiles still on the worker, or KeyEffects: passed through.
-        ip_inspect_idle(rt->inspect, have_input ? &input : NULL); // issue 10: control answers
+        ip_inspect_idle(v->inspect, have_input ? &input : NULL); // control answers
         return false;
     }
-    if (!rt->inspect_tried) {
-        // Issue 10, after the first compiles: the effects that failed are known now.
-        rt->inspect_tried = true;
-        rt->inspect = ip_inspect_create(rt->fx);
+    if (!v->inspect_tried) {
+        // After the first compiles: the effects that failed are known now.
+        v->inspect_tried = true;
+        v->inspect = ip_inspect_create(v->fx);
     }
+    // The program's depth attachments (FXGL_DEPTH=fbo): choice and end-of-frame copy.
+    ip_depth_frame(v->fx, frame->wsi, frame->context, frame->drawable.width,
+                   frame->drawable.height);
     fxgl_frame_desc desc = {
         .width = frame->drawable.width,
         .height = frame->drawable.height,
@@ -331,18 +385,18 @@ static bool run_effects(ip_runtime *rt, const ip_frame_desc *frame) {
         .input = have_input ? &input : NULL,
         .time = now,
     };
-    // Through the inspection layer (issue 10): control, overlay, screenshots.
-    if (!ip_inspect_frame(rt->inspect, rt->fx, &desc) && !rt->frame_failed_logged) {
-        rt->frame_failed_logged = true;
+    // Through the inspection layer: control, overlay, screenshots.
+    if (!ip_inspect_frame(v->inspect, v->fx, &desc) && !v->frame_failed_logged) {
+        v->frame_failed_logged = true;
         fxgl_log(FXGL_LOG_WARN, "the effect runtime passed a %dx%d frame through",
                  desc.width, desc.height);
     }
-    if (!rt->statuses_logged) {
-        rt->statuses_logged = true;
-        log_statuses(rt->fx);
+    if (!v->statuses_logged) {
+        v->statuses_logged = true;
+        log_statuses(v->fx, v->effects);
     }
-    if (ip_inspect_take_reload(rt->inspect)) {
-        drop_effects(rt, true); // issue 10: `reload`; rebuilt at the next frame
+    if (ip_inspect_take_reload(v->inspect)) {
+        drop_effects(v, true); // `reload`; rebuilt at the next frame
     }
     return true;
 }
@@ -384,13 +438,14 @@ bool ip_frame(const ip_frame_desc *frame) {
                          : "",
                      rt->info.renderer, d->width, d->height);
         }
-        drawn = run_effects(rt, frame);
-        if (ip_stats_wanted()) { // issue 9: FXGL_STATS (stats.c), app draws (draws.c)
+        ip_view *v = view_of(rt, frame->context);
+        drawn = v && run_effects(rt, v, frame);
+        if (ip_stats_wanted()) { // FXGL_STATS (stats.c), app draws (draws.c)
             uint64_t draws = 0;
             bool counted = cfg->count_app_draws && ip_draws_take(&draws);
-            // rt->fx exists only when some technique is wanted (create_effects).
-            bool ours = rt->fx && rt->owner == frame->context;
-            ip_stats_frame(ours ? rt->fx : NULL, ours, draws, counted);
+            // v->fx exists only when some technique is wanted (create_effects).
+            bool ours = v && v->fx;
+            ip_stats_frame(ours ? v->fx : NULL, ours, draws, counted);
         }
         if (cfg->test_mark) {
             draw_test_mark(&rt->gl, &rt->info, d->height);

@@ -78,6 +78,7 @@ typedef struct ip_config {
     char config_file[IP_CONFIG_PATH_MAX]; // FXGL_CONFIG, "" when unset
     char stats[IP_CONFIG_PATH_MAX]; // FXGL_STATS: per-frame CSV (stats.c), "" when unset
     bool count_app_draws;        // FXGL_COUNT_APP_DRAWS=1: count the host's glDraw* calls
+    bool depth_fbo;              // FXGL_DEPTH=fbo: track the program's depth attachments
 } ip_config;
 
 typedef const char *(*ip_getenv_fn)(const char *name);
@@ -247,17 +248,28 @@ FXGL_INTERNAL void ip_warm_effect(void *user, const struct fxgl_effect *effect, 
 // After the worker has ended (fxgl_reloader_destroy).
 FXGL_INTERNAL void ip_warm_destroy(ip_warm *w);
 
+// One info line when a runtime's effects first reach the screen: the time since the
+// process started and how its programs were made (compiled, cached binaries).
+FXGL_INTERNAL void ip_effects_log_startup(struct fxgl_runtime *rt);
+// The on-disk cache's program binaries for a runtime's desc (NULL: the cache is off).
+FXGL_INTERNAL const struct fxgl_program_cache *ip_effects_program_cache(void);
+// Front-end compiles this runtime's worker finished (failed ones too) and first compiles
+// it took from another context of the process instead.
+FXGL_INTERNAL void ip_effects_compile_counts(const ip_effects *fx, unsigned *compiled,
+                                             unsigned *reused);
 FXGL_INTERNAL ip_effects *ip_effects_load(struct fxgl_runtime *rt,
                                           const struct fxgl_gl_info *info, int width,
                                           int height);
 // Once per frame on the render thread, context current, before the frame
 // runs: acts on the requests below, notices a new drawable size (recompiles
-// in the background), hands finished compiles to rt (first versions added,
-// later ones swapped in whole with fxgl_runtime_replace_effect; a failed one
-// is logged with file(line, col) and the running version stays), applies
-// the preset (with the PresetTransitionDuration blend after a switch). Never
-// waits for a compile. False until every first compile is back: the frame
-// then passes through untouched, as the reference shows nothing while loading.
+// in the background), and changes the set as a whole: finished compiles wait
+// until the worker owes nothing (every compile asked for is back, each
+// failure logged with file(line, col) and left out), then in one frame the
+// first versions are added, later ones swapped in whole with
+// fxgl_runtime_replace_effect, and the preset applied in its final order
+// (with the PresetTransitionDuration blend after a switch). Never waits for
+// a compile. False until the first set is in: the frame then passes through
+// untouched, as the reference shows nothing while loading.
 FXGL_INTERNAL bool ip_effects_frame(ip_effects *fx, struct fxgl_runtime *rt, int width,
                                     int height, double now);
 // Frees the compiled effects: only after the runtime that borrows them is gone.
@@ -389,6 +401,71 @@ FXGL_INTERNAL void *ip_draws_bind(const char *name, void *real);
 // The host's draws since the last call; false when no hook was handed out
 // (nothing counted: the program reaches its draws some other way).
 FXGL_INTERNAL bool ip_draws_take(uint64_t *count);
+
+// --- depth.c: the FBO depth provider (FXGL_DEPTH=fbo) ---
+
+struct fxgl_runtime;
+typedef struct ip_depth_options {
+    bool by_vertices;            // the most vertices wins, not the most draw calls
+    bool aspect;                 // only sizes matching the back buffer's aspect ratio
+    bool copy_before_clear;      // copy before the program clears it (else at frame end)
+    uint32_t clear_index;        // with copy_before_clear: before the N-th clear, 0: every
+                                 // clear that follows draws
+    char selected[64];           // a candidate's key ("texture:5:0:0"), "" or "auto": chosen
+} ip_depth_options;
+
+typedef struct ip_depth_cand_stats {
+    uint64_t draws;              // draw calls with it bound as the depth buffer
+    uint64_t vertices;           // vertices they drew (indirect draws count none)
+    uint32_t clears;             // depth clears and invalidations
+} ip_depth_cand_stats;
+
+typedef struct ip_depth_row {
+    int index;                   // `fxgl ctl depth select N`
+    char key[64];                // "default", "texture:NAME:LEVEL:LAYER", "renderbuffer:NAME"
+    bool renderbuffer;
+    int width, height, samples;  // 0 while not yet described
+    uint32_t format;             // GL sized format, 0 unknown
+    ip_depth_cand_stats stats;   // the last complete frame
+    bool chosen;
+} ip_depth_row;
+
+// Relaxed atomic: a loaded effect binds DEPTH, so draws and clears are counted.
+FXGL_INTERNAL extern bool ip_depth_counting;
+FXGL_INTERNAL void ip_depth_count(uint64_t vertices);
+// Called by every draw hook (draws.c) with the vertices it draws.
+static inline void ip_depth_draw(uint64_t vertices) {
+    if (__atomic_load_n(&ip_depth_counting, __ATOMIC_RELAXED)) {
+        ip_depth_count(vertices);
+    }
+}
+// Our hook for a framebuffer, attachment, clear or invalidation entry point
+// with FXGL_DEPTH=fbo, else NULL; ip_depth_bind as ip_draws_bind.
+FXGL_INTERNAL void *ip_depth_hook_for(const char *name);
+FXGL_INTERNAL void *ip_depth_bind(const char *name, void *real);
+// At the end of each frame of fx's context, before the effects run: counting
+// on or off, the choice from this frame's counts, the end-of-frame copy.
+FXGL_INTERNAL void ip_depth_frame(struct fxgl_runtime *fx, ip_wsi wsi, void *ctx, int width,
+                                  int height);
+// fx is being destroyed: no copy goes to it any more.
+FXGL_INTERNAL void ip_depth_runtime_gone(struct fxgl_runtime *fx);
+FXGL_INTERNAL void ip_depth_set_options(const ip_depth_options *opt);
+FXGL_INTERNAL void ip_depth_get_options(ip_depth_options *opt);
+// Writes opt as this program's [DEPTH:<program>] into the configuration file
+// (effects.c: the configuration is read there); false when it cannot.
+FXGL_INTERNAL bool ip_effects_save_depth(const ip_depth_options *opt);
+// The candidates drawn into in the last frame (and the chosen one), up to max.
+FXGL_INTERNAL size_t ip_depth_list(ip_depth_row *rows, size_t max, bool *counting);
+// The options and the candidates as text, rows separated by sep (snprintf-like).
+FXGL_INTERNAL size_t ip_depth_describe(char *buf, size_t size, const char *sep);
+// The same as a dump section (fxgl_inspect_desc's dump_extra); nothing without
+// FXGL_DEPTH=fbo.
+FXGL_INTERNAL size_t ip_depth_dump(void *user, char *buf, size_t size);
+// `depth`, `depth select N|auto`, `depth by draws|vertices`, `depth aspect on|off`,
+// `depth clear off|N`: false when line is no depth command. Changes are saved.
+FXGL_INTERNAL bool ip_depth_command(const char *line, char *reply, size_t size);
+// The persistent key of candidate i; false when there is none.
+FXGL_INTERNAL bool ip_depth_key(int i, char *out, size_t size);
 
 // --- stats.c (issue 9) ---
 

@@ -22,6 +22,7 @@ libfxgl_la_SOURCES = \
 	src/interpose/frame.c \
 	src/interpose/stats.c \
 	src/interpose/draws.c \
+	src/interpose/depth.c \
 	src/interpose/control.c
 # GLX/EGL headers only: the library never links libGL/libEGL, it finds
 # them at run time (real.c).
@@ -76,7 +77,8 @@ IP_APP_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/interpose $(X11_CFLAGS)
 # and these only mean something when test_preload runs them. They are
 # built with test_preload.
 ip_host_programs = tests/interpose/ip_glx_app$(EXEEXT) tests/interpose/ip_glx_dlopen$(EXEEXT) \
-	tests/interpose/ip_egl_app$(EXEEXT) tests/interpose/ip_wl_app$(EXEEXT)
+	tests/interpose/ip_egl_app$(EXEEXT) tests/interpose/ip_wl_app$(EXEEXT) \
+	tests/interpose/ip_set_app$(EXEEXT) tests/interpose/ip_depth_app$(EXEEXT)
 if HAVE_SDL2
 ip_host_programs += tests/interpose/ip_sdl_app$(EXEEXT)
 endif
@@ -87,10 +89,17 @@ tests_interpose_ip_glx_app_SOURCES = tests/interpose/ip_glx_app.c tests/interpos
 tests_interpose_ip_glx_app_CPPFLAGS = $(IP_APP_CPPFLAGS) $(GLX_CFLAGS)
 tests_interpose_ip_glx_app_LDADD = libfxgl_gl.la $(GLX_LIBS) $(XTST_LIBS) $(X11_LIBS)
 
+tests_interpose_ip_depth_app_SOURCES = tests/interpose/ip_depth_app.c tests/interpose/ip_app.h
+tests_interpose_ip_depth_app_CPPFLAGS = $(IP_APP_CPPFLAGS) $(GLX_CFLAGS)
+tests_interpose_ip_depth_app_LDADD = libfxgl_gl.la $(GLX_LIBS) $(XTST_LIBS) $(X11_LIBS) -lm
+
 tests_interpose_ip_glx_dlopen_SOURCES = tests/interpose/ip_glx_app.c tests/interpose/ip_app.h
 tests_interpose_ip_glx_dlopen_CPPFLAGS = $(IP_APP_CPPFLAGS) $(GLX_CFLAGS) -DIP_APP_DLOPEN
 tests_interpose_ip_glx_dlopen_LDADD = libfxgl_gl.la $(XTST_LIBS) $(X11_LIBS) -ldl
 
+tests_interpose_ip_set_app_SOURCES = tests/interpose/ip_set_app.c tests/interpose/ip_app.h
+tests_interpose_ip_set_app_CPPFLAGS = $(IP_APP_CPPFLAGS) $(GLX_CFLAGS) $(EGL_CFLAGS)
+tests_interpose_ip_set_app_LDADD = libfxgl_gl.la $(GLX_LIBS) $(EGL_LIBS) $(XTST_LIBS) $(X11_LIBS)
 tests_interpose_ip_egl_app_SOURCES = tests/interpose/ip_egl_app.c tests/interpose/ip_app.h
 tests_interpose_ip_egl_app_CPPFLAGS = $(IP_APP_CPPFLAGS) $(EGL_CFLAGS)
 tests_interpose_ip_egl_app_LDADD = libfxgl_gl.la $(EGL_LIBS) $(XTST_LIBS) $(X11_LIBS) -ldl
@@ -226,7 +235,8 @@ EXTRA_DIST += tests/interpose/data/Invert.fx tests/interpose/data/Broken.fx \
 	tests/interpose/data/blend/a_inverted.ini tests/interpose/data/blend/b_plain.ini \
 	tests/interpose/data/blend_key.ini tests/interpose/data/blend0_key.ini \
 	tests/interpose/data/SizeGreen.fx tests/interpose/data/sizegreen.ini \
-	tests/interpose/data/DepthInvert.fx tests/interpose/data/depthinvert.ini
+	tests/interpose/data/DepthInvert.fx tests/interpose/data/depthinvert.ini \
+	tests/interpose/data/DepthShow.fx tests/interpose/data/depthshow.ini
 
 TESTS += tests/interpose/test_fxgl_cmd.sh tests/interpose/test_asan_glmark2.sh
 EXTRA_DIST += tests/interpose/test_asan_glmark2.sh bench/interpose_overhead.sh
@@ -249,6 +259,20 @@ EXTRA_DIST += tests/interpose/test_first_hour.sh \
 	tests/interpose/data/first_hour/Textures/smaa/TestArea.png \
 	tests/interpose/data/first_hour/Textures/smaa/TestSearch.png
 tests/interpose/test_first_hour.log: $(ip_host_programs) fxgl-render$(EXEEXT) fxc$(EXEEXT)
+
+# A preset's effects appear together, in their final order, at start and when the preset
+# is rewritten (docs/interpose.md, "Startup").
+TESTS += tests/interpose/test_effect_set.sh
+EXTRA_DIST += tests/interpose/test_effect_set.sh tests/interpose/data/set/SetHalf.fx \
+	tests/interpose/data/set/SetAdd.fx tests/interpose/data/set/SetSwap.fx \
+	tests/interpose/data/set/SetInvert.fx tests/interpose/data/set/SetBroken.fx \
+	tests/interpose/data/set/a.ini tests/interpose/data/set/b.ini
+tests/interpose/test_effect_set.log: $(ip_host_programs) libfxgl.la
+# The contexts of a process share compiles; those of one share group programs and images.
+TESTS += tests/interpose/test_share_group.sh
+EXTRA_DIST += tests/interpose/test_share_group.sh tests/interpose/data/set/SetImage.fx \
+	tests/interpose/data/set/set_tint.png tests/interpose/data/set/c.ini
+tests/interpose/test_share_group.log: $(ip_host_programs) libfxgl.la
 
 # --- the 32-bit library: make lib32 ---
 #
@@ -276,3 +300,7 @@ lib32/libfxgl.so: libfxgl.la $(srcdir)/src/interpose/exports.map config.h
 lib32: lib32/libfxgl.so
 .PHONY: lib32
 CLEANFILES += lib32/libfxgl.so
+
+# The on-disk compile cache in a real program: cold and warm starts counted.
+TESTS += tests/interpose/test_cache_startup.sh
+EXTRA_DIST += tests/interpose/test_cache_startup.sh

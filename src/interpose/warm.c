@@ -228,8 +228,9 @@ void ip_warm_effect(void *user, const fxgl_effect *effect, bool first) {
         return;
     }
     char reason[256];
-    if (!fxgl_prewarm_effect(&w->gl, &w->info, effect, atomic_load(&w->width),
-                             atomic_load(&w->height), reason, sizeof(reason))) {
+    if (!fxgl_prewarm_effect_cached(&w->gl, &w->info, effect, atomic_load(&w->width),
+                                    atomic_load(&w->height), ip_effects_program_cache(),
+                                    reason, sizeof(reason))) {
         fxgl_log(FXGL_LOG_DEBUG, "prewarm skipped: %s", reason);
     }
     w->egl.MakeCurrent(w->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);

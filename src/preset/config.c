@@ -594,6 +594,63 @@ static void read_input_and_log(config_reader *r, fxgl_config *config)
     }
 }
 
+// [DEPTH], then [DEPTH:<program>] over it: a configuration shared by several
+// programs keeps one choice per program, as the reference's per-game ini does.
+static void read_depth(config_reader *r, fxgl_config *config)
+{
+    config->depth_aspect = true;
+    char program_section[160];
+    const char *name = r->env != NULL && r->env->program_name ? r->env->program_name : "";
+    snprintf(program_section, sizeof(program_section), "DEPTH:%s", name);
+    const char *sections[2] = {"DEPTH", program_section};
+    for (int i = 0; i < (name[0] ? 2 : 1); i++) {
+        const char *sec = sections[i];
+        size_t n;
+        size_t layer;
+        read_bool(r, sec, "DepthCopyBeforeClears", &config->depth_copy_before_clears);
+        read_bool(r, sec, "UseAspectRatioHeuristics", &config->depth_aspect);
+        read_bool(r, sec, "SelectByVertices", &config->depth_by_vertices);
+        const char *const *e = layer_get(r, sec, "DepthCopyAtClearIndex", &n, &layer);
+        unsigned long index;
+        if (e != NULL && n > 0 && preset_parse_ulong(e[0], &index)) {
+            config->depth_clear_index = (uint32_t)index;
+        }
+        e = layer_get(r, sec, "SelectedBuffer", &n, &layer);
+        if (e != NULL) {
+            snprintf(config->depth_selected, sizeof(config->depth_selected), "%s",
+                     n > 0 && strcmp(e[0], "auto") != 0 ? e[0] : "");
+        }
+    }
+}
+
+bool fxgl_config_save_depth(const fxgl_config *config, const char *program,
+                            const fxgl_preset_sink *sink)
+{
+    if (config->save_path == NULL) {
+        return false;
+    }
+    fxgl_ini *ini = fxgl_ini_create();
+    if (ini == NULL) {
+        return false;
+    }
+    fxgl_ini_status st = fxgl_ini_load(ini, config->save_path, sink);
+    char sec[160];
+    snprintf(sec, sizeof(sec), "DEPTH:%s", program != NULL && program[0] ? program : "");
+    const char *section = program != NULL && program[0] ? sec : "DEPTH";
+    bool ok = st != FXGL_INI_FAILED;
+    ok = ok && fxgl_ini_set_bool(ini, section, "DepthCopyBeforeClears",
+                                 config->depth_copy_before_clears);
+    uint32_t index = config->depth_clear_index;
+    ok = ok && fxgl_ini_set_uints(ini, section, "DepthCopyAtClearIndex", &index, 1);
+    ok = ok && fxgl_ini_set_bool(ini, section, "UseAspectRatioHeuristics", config->depth_aspect);
+    ok = ok && fxgl_ini_set_bool(ini, section, "SelectByVertices", config->depth_by_vertices);
+    ok = ok && fxgl_ini_set_string(ini, section, "SelectedBuffer",
+                                   config->depth_selected[0] ? config->depth_selected : "auto");
+    ok = ok && fxgl_ini_save(ini, config->save_path, sink);
+    fxgl_ini_destroy(ini);
+    return ok;
+}
+
 static void env_warn(const config_reader *r, const char *name, const char *value)
 {
     preset_diagf(r->sink, FXGL_PRESET_WARNING, "environment", 0, "%s='%s' is not understood",
@@ -767,7 +824,11 @@ static void read_environment(config_reader *r, fxgl_config *config)
         r->oom |= !ok;
     }
     value = env_value(r->env, "FXGL_CACHE_DIR");
-    if (value != NULL) {
+    if (value != NULL && strcmp(value, "off") == 0) {
+        // No compile cache at all (empty means unset, as for every variable).
+        free(config->cache_path);
+        config->cache_path = NULL;
+    } else if (value != NULL) {
         r->oom |= !replace_path(&config->cache_path, r->env, value, NULL);
     }
     value = env_value(r->env, "FXGL_LOG");
@@ -777,6 +838,27 @@ static void read_environment(config_reader *r, fxgl_config *config)
     value = env_value(r->env, "FXGL_LOG_FILE");
     if (value != NULL) {
         r->oom |= !replace_path(&config->log_file, r->env, value, NULL);
+    }
+    value = env_value(r->env, "FXGL_DEPTH_BEFORE_CLEAR");
+    if (value != NULL) {
+        // A number is the clear index (0: every clear); on/off as words.
+        unsigned long index;
+        bool on = false;
+        if (preset_parse_ulong(value, &index)) {
+            config->depth_copy_before_clears = true;
+            config->depth_clear_index = (uint32_t)index;
+        } else if (parse_bool_text(value, &on)) {
+            config->depth_copy_before_clears = on;
+        } else {
+            env_warn(r, "FXGL_DEPTH_BEFORE_CLEAR", value);
+        }
+    }
+    env_bool(r, "FXGL_DEPTH_ASPECT", &config->depth_aspect);
+    env_bool(r, "FXGL_DEPTH_BY_VERTICES", &config->depth_by_vertices);
+    value = env_value(r->env, "FXGL_DEPTH_SELECT");
+    if (value != NULL) {
+        snprintf(config->depth_selected, sizeof(config->depth_selected), "%s",
+                 strcmp(value, "auto") != 0 ? value : "");
     }
 }
 
@@ -789,6 +871,7 @@ bool fxgl_config_load(fxgl_config *config, const fxgl_config_env *env,
     set_defaults(&r, config);
     read_general(&r, config);
     read_input_and_log(&r, config);
+    read_depth(&r, config);
     read_environment(&r, config);
     installed_default_preset(&r, config);
     if (config->preset_origin == NULL && config->preset_path != NULL) {

@@ -395,7 +395,8 @@ typedef struct fxgl_config {
     char *preset_origin;         // owned; what chose it: "PresetPath in FILE:LINE",
                                  // "FXGL_PRESET (fxgl --preset)", "the installed default",
                                  // "the default place"; NULL when no preset
-    char *cache_path;            // owned; [GENERAL] IntermediateCachePath
+    char *cache_path;            // owned; [GENERAL] IntermediateCachePath; NULL: no cache
+                                 // (FXGL_CACHE_DIR=off)
     bool performance_mode;       // [GENERAL] PerformanceMode
     bool skip_disabled_effects;  // [GENERAL] SkipLoadingDisabledEffects
     uint32_t transition_ms;      // [GENERAL] PresetTransitionDuration, default 1000
@@ -411,7 +412,19 @@ typedef struct fxgl_config {
     bool force_shortcut_modifiers; // [INPUT] ForceShortcutModifiers, default true
     fxgl_config_log_level log_level; // [LOG] Level: error, warn, info, debug (or 0-3)
     char *log_file;              // owned; [LOG] File, NULL = stderr
+    // [DEPTH] (then [DEPTH:<program name>] over it): the FBO depth provider's choice
+    bool depth_copy_before_clears; // DepthCopyBeforeClears (FXGL_DEPTH_BEFORE_CLEAR=N|off)
+    uint32_t depth_clear_index;  // DepthCopyAtClearIndex: before the N-th clear, 0 every one
+    bool depth_aspect;           // UseAspectRatioHeuristics, default on (FXGL_DEPTH_ASPECT)
+    bool depth_by_vertices;      // SelectByVertices (FXGL_DEPTH_BY_VERTICES)
+    char depth_selected[64];     // SelectedBuffer, "" automatic (FXGL_DEPTH_SELECT)
 } fxgl_config;
+
+// Writes the [DEPTH:<program>] keys of config (the FBO depth provider's
+// options) into config->save_path: read, changed, written to a temporary file
+// and renamed, every other key kept. false when it cannot be written.
+bool fxgl_config_save_depth(const fxgl_config *config, const char *program,
+                            const fxgl_preset_sink *sink);
 
 // Finds, reads and layers the files, then applies the environment:
 //   FXGL_CONFIG            the first file looked at

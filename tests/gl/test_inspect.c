@@ -304,6 +304,9 @@ START_TEST(dump_content) {
                "  diagnostic: Missing.fx(4,1): note: here\n");
         HAS(t, "effects: 5 (3 ready, 1 failed, 1 pending), 1 failed to compile; techniques: 6, "
                "2 ran last frame\n");
+        // No share group here: everything made by this runtime.
+        HAS(t, " programs linked, 0 from the share group; ");
+        HAS(t, " images uploaded, 0 from the share group\n");
         HAS(t, "overlay: off\n");
 
         // Control shows in the dump; the file is written atomically.

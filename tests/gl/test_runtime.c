@@ -62,11 +62,16 @@ static void fix_upload(fix *f, const fxgl_image *img) {
 }
 
 static bool fix_no_direct; // the next fix_init's runtime ends every frame with a copy out
+// The next fix_init's context joins this one's share group, its runtime this share table
+// (both keep the display: the test terminates nothing while the other context lives).
+static const fxgl_test_egl *fix_share_with;
+static fxgl_gl_share *fix_share;
 
 static bool fix_init(fix *f, bool es, bool depth) {
     memset(f, 0, sizeof(*f));
     char reason[256];
-    fxgl_test_egl_desc desc = {.api = es ? FXGL_API_GLES : FXGL_API_GL};
+    fxgl_test_egl_desc desc = {.api = es ? FXGL_API_GLES : FXGL_API_GL,
+                               .share = fix_share_with, .keep_display = fix_share != NULL};
     f->egl = fxgl_test_egl_create(&desc, reason, sizeof(reason));
     ck_assert_msg(f->egl, "%s", reason);
     f->gl = fxgl_test_egl_gl(f->egl);
@@ -100,7 +105,7 @@ static bool fix_init(fix *f, bool es, bool depth) {
     const char *paths[1] = {data};
     fxgl_runtime_desc rd = {
         .log = on_log, .log_user = f, .texture_search_paths = paths,
-        .texture_search_path_count = 1, .no_direct_pass = fix_no_direct,
+        .texture_search_path_count = 1, .no_direct_pass = fix_no_direct, .share = fix_share,
     };
     f->rt = fxgl_runtime_create(gl, fxgl_test_egl_info(f->egl), &rd);
     ck_assert_msg(f->rt, "runtime: %s", f->log);
@@ -1105,6 +1110,124 @@ static double px_images(int x, int y, int c, const fix *f) {
     return c == 3 ? 1.0 : 0.0;
 }
 
+// Objects of a kind in the share group of the current context (names 1..1023).
+static int count_objects(GladGLContext *gl, bool programs) {
+    int n = 0;
+    for (GLuint name = 1; name < 1024; name++) {
+        n += programs ? gl->IsProgram(name) == GL_TRUE : gl->IsTexture(name) == GL_TRUE;
+    }
+    return n;
+}
+
+static double px_png(int x, int y, int c, const fix *f) {
+    (void)f;
+    if (y < 2 && x < 4) {
+        return png_pixels[y][x][c] / 255.0;
+    }
+    return c == 3 ? 1.0 : 0.0;
+}
+
+// Two contexts of one share group, a runtime on each with the group's share table: the
+// second links no program and uploads no image, and shows the same pixels. Destroying the
+// first (on its context) leaves the second working; once the last runtime is destroyed, no
+// program or texture of fxgl's is left in the group. A context outside the group with its
+// own table links its own programs. (The abandoned runtime - its context destroyed while
+// not current - is tested through the interposer: tests/interpose/test_share_group.sh.)
+START_TEST(share_group_programs_and_images) {
+    {
+        fxgl_gl_share *share = fxgl_gl_share_create();
+        ck_assert(share);
+        static tfx t;
+        tfx_init(&t, "data/Images.fx", false);
+        int img = tfx_texture(&t, "Img::Png", 4, 2, 1, FXGL_FORMAT_RGBA8);
+        t.tex[img].source = "tiny.png";
+        int si = tfx_sampler(&t, "Img::SI", img, false, false);
+        int tech = tfx_technique(&t, "Show");
+        int show = tfx_shader(&t, FXGL_STAGE_PIXEL, "Show",
+                              "uniform sampler2D SI;\n"
+                              "layout(location = 0) out vec4 o;\n"
+                              "void main() { ivec2 p = ivec2(gl_FragCoord.xy);\n"
+                              "  o = vec4(0.0, 0.0, 0.0, 1.0);\n"
+                              "  if (p.y < 2 && p.x < 4) o = texelFetch(SI, p, 0); }\n");
+        tfx_use_sampler(&t, show, si, "SI");
+        tfx_pass(&t, tech, show);
+        const fxgl_effect *effect = tfx_finish(&t);
+
+        fix a, b;
+        fix_share = share;
+        fix_init(&a, false, false);
+        ck_assert_int_eq(count_objects(a.gl, true), 0);
+        fxgl_runtime_add_effect(a.rt, effect, NULL);
+        fix_frame(&a);
+        check_ready(&a, 0);
+        expect(&a, px_png, 1, "first context");
+        const fxgl_runtime_share_stats *sa = fxgl_runtime_share_stats_get(a.rt);
+        ck_assert_int_eq(sa->programs_linked, 1);
+        ck_assert_int_eq(sa->programs_shared, 0);
+        ck_assert_int_eq(sa->images_uploaded, 1);
+        ck_assert_int_eq(sa->images_shared, 0);
+
+        fix_share_with = a.egl;
+        fix_init(&b, false, false);
+        fix_share_with = NULL;
+        fix_share = NULL;
+        fxgl_gl_share_unref(share); // the runtimes hold it now
+        fxgl_runtime_add_effect(b.rt, effect, NULL);
+        fix_frame(&b);
+        check_ready(&b, 0);
+        expect(&b, px_png, 1, "second context of the group");
+        const fxgl_runtime_share_stats *sb = fxgl_runtime_share_stats_get(b.rt);
+        ck_assert_int_eq(sb->programs_linked, 0);
+        ck_assert_int_eq(sb->programs_shared, 1);
+        ck_assert_int_eq(sb->images_uploaded, 0);
+        ck_assert_int_eq(sb->images_shared, 1);
+        ck_assert_int_eq(sb->textures_created, 0);
+
+        // The first runtime goes; the second must not lose what it took.
+        ck_assert(fxgl_test_egl_make_current(a.egl));
+        fxgl_runtime_destroy(a.rt);
+        ck_assert(fxgl_test_egl_make_current(b.egl));
+        fix_upload(&b, &b.in);
+        fix_frame(&b);
+        expect(&b, px_png, 1, "second context after the first runtime went");
+        fxgl_runtime_destroy(b.rt);
+        // The last user deleted the shared ones; each runtime deleted its own.
+        ck_assert_int_eq(count_objects(b.gl, true), 0);
+        ck_assert_int_eq(count_objects(b.gl, false), 2); // each fixture's colour texture
+        ck_assert_int_eq(b.gl->GetError(), GL_NO_ERROR);
+        fxgl_image_free(&a.in);
+        fxgl_image_free(&b.in);
+        fxgl_test_egl_destroy(b.egl);
+        fxgl_test_egl_destroy(a.egl);
+    }
+    // Outside the group, with a table of its own: everything made again.
+    fix c, d;
+    fix_share = fxgl_gl_share_create();
+    fix_init(&c, false, false);
+    fxgl_gl_share_unref(fix_share);
+    fix_share = fxgl_gl_share_create();
+    fix_init(&d, false, false);
+    fxgl_gl_share_unref(fix_share);
+    fix_share = NULL;
+    static tfx t;
+    tfx_init(&t, "Plus.fx", false);
+    int smp = color_sampler(&t);
+    tfx_pass(&t, tfx_technique(&t, "Plus"), ps_color(&t, smp, "vec4(c.rgb + 0.125, 1.0)"));
+    const fxgl_effect *effect = tfx_finish(&t);
+    ck_assert(fxgl_test_egl_make_current(c.egl));
+    fxgl_runtime_add_effect(c.rt, effect, NULL);
+    fix_frame(&c);
+    ck_assert(fxgl_test_egl_make_current(d.egl));
+    fxgl_runtime_add_effect(d.rt, effect, NULL);
+    fix_frame(&d);
+    ck_assert_int_eq(fxgl_runtime_share_stats_get(d.rt)->programs_linked, 1);
+    ck_assert_int_eq(fxgl_runtime_share_stats_get(d.rt)->programs_shared, 0);
+    fix_finish(&d);
+    ck_assert(fxgl_test_egl_make_current(c.egl));
+    fix_finish(&c);
+}
+END_TEST
+
 START_TEST(image_and_lut_loading) {
     for (int es = 0; es < 2; es++) {
         fix f;
@@ -1992,6 +2115,7 @@ int main(void) {
     tcase_add_test(tc, resize);
     tcase_add_test(tc, float3_output_keeps_alpha);
     tcase_add_test(tc, self_sampled_target);
+    tcase_add_test(tc, share_group_programs_and_images);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

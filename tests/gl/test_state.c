@@ -874,6 +874,69 @@ static void frame_keeps_state(variant var) {
     fixture_finish(&f);
 }
 
+// A frame that changes a few things, on a context with GL's initial values:
+// the defaults write only what differs from them (dither, multisample on
+// desktop GL and sRGB writes on ES are on initially), and gl_state_restore_changed writes back
+// exactly those and what the frame marked - counted call by call.
+static void restore_writes_only_changes(variant var) {
+    fixture f;
+    char reason[256];
+    if (!fixture_init(&f, var, reason, sizeof(reason))) {
+        ck_assert_msg(var == GL_COMPAT, "%s context: %s", variant_name(var), reason);
+        printf("state: %s not available (%s); skipped\n", variant_name(var), reason);
+        return;
+    }
+    app *a = &f.a;
+    GladGLContext *gl = a->gl;
+    GLuint prog = make_program(gl, a->es, vs_tri, fs_app);
+    GLuint tex = new_texture(gl, GL_TEXTURE_2D, GL_RGBA8, 1, 1);
+    gl->BindTexture(GL_TEXTURE_2D, 0);
+    read_state(a, &before);
+    uint32_t full = 0;
+    for (int round = 0; round < 2; round++) {
+        gl_state_capture(&f.st);
+        gl_state_set_runtime_defaults(&f.st);
+        // GL_DITHER; GL_MULTISAMPLE on desktop; sRGB writes on ES (initially on there).
+        int defaults = a->es ? 1 + a->srgb_control : 2;
+        ck_assert_int_eq(f.st.stats.defaults_calls, defaults);
+        // The frame: a program, a texture on unit 3, blending on.
+        gl->UseProgram(prog);
+        gl->ActiveTexture(GL_TEXTURE3);
+        gl->BindTexture(GL_TEXTURE_2D, tex);
+        gl->Enable(GL_BLEND);
+        gl_state_touch(&f.st, GL_STATE_PROGRAM | GL_STATE_ACTIVE_TEXTURE | GL_STATE_BLEND);
+        gl_state_touch_unit(&f.st, GL_STATE_UNIT_TEXTURE, 3);
+        if (round == 0) {
+            gl_state_restore_changed(&f.st);
+            // program 1; unit 3: select + every target + select back; blend:
+            // enable, func, equation, mask, colour; the defaults' enables.
+            uint32_t want = 1 + (uint32_t)(2 + f.st.num_targets) + 5 + (uint32_t)defaults;
+            ck_assert_int_eq(f.st.stats.restore_calls, want);
+            printf("state: %s: a frame changing a program, one unit and blending: "
+                   "defaults %u, restore %u GL calls",
+                   variant_name(var), f.st.stats.defaults_calls, f.st.stats.restore_calls);
+        } else {
+            gl_state_restore(&f.st);
+            full = f.st.stats.restore_calls;
+            printf(" (%u for the full restore)\n", full);
+            ck_assert_int_gt(full, f.st.num_targets * 16);
+        }
+        ck_assert_int_eq(gl->GetError(), GL_NO_ERROR);
+        read_state(a, &after);
+        assert_same(&before, &after);
+    }
+    gl->DeleteProgram(prog);
+    gl->DeleteTextures(1, &tex);
+    fixture_finish(&f);
+}
+
+START_TEST(restore_changed_counts) {
+    restore_writes_only_changes(GL_CORE);
+    restore_writes_only_changes(GL_COMPAT);
+    restore_writes_only_changes(GLES);
+}
+END_TEST
+
 START_TEST(gl_core_frame_keeps_state) {
     frame_keeps_state(GL_CORE);
 }
@@ -979,24 +1042,31 @@ static void build_chain(bool es, bool compute) {
         tfx_use_storage(b, cshader, st, 0, "Store");
         tfx_compute(b, tb, cshader, 1, 1);
         int is = tfx_sampler(b, "B::ImgS", img, true, false);
+        // Two samplers: units 0 and 1 (the state captures units on first use).
         int out = tfx_shader(b, FXGL_STAGE_PIXEL, "Out",
-                             "uniform sampler2D ImgS;\nin vec2 uv;\n"
+                             "uniform sampler2D ImgS;\nuniform sampler2D MipS;\nin vec2 uv;\n"
                              "layout(location = 0) out vec4 o;\n"
-                             "void main() { o = texture(ImgS, uv); }\n");
+                             "void main() { o = texture(ImgS, uv) + textureLod(MipS, uv, 1.0); }\n");
         tfx_use_sampler(b, out, is, "ImgS");
+        tfx_use_sampler(b, out, ms, "MipS");
         tfx_pass(b, tb, out);
     } else {
         int out = tfx_shader(b, FXGL_STAGE_PIXEL, "Out",
-                             "uniform sampler2D MipS;\nin vec2 uv;\n"
+                             "uniform sampler2D MipS;\nuniform sampler2D Depth;\nin vec2 uv;\n"
                              "layout(location = 0) out vec4 o;\n"
-                             "void main() { o = textureLod(MipS, uv, 1.0); }\n");
+                             "void main() { o = textureLod(MipS, uv, 1.0) + texture(Depth, uv); }\n");
         tfx_use_sampler(b, out, ms, "MipS");
+        tfx_use_sampler(b, out, ds, "Depth");
         tfx_pass(b, tb, out);
     }
     tfx_finish(b);
 }
 
-static void runtime_chain_keeps_state(variant var) {
+// odd_state: the application's unusual values (set_app_state); without it the
+// context keeps GL's initial values, most of which are the runtime's defaults
+// too: then nothing the frame changes is restored because the defaults moved
+// it, and every change must have been marked (gl_state_restore_changed).
+static void runtime_chain_keeps_state(variant var, bool odd_state) {
     fixture f;
     char reason[256];
     if (!fixture_init(&f, var, reason, sizeof(reason))) {
@@ -1024,7 +1094,9 @@ static void runtime_chain_keeps_state(variant var) {
     ck_assert_int_eq(gl->CheckFramebufferStatus(GL_FRAMEBUFFER), GL_FRAMEBUFFER_COMPLETE);
     gl->BindFramebuffer(GL_FRAMEBUFFER, 0);
     gl->BindTexture(GL_TEXTURE_2D, 0);
-    set_app_state(a);
+    if (odd_state) {
+        set_app_state(a);
+    }
     read_state(a, &before);
 
     fxgl_runtime *rt = fxgl_runtime_create(gl, info, NULL);
@@ -1053,9 +1125,10 @@ static void runtime_chain_keeps_state(variant var) {
     }
     const fxgl_runtime_stats *s = fxgl_runtime_stats_get(rt);
     ck_assert_int_eq(s->techniques_run, 2);
-    printf("state: %s: %d values unchanged after 3 runtime frames of a 2-effect chain "
+    printf("state: %s: %d %s values unchanged after 3 runtime frames of a 2-effect chain "
            "(%u GL calls/frame: %u state, %u passes; %u draws, %u dispatches, %u barriers)\n",
-           variant_name(var), before.count, s->gl_calls, s->state_calls, s->pass_calls,
+           variant_name(var), before.count, odd_state ? "unusual" : "initial", s->gl_calls,
+           s->state_calls, s->pass_calls,
            s->draw_calls, s->dispatches, s->barriers);
     fxgl_runtime_destroy(rt);
     read_state(a, &after);
@@ -1392,17 +1465,20 @@ START_TEST(gles_frame_leaves_no_error) {
 END_TEST
 
 START_TEST(gl_core_runtime_chain_keeps_state) {
-    runtime_chain_keeps_state(GL_CORE);
+    runtime_chain_keeps_state(GL_CORE, true);
+    runtime_chain_keeps_state(GL_CORE, false);
 }
 END_TEST
 
 START_TEST(gl_compat_runtime_chain_keeps_state) {
-    runtime_chain_keeps_state(GL_COMPAT);
+    runtime_chain_keeps_state(GL_COMPAT, true);
+    runtime_chain_keeps_state(GL_COMPAT, false);
 }
 END_TEST
 
 START_TEST(gles_runtime_chain_keeps_state) {
-    runtime_chain_keeps_state(GLES);
+    runtime_chain_keeps_state(GLES, true);
+    runtime_chain_keeps_state(GLES, false);
 }
 END_TEST
 
@@ -1556,6 +1632,7 @@ int main(void) {
     tcase_add_test(tc, gl_core_frame_keeps_state);
     tcase_add_test(tc, gl_compat_frame_keeps_state);
     tcase_add_test(tc, gles_frame_keeps_state);
+    tcase_add_test(tc, restore_changed_counts);
     tcase_add_test(tc, gl_core_runtime_chain_keeps_state);
     tcase_add_test(tc, gl_compat_runtime_chain_keeps_state);
     tcase_add_test(tc, gles_runtime_chain_keeps_state);

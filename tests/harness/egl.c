@@ -199,7 +199,8 @@ fxgl_test_egl *fxgl_test_egl_create(const fxgl_test_egl_desc *desc, char *reason
     attribs[n++] = EGL_NONE;
     t->config = config;
     memcpy(t->attribs, attribs, sizeof(attribs));
-    t->context = eglCreateContext(t->display, config, EGL_NO_CONTEXT, attribs);
+    t->context = eglCreateContext(t->display, config,
+                                  desc->share ? desc->share->context : EGL_NO_CONTEXT, attribs);
     if (t->context == EGL_NO_CONTEXT) {
         snprintf(reason, reason_size, "eglCreateContext(%s %d.%d%s) failed: 0x%x",
                  gles ? "GLES" : "GL", major, minor,

@@ -32,6 +32,8 @@ typedef struct fxgl_test_egl_desc {
     const char *platform;        // "device" or "surfaceless"; NULL: as documented below
     bool keep_display;           // destroy leaves the display initialised: for a second
                                  // context on the display another fxgl_test_egl uses
+    const struct fxgl_test_egl *share; // join this context's share group (same platform;
+                                 // both keep_display)
 } fxgl_test_egl_desc;
 
 // Creates a context without any window or surface and makes it current.

@@ -7,6 +7,9 @@
  *                  under glvnd the only way to reach it. The pointer must be
  *                  fxgl's hook; where the display does not offer the
  *                  extension (Mesa on Xvfb) the frames use eglSwapBuffers.
+ *   --resize-every yes   a new window size before every frame, checked in it
+ *   --requests FILE --requests-mode write|check   X requests per swap on the
+ *                  program's connection (see requests_per_swap)
  * See ip_app.h for the checks.
  */
 #include <dlfcn.h>
@@ -23,6 +26,37 @@
 #define W 96
 #define H 64
 
+// X requests a swap sends on the program's connection, counted by xcb's
+// sequence numbers: a GetInputFocus before and after the swap (its reply
+// discarded). xcb numbers every request, Mesa's own through xcb included;
+// Xlib's XNextRequest would only catch up when Xlib next sends. libX11-xcb
+// and libxcb are opened at run time (no development headers needed).
+typedef struct {
+    unsigned int sequence;
+} seq_cookie;
+static void *(*get_xcb)(Display *);
+static seq_cookie (*get_focus)(void *);
+static void (*discard_reply)(void *, unsigned int);
+
+static bool requests_init(void) {
+    void *x11_xcb = dlopen("libX11-xcb.so.1", RTLD_NOW);
+    void *xcb = dlopen("libxcb.so.1", RTLD_NOW);
+    if (!x11_xcb || !xcb) {
+        return false;
+    }
+    get_xcb = (void *(*)(Display *))(uintptr_t)dlsym(x11_xcb, "XGetXCBConnection");
+    get_focus = (seq_cookie(*)(void *))(uintptr_t)dlsym(xcb, "xcb_get_input_focus");
+    discard_reply = (void (*)(void *, unsigned int))(uintptr_t)dlsym(xcb, "xcb_discard_reply");
+    return get_xcb && get_focus && discard_reply;
+}
+
+static unsigned int sequence(Display *x) {
+    void *c = get_xcb(x);
+    seq_cookie k = get_focus(c);
+    discard_reply(c, k.sequence);
+    return k.sequence;
+}
+
 static void *gl_loader(void *user, const char *name) {
     (void)user;
     return (void *)(uintptr_t)eglGetProcAddress(name);
@@ -31,6 +65,14 @@ static void *gl_loader(void *user, const char *name) {
 int main(int argc, char **argv) {
     bool damage = strcmp(ip_app_arg(argc, argv, "--mode", "swap"), "damage") == 0;
     bool expect = ip_app_expect_mark();
+    bool resize_every = strcmp(ip_app_arg(argc, argv, "--resize-every", "no"), "yes") == 0;
+    const char *requests = ip_app_arg(argc, argv, "--requests", NULL);
+    if (requests && !requests_init()) {
+        printf("SKIP: libX11-xcb.so.1 or libxcb.so.1 not available\n");
+        return IP_APP_SKIP;
+    }
+    unsigned int max_requests = 0;
+    int w = W, h = H;
     Display *x = XOpenDisplay(NULL);
     if (!x) {
         printf("SKIP: cannot open display\n");
@@ -127,23 +169,55 @@ int main(int argc, char **argv) {
             break;
         }
     }
-    for (int i = 0; i < FRAMES; i++) {
-        ip_app_draw(&app, i, W, H);
+    for (int i = 0; i < FRAMES * (resize_every ? 4 : 1); i++) {
+        if (resize_every && i > 0) {
+            // Every frame a new size, checked in that very frame: growing and
+            // shrinking in turn, never back to a size fxgl saw just before.
+            w += i % 2 ? 20 : -12;
+            h += i % 2 ? 14 : -8;
+            XResizeWindow(x, win, (unsigned)w, (unsigned)h);
+            XSync(x, False);
+        }
+        ip_app_draw(&app, i, w, h);
         if (i == toggle_at) {
             ip_app_toggle_key(x, true);
         }
+        unsigned int before = requests ? sequence(x) : 0;
         if (swap_damage) {
-            EGLint rect[4] = {0, 0, W, H};
+            EGLint rect[4] = {0, 0, w, h};
             IP_APP_CHECK(swap_damage(dpy, surface, rect, 1), "eglSwapBuffersWithDamage failed");
         } else {
             IP_APP_CHECK(eglSwapBuffers(dpy, surface), "eglSwapBuffers failed");
+        }
+        if (requests && i >= 2) {
+            unsigned int sent = sequence(x) - before - 1;
+            max_requests = sent > max_requests ? sent : max_requests;
         }
         if (toggle_at >= 0 && i == toggle_at + 1) { // held across two swaps (ip_app.h)
             ip_app_toggle_key(x, false);
         }
         app.gl.Finish();
         ip_app_check_state(&app);
-        ip_app_check_window(x, win, i, W, H, expect);
+        ip_app_check_window(x, win, i, w, h, expect);
+    }
+    if (requests) {
+        // write: the most any swap sent (a run with FXGL_DISABLE=1: the
+        // driver's own); check: no swap may send more.
+        bool write = strcmp(ip_app_arg(argc, argv, "--requests-mode", "check"), "write") == 0;
+        printf("ip_egl_app: at most %u X requests per swap\n", max_requests);
+        FILE *f = fopen(requests, write ? "w" : "r");
+        IP_APP_CHECK(f != NULL, "cannot open %s", requests);
+        if (f && write) {
+            fprintf(f, "%u\n", max_requests);
+        } else if (f) {
+            unsigned int allowed = 0;
+            IP_APP_CHECK(fscanf(f, "%u", &allowed) == 1, "no count in %s", requests);
+            IP_APP_CHECK(max_requests <= allowed, "a swap sent %u X requests on the "
+                         "program's connection, the driver alone %u", max_requests, allowed);
+        }
+        if (f) {
+            fclose(f);
+        }
     }
     eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
     eglDestroyContext(dpy, ctx);

@@ -6,6 +6,7 @@
  * (docs/interpose.md): defaults, switches, the blacklist syntax.
  */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -107,15 +108,61 @@ START_TEST(hook_table) {
 }
 END_TEST
 
+START_TEST(depth_hooks) {
+    // FXGL_DEPTH unset (main unsets it): not one extra hook, drawing or framebuffer.
+    ck_assert(!parse(NULL, "game").depth_fbo);
+    const char *fbo[] = {"FXGL_DEPTH=fbo", NULL};
+    ck_assert(parse(fbo, "game").depth_fbo);
+    const char *other[] = {"FXGL_DEPTH=1", NULL};
+    ck_assert(!parse(other, "game").depth_fbo);
+    int real;
+    static const char *const names[] = {
+        "glClear", "glBindFramebuffer", "glFramebufferTexture2D", "glFramebufferTextureLayer",
+        "glNamedFramebufferRenderbuffer", "glInvalidateFramebuffer", "glDrawArrays",
+        "glMultiDrawElementsIndirect"};
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        ck_assert_msg(ip_dlsym_substitute(names[i], &real, NULL) == &real, "%s hooked",
+                      names[i]);
+    }
+}
+END_TEST
+
+START_TEST(depth_hooks_on) {
+    // This test's own process (Check forks one per test) reads FXGL_DEPTH=fbo.
+    setenv("FXGL_DEPTH", "fbo", 1);
+    if (!ip_config_get()->depth_fbo) {
+        printf("note: the configuration was read before this test (CK_FORK=no): skipped\n");
+        return;
+    }
+    int real;
+    ck_assert_ptr_nonnull(ip_depth_hook_for("glClear"));
+    ck_assert_ptr_nonnull(ip_depth_hook_for("glBindFramebufferEXT"));
+    ck_assert_ptr_nonnull(ip_depth_hook_for("glClearNamedFramebufferfi"));
+    ck_assert_ptr_nonnull(ip_draws_hook_for("glDrawElementsInstanced"));
+    ck_assert_ptr_null(ip_depth_hook_for("glClearColor"));
+    ck_assert_ptr_null(ip_depth_hook_for("glBindTexture"));
+    // Handed out only where the real lookup succeeded.
+    ck_assert_ptr_null(ip_dlsym_substitute("glClear", NULL, NULL));
+    void *hook = ip_dlsym_substitute("glClear", &real, NULL);
+    ck_assert_ptr_eq(hook, ip_depth_hook_for("glClear"));
+    void *draw = ip_dlsym_substitute("glDrawArrays", &real, NULL);
+    ck_assert_ptr_eq(draw, ip_draws_hook_for("glDrawArrays"));
+}
+END_TEST
+
 int main(void) {
     // The process's own configuration is read from the real environment.
     unsetenv("FXGL_DLSYM");
+    unsetenv("FXGL_DEPTH");
+    unsetenv("FXGL_COUNT_APP_DRAWS");
     Suite *s = suite_create("interpose_config");
     TCase *tc = tcase_create("config");
     tcase_add_test(tc, defaults);
     tcase_add_test(tc, switches);
     tcase_add_test(tc, blacklist);
     tcase_add_test(tc, hook_table);
+    tcase_add_test(tc, depth_hooks);
+    tcase_add_test(tc, depth_hooks_on);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -330,6 +330,87 @@ START_TEST(glx_depth_visuals) {
 }
 END_TEST
 
+// The FBO depth provider (FXGL_DEPTH=fbo): a program drawing its scene into a
+// framebuffer object with each kind of depth attachment, on GL 4.5 core, the
+// compatibility profile and GLES 3.2; DepthShow.fx shows DEPTH as grey and
+// ip_depth_app compares it with the scene's depth. The mid-frame clear needs
+// the copy before clears (0: every clear that follows draws); without it DEPTH
+// is the UI pass's, which the last run requires so the option is seen to matter.
+START_TEST(glx_depth_fbo) {
+    static const char *const apis[] = {"core", "compat", "gles"};
+    static const char *const kinds[] = {"texture", "renderbuffer", "msaa", "mstex", "layer",
+                                        "midclear"};
+    for (size_t a = 0; a < 3; a++) {
+        for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+            char api[16], kind[16];
+            snprintf(api, sizeof(api), "%s", apis[a]);
+            snprintf(kind, sizeof(kind), "%s", kinds[k]);
+            printf("depth fbo: %s on %s\n", kind, api);
+            expect_app("ip_depth_app", ENV("FXGL_TEST_MARK=", "FXGL_DEPTH=fbo",
+                                           "FXGL_DEPTH_BEFORE_CLEAR=0", preset("depthshow.ini"),
+                                           effect_paths()),
+                       ARGS("--api", api, "--kind", kind), 0);
+        }
+    }
+    expect_app("ip_depth_app", ENV("FXGL_TEST_MARK=", "FXGL_DEPTH=fbo", preset("depthshow.ini"),
+                                   effect_paths()),
+               ARGS("--api", "core", "--kind", "midclear", "--expect", "ui"), 0);
+    // The named (DSA) attachment and clear entry points, GL 4.5 core.
+    expect_app("ip_depth_app", ENV("FXGL_TEST_MARK=", "FXGL_DEPTH=fbo",
+                                   "FXGL_DEPTH_BEFORE_CLEAR=0", preset("depthshow.ini"),
+                                   effect_paths()),
+               ARGS("--api", "core", "--kind", "dsa"), 0);
+}
+END_TEST
+
+static bool depth_file_has(const char *path, const char *needle) {
+    char text[8192];
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(text, 1, sizeof(text) - 1, f) : 0;
+    if (f) {
+        fclose(f);
+    }
+    text[n] = 0;
+    if (!strstr(text, needle)) {
+        printf("%s has no '%s':\n%s\n", path, needle, text);
+        return false;
+    }
+    return true;
+}
+
+// The choice from the configuration: with the aspect-ratio filter off the
+// decoy (32x32, three times the draw calls) would win, so the scene matches
+// only because [DEPTH:ip_depth_app] SelectedBuffer names the scene's texture
+// (names 1 and 2: the program's first two textures). FXGL_DUMP lists both
+// candidates with their figures and which one was chosen.
+START_TEST(glx_depth_fbo_config) {
+    char dir[] = "/tmp/fxgl-test-XXXXXX";
+    ck_assert(mkdtemp(dir) != NULL);
+    char ini[1100], dump[1100], config_env[1200], dump_env[1200];
+    snprintf(ini, sizeof(ini), "%s/fxgl.ini", dir);
+    snprintf(dump, sizeof(dump), "%s/dump.txt", dir);
+    FILE *f = fopen(ini, "w");
+    ck_assert(f != NULL);
+    fputs("[DEPTH:ip_depth_app]\nUseAspectRatioHeuristics=0\nSelectedBuffer=texture:2:0:0\n",
+          f);
+    fclose(f);
+    snprintf(config_env, sizeof(config_env), "FXGL_CONFIG=%s", ini);
+    snprintf(dump_env, sizeof(dump_env), "FXGL_DUMP=%s", dump);
+    expect_app("ip_depth_app", ENV("FXGL_TEST_MARK=", "FXGL_DEPTH=fbo", config_env, dump_env,
+                                   preset("depthshow.ini"), effect_paths()),
+               ARGS("--api", "core", "--kind", "texture"), 0);
+    ck_assert(depth_file_has(dump, "by draws, aspect filter off, copy at frame end, "
+                             "selected texture:2:0:0"));
+    ck_assert(depth_file_has(dump, "1 texture:1:0:0 32x32 DEPTH_COMPONENT24 samples 0: draws 6, "
+                             "vertices 36, clears 1\n"));
+    ck_assert(depth_file_has(dump, "2 texture:2:0:0 64x48 DEPTH_COMPONENT32F samples 0: draws 2, "
+                             "vertices 12, clears 1 (chosen)"));
+    unlink(dump);
+    unlink(ini);
+    rmdir(dir);
+}
+END_TEST
+
 START_TEST(glx_resize_every_frame) {
     // A new window size before every frame, checked in that frame: fxgl
     // follows the size without asking the server at each swap (the window's
@@ -357,6 +438,31 @@ START_TEST(glx_no_request_per_swap) {
     expect_app("ip_glx_app", ENV(NO_MARK, "FXGL_DISABLE=1"),
                ARGS("--glxwindow", "yes", "--requests", path, "--requests-mode", "write"), 0);
     expect_app("ip_glx_app", ENV(MARK), ARGS("--glxwindow", "yes", "--requests", path), 0);
+    remove(path);
+}
+END_TEST
+
+START_TEST(egl_resize_every_frame) {
+    // The same on EGL over X11: Mesa answers eglQuerySurface(EGL_WIDTH) with a
+    // GetGeometry round trip, so the window surface's size is followed
+    // through the window's events too; each frame checks the new size.
+    expect_app("ip_egl_app", ENV(MARK), ARGS("--resize-every", "yes"), 0);
+    expect_app("ip_egl_app", ENV(MARK, INVERTED, preset("invert.ini"), effect_paths()),
+               ARGS("--mode", "damage", "--resize-every", "yes"), 0);
+}
+END_TEST
+
+START_TEST(egl_no_request_per_swap) {
+    // EGL over X11: a swap sends on the program's connection what the
+    // driver's swap sends alone (1 on Mesa/Xvfb; 3 when fxgl asked
+    // eglQuerySurface for the width and height).
+    char path[1100];
+    snprintf(path, sizeof(path), "%s/tests/interpose/egl-requests-per-swap.txt", builddir);
+    expect_app("ip_egl_app", ENV(NO_MARK, "FXGL_DISABLE=1"),
+               ARGS("--requests", path, "--requests-mode", "write"), 0);
+    expect_app("ip_egl_app", ENV(MARK), ARGS("--requests", path), 0);
+    expect_app("ip_egl_app", ENV(MARK, INVERTED, preset("invert.ini"), effect_paths()),
+               ARGS("--mode", "damage", "--requests", path), 0);
     remove(path);
 }
 END_TEST
@@ -423,9 +529,10 @@ END_TEST
 
 START_TEST(effect_next_preset_key) {
     // FXGL_CONFIG binds KeyNextPreset to I; cycle/ holds a_invert.ini (Invert
-    // on) and b_plain.ini (NsInvert.fx at Mix 0: the frame unchanged). I held
-    // during frame 3's swap switches to b_plain.ini there: the app expects
-    // inverted frames 0-2 only.
+    // on, and NsInvert.fx at Mix 0 so that the switch needs no compile: a set
+    // shows only once all its effects are in) and b_plain.ini (NsInvert.fx at
+    // Mix 0: the frame unchanged). I held during frame 3's swap switches to
+    // b_plain.ini there: the app expects inverted frames 0-2 only.
     char config[1300], cycle[1300];
     snprintf(config, sizeof(config), "FXGL_CONFIG=%s/interpose/data/next_key.ini",
              FXGL_TEST_SRCDIR);
@@ -1500,6 +1607,8 @@ int main(void) {
     add(s, "glx_two_windows", glx_two_windows);
     add(s, "glx_resize", glx_resize);
     add(s, "glx_depth_visuals", glx_depth_visuals);
+    add(s, "glx_depth_fbo", glx_depth_fbo);
+    add(s, "glx_depth_fbo_config", glx_depth_fbo_config);
     add(s, "glx_tiny_skipped", glx_tiny_skipped);
     add(s, "glx_disabled", glx_disabled);
     add(s, "glx_blacklist_env", glx_blacklist_env);
@@ -1526,6 +1635,8 @@ int main(void) {
     add(s, "effect_resize_recompile", effect_resize_recompile);
     add(s, "glx_resize_every_frame", glx_resize_every_frame);
     add(s, "glx_no_request_per_swap", glx_no_request_per_swap);
+    add(s, "egl_resize_every_frame", egl_resize_every_frame);
+    add(s, "egl_no_request_per_swap", egl_no_request_per_swap);
     add(s, "input_polled_only_when_read", input_polled_only_when_read);
     add(s, "effect_failures_pass_through", effect_failures_pass_through);
     add(s, "glxgears_inverted", glxgears_inverted);

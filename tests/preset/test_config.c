@@ -326,6 +326,14 @@ START_TEST(test_environment_overrides)
     ck_assert_ptr_nonnull(strstr(log.text, "FXGL_PERFORMANCE_MODE='maybe' is not understood"));
     ck_assert_ptr_nonnull(strstr(log.text, "FXGL_CONFIG names a file that does not exist"));
     fxgl_config_finish(&config);
+
+    // FXGL_CACHE_DIR=off: no compile cache at all.
+    const char *envp3[] = {"HOME=/nonexistent-home", "XDG_CONFIG_DIRS=/nonexistent-fxgl",
+                           "FXGL_CACHE_DIR=off", NULL};
+    fxgl_config_env env3 = {.envp = envp3};
+    ck_assert(fxgl_config_load(&config, &env3, &(fxgl_preset_sink){collect, &log}));
+    ck_assert_ptr_null(config.cache_path);
+    fxgl_config_finish(&config);
 }
 END_TEST
 
@@ -394,6 +402,60 @@ START_TEST(test_program_config)
     for (size_t i = 0; i < n; i++) {
         free(out[i]);
     }
+}
+END_TEST
+
+START_TEST(test_depth_section)
+{
+    // [DEPTH] for every program, [DEPTH:<program>] over it, the environment over both.
+    put_file("cfg/my.ini", "[GENERAL]\nUnknownKey=kept\n[DEPTH]\nDepthCopyBeforeClears=1\n"
+                           "DepthCopyAtClearIndex=2\nSomethingNew=3\n[DEPTH:mygame]\n"
+                           "UseAspectRatioHeuristics=0\nSelectedBuffer=texture:5:0:0\n");
+    char cfg[600];
+    snprintf(cfg, sizeof(cfg), "FXGL_CONFIG=%s/cfg/my.ini", root);
+    const char *envp[] = {"HOME=/nonexistent-home", "XDG_CONFIG_DIRS=/nonexistent-fxgl", cfg,
+                          "FXGL_DEPTH_BY_VERTICES=1", NULL};
+    fxgl_config_env env = {.envp = envp, .program_name = "mygame"};
+    fxgl_config config;
+    ck_assert(fxgl_config_load(&config, &env, NULL));
+    ck_assert(config.depth_copy_before_clears);
+    ck_assert_uint_eq(config.depth_clear_index, 2);
+    ck_assert(!config.depth_aspect);
+    ck_assert(config.depth_by_vertices);
+    ck_assert_str_eq(config.depth_selected, "texture:5:0:0");
+    ck_assert_str_eq(config.save_path, at("cfg/my.ini"));
+
+    // Saved into [DEPTH:mygame] of the same file, every other key kept.
+    config.depth_aspect = true;
+    config.depth_copy_before_clears = false;
+    snprintf(config.depth_selected, sizeof(config.depth_selected), "renderbuffer:3");
+    ck_assert(fxgl_config_save_depth(&config, "mygame", NULL));
+    fxgl_config_finish(&config);
+    fxgl_ini *ini = fxgl_ini_create();
+    ck_assert_int_eq(fxgl_ini_load(ini, at("cfg/my.ini"), NULL), FXGL_INI_OK);
+    ck_assert_str_eq(fxgl_ini_get_string(ini, "GENERAL", "UnknownKey", 0), "kept");
+    ck_assert_str_eq(fxgl_ini_get_string(ini, "DEPTH", "SomethingNew", 0), "3");
+    ck_assert_str_eq(fxgl_ini_get_string(ini, "DEPTH:mygame", "SelectedBuffer", 0),
+                     "renderbuffer:3");
+    ck_assert(fxgl_ini_get_bool(ini, "DEPTH:mygame", "UseAspectRatioHeuristics", 0));
+    ck_assert(!fxgl_ini_get_bool(ini, "DEPTH:mygame", "DepthCopyBeforeClears", 0));
+    fxgl_ini_destroy(ini);
+
+    // Another program reads [DEPTH] alone; FXGL_DEPTH_BEFORE_CLEAR=off and =0.
+    const char *envp2[] = {"HOME=/nonexistent-home", "XDG_CONFIG_DIRS=/nonexistent-fxgl", cfg,
+                           "FXGL_DEPTH_BEFORE_CLEAR=off", NULL};
+    fxgl_config_env env2 = {.envp = envp2, .program_name = "other"};
+    ck_assert(fxgl_config_load(&config, &env2, NULL));
+    ck_assert(!config.depth_copy_before_clears);
+    ck_assert(config.depth_aspect);
+    ck_assert(!config.depth_by_vertices);
+    ck_assert_str_eq(config.depth_selected, "");
+    fxgl_config_finish(&config);
+    envp2[3] = "FXGL_DEPTH_BEFORE_CLEAR=0";
+    ck_assert(fxgl_config_load(&config, &env2, NULL));
+    ck_assert(config.depth_copy_before_clears);
+    ck_assert_uint_eq(config.depth_clear_index, 0);
+    fxgl_config_finish(&config);
 }
 END_TEST
 
@@ -523,6 +585,7 @@ static Suite *config_suite(void)
     tcase_add_test(tc, test_preset_path_must_be_a_preset);
     tcase_add_test(tc, test_program_config);
     tcase_add_test(tc, test_missing_preset_messages);
+    tcase_add_test(tc, test_depth_section);
     tcase_add_test(tc, test_search_paths);
     suite_add_tcase(s, tc);
     return s;

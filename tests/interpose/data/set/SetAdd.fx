@@ -1,0 +1,28 @@
+// SetAdd.fx - one link of the effect-set test's chain (test_effect_set.sh): 0.25 added to every channel.
+// The chain's links do not commute, so the presented colour tells which ran, and in
+// which order.
+texture2D BackBufferTex : COLOR;
+sampler2D BackBuffer { Texture = BackBufferTex; };
+
+void FullscreenVS(in uint id : SV_VertexID, out float4 position : SV_Position,
+                  out float2 texcoord : TEXCOORD)
+{
+    texcoord.x = (id == 2) ? 2.0 : 0.0;
+    texcoord.y = (id == 1) ? 2.0 : 0.0;
+    position = float4(texcoord * float2(2.0, -2.0) + float2(-1.0, 1.0), 0.0, 1.0);
+}
+
+float4 AddPS(float4 position : SV_Position, float2 texcoord : TEXCOORD) : SV_Target
+{
+    float3 c = tex2D(BackBuffer, texcoord).rgb;
+    return float4(saturate(c + 0.25), 1.0);
+}
+
+technique Add
+{
+    pass
+    {
+        VertexShader = FullscreenVS;
+        PixelShader = AddPS;
+    }
+}
