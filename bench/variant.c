@@ -1,7 +1,7 @@
 /*
  * variant.c - what specialised programs (src/gl/variant.c) cost and save, per effect.
  *
- *   bench/variant [--frames N] [--size WxH] DIR EFFECT.fx...
+ *   bench/variant [--frames N] [--size WxH] [--no-warm-up] DIR EFFECT.fx...
  *
  * Each effect is compiled through src/effects and runs in a runtime whose compile thread
  * has a second context of the share group. Every frame is timed as the frame thread's own
@@ -12,9 +12,12 @@
  * run while it keeps changing; then it settles and the specialised set comes back.
  * Printed per effect: the median frame of each phase, the frames that switched (the one
  * that first ran a new program set: a driver that compiles at first draw stalls here),
- * the worker's compile time, the frame thread's compile/link calls after load (0), and
- * the technique's GPU time (timer queries; on llvmpipe the rasterisation) per phase:
- * specialised, editable while changing, specialised again.
+ * the frame thread's worst frame after the load frame (max_ms), the worker's time in all
+ * and of it the warm-up draws (warm_ms, warms: draws made), the frame thread's
+ * compile/link calls after load (0), and the technique's GPU time (timer queries; on
+ * llvmpipe the rasterisation) per phase: specialised, editable while changing,
+ * specialised again. --no-warm-up: the worker hands new programs over undrawn (the
+ * behaviour before the warm-up draws), for a before/after comparison.
  * Without arguments (as `make check` runs it) a short pass over one built-in effect.
  */
 #include <stdio.h>
@@ -78,12 +81,15 @@ static const fxgl_uniform *user_float(const fxgl_effect *e) {
 
 int main(int argc, char **argv) {
     int frames = 20, w = 1280, h = 720;
+    bool no_warm_up = false;
     const char *dir = NULL;
     const char *files[64];
     int nfiles = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--frames") && i + 1 < argc) {
             frames = atoi(argv[++i]);
+        } else if (!strcmp(argv[i], "--no-warm-up")) {
+            no_warm_up = true;
         } else if (!strcmp(argv[i], "--size") && i + 1 < argc) {
             sscanf(argv[++i], "%dx%d", &w, &h);
         } else if (!dir) {
@@ -138,9 +144,10 @@ int main(int argc, char **argv) {
         .include_path_count = 1,
     });
     double *t = calloc((size_t)frames * 4 + 4096, sizeof(double));
-    printf("%-18s %9s %9s %9s %9s | %8s %8s %8s | %9s %6s | %9s %9s %9s\n", "effect",
-           "edit_ms", "spec_ms", "chg_ms", "spec2_ms", "sw_spec", "sw_edit", "sw_spec2",
-           "worker_ms", "fcomp", "gpu_spec", "gpu_edit", "gpu_spec2");
+    printf("%-18s %9s %9s %9s %9s | %8s %8s %8s %8s | %9s %7s %5s %6s | %9s %9s %9s\n",
+           "effect", "edit_ms", "spec_ms", "chg_ms", "spec2_ms", "sw_spec", "sw_edit",
+           "sw_spec2", "max_ms", "worker_ms", "warm_ms", "warms", "fcomp", "gpu_spec",
+           "gpu_edit", "gpu_spec2");
     int status = 0;
     for (int f = 0; f < nfiles && fx && px && t; f++) {
         char path[4096];
@@ -161,6 +168,7 @@ int main(int argc, char **argv) {
         fxgl_runtime_desc rd = {
             .worker = {.gl = fxgl_test_egl_gl(wctx), .make_current = worker_current,
                        .release = worker_release, .user = wctx},
+            .no_warm_up = no_warm_up,
         };
         fxgl_runtime *rt = fxgl_runtime_create(gl, info, &rd);
         fxgl_runtime_add_effect(rt, e, files[f]);
@@ -176,6 +184,7 @@ int main(int argc, char **argv) {
         v.scalar = FXGL_SCALAR_FLOAT;
         v.count = 1;
         uint64_t last_spec = 0, last_uni = 0;
+        double worst = 0.0; // the frame thread's worst frame after the load frame
         while (phase < 5 && n < frames * 4 + 4000 && now_ms() - start < 300000) {
             if (phase == 2) {
                 v.f[0] = u->initializer.f[0] * (in_phase % 2 ? 0.9f : 1.1f) + 0.01f;
@@ -196,6 +205,7 @@ int main(int argc, char **argv) {
                 load_compiles = st.frame_compiles;
                 continue; // the load frame
             }
+            worst = ms > worst ? ms : worst;
             bool swapped_spec = st.specialised != last_spec;
             bool swapped_uni = st.to_uniform != last_uni;
             last_spec = st.specialised;
@@ -233,9 +243,11 @@ int main(int argc, char **argv) {
         }
         fxgl_variant_stats st;
         fxgl_runtime_variant_stats(rt, &st);
-        printf("%-18s %9.2f %9.2f %9.2f %9.2f | %8.2f %8.2f %8.2f | %9.1f %6llu | %9.3f %9.3f "
-               "%9.3f%s\n", files[f], median(ph[0], phn[0]), median(ph[1], phn[1]),
-               median(ph[2], phn[2]), median(ph[4], phn[4]), sw[0], sw[1], sw[2], st.worker_ms,
+        printf("%-18s %9.2f %9.2f %9.2f %9.2f | %8.2f %8.2f %8.2f %8.2f | %9.1f %7.1f %5llu "
+               "%6llu | %9.3f %9.3f %9.3f%s\n", files[f], median(ph[0], phn[0]),
+               median(ph[1], phn[1]), median(ph[2], phn[2]), median(ph[4], phn[4]), sw[0], sw[1],
+               sw[2], worst, st.worker_ms, st.worker_warm_ms,
+               (unsigned long long)st.warm_draws,
                (unsigned long long)(st.frame_compiles - load_compiles), median(gpu[1], gpn[1]),
                median(gpu[2], gpn[2]), median(gpu[4], gpn[4]),
                phase < 5 ? " (incomplete)" : "");

@@ -125,6 +125,9 @@ typedef struct fxgl_runtime_worker {
     bool (*make_current)(void *user);
     void (*release)(void *user);
     void *user;
+    bool has_drawable;           // the worker context is current with a drawable of the
+                                 // program's framebuffer config (its warm-up draws for
+                                 // passes into the program's framebuffer go there)
 } fxgl_runtime_worker;
 
 // The objects the runtimes of one GL share group share (src/gl/share.c): linked programs
@@ -172,6 +175,8 @@ typedef struct fxgl_runtime_desc {
     fxgl_runtime_worker worker;
     bool no_specialise;          // never specialise (FXGL_SPECIALISE=0 in the hosts)
     double specialise_settle_s;  // no value change for this long re-specialises; 0: 0.5
+    bool no_warm_up;             // the worker does not draw new specialised programs once
+                                 // before handing them over (bench/variant --no-warm-up)
     // Where linked programs are kept between runs (glGetProgramBinary), used where the
     // driver offers binary formats; borrowed, it must outlive the runtime. NULL: none.
     const struct fxgl_program_cache *program_cache;
@@ -338,7 +343,9 @@ typedef struct fxgl_variant_stats {
     uint64_t to_uniform;         // switches to the editable programs (a value changed)
     uint64_t discarded;          // worker results dropped (values changed meanwhile)
     uint64_t jobs_in_flight;     // effects the worker is compiling for now
-    double worker_ms;            // worker time compiling + linking, in all
+    double worker_ms;            // worker time compiling + linking + warming up, in all
+    double worker_warm_ms;       // of which the warm-up draws (and their glFinish)
+    uint64_t warm_draws;         // warm-up draws and dispatches the worker made
     size_t uniform_programs;     // editable programs kept linked
     size_t specialised_programs; // specialised programs alive
 } fxgl_variant_stats;

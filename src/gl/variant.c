@@ -44,6 +44,7 @@
 #include "gl_runtime.h"
 
 #define VAR_DEFAULT_SETTLE_S 0.5
+#define VAR_CACHE_PAUSE_MS 50    // after the warm-up draws (see warm_up)
 
 enum { VJ_IDLE, VJ_QUEUED, VJ_RUNNING, VJ_DONE };
 
@@ -63,6 +64,7 @@ typedef struct vowner {
     char *defines;               // owned: the pixel shader's exact-varying #defines (exact.c)
                                  // or NULL; the specialised program keeps them
     GLuint program;              // the worker's result
+    GLuint warm_copy;            // the same sources linked again, for the warm-up draws
     GLint flip_loc;
     GLint view_loc;
 } vowner;
@@ -74,6 +76,49 @@ typedef struct vuniform {
     int components;
     bool bakeable;               // not special, not an array, not a matrix
 } vuniform;
+
+// A texture a pass reads, as the driver's code for the draw depends on it: target,
+// format (of the view the pass samples), whether each size is a power of two, whether
+// it has mip levels, the swizzle of a stand-in format; and the sampler object (shared by
+// the group and kept for the runtime's life, so the worker binds the very same one).
+typedef struct vtex {
+    int unit;
+    GLenum target, internal;
+    int width, height, depth, levels;
+    int channels, stored_channels; // declared / stored: fewer declared read 0, 0, 1
+    GLuint sampler;
+} vtex;
+
+typedef struct vimage {
+    int unit, level;
+    GLenum target, internal;
+    int width, height, depth, levels;
+} vimage;
+
+// What one pass draws or dispatches with, taken on the frame thread when a job is queued
+// (render-target formats, blend, stencil, textures, images, topology): the worker draws
+// each new program once with it before handing the set over (see warm_up).
+typedef struct vwarm {
+    int owner;
+    bool compute;
+    bool window;                 // into the program's own framebuffer (the direct pass)
+    bool flip;                   // with the clip origin upper left (the direct pass)
+    bool srgb_write;
+    bool stencil;
+    int target_count;
+    GLenum targets[FXGL_MAX_RENDER_TARGETS]; // attachments' internal formats
+    int target_levels[FXGL_MAX_RENDER_TARGETS];
+    gl_blend blend[FXGL_MAX_RENDER_TARGETS];
+    int blend_count;
+    gl_stencil stencil_state;
+    GLenum mode;
+    GLsizei vertex_count;
+    int target_w, target_h;      // the attachments' size (the direct pass: the window's)
+    int tex_count;
+    vtex tex[GL_RT_MAX_UNITS];
+    int image_count;
+    vimage images[GL_RT_MAX_IMAGES];
+} vwarm;
 
 // Everything the worker needs, self-contained: the effect may be unloaded (and its module
 // destroyed) while the worker compiles, and then the worker frees the job.
@@ -87,6 +132,9 @@ typedef struct vjob {
     size_t uniform_count;
     uint8_t *values;             // the block the worker bakes from (size bytes)
     uint32_t size;
+    vwarm *warm;                 // owned: one per distinct pass state (pass_total at most)
+    size_t warm_count;
+    double warm_ms;              // the worker's warm-up draws and their finish
     GLsync fence;
     bool ok;
     char reason[256];
@@ -118,6 +166,10 @@ typedef struct gl_variant_worker {
     fxgl_runtime *shell;         // gl_compile_program's runtime on the worker context
     uint64_t compiles;           // under lock
     double ms;
+    double warm_ms;              // of ms: the warm-up draws
+    uint64_t warm_draws;
+    GLuint vao;                  // the worker context's (containers are per context)
+    bool no_warm_up;             // desc.no_warm_up
     int in_flight;
 } gl_variant_worker;
 
@@ -382,6 +434,7 @@ static void job_free(vjob *j) {
     free(j->owners);
     free(j->uniforms);
     free(j->values);
+    free(j->warm);
     free(j);
 }
 
@@ -392,11 +445,251 @@ static void job_release_gl(struct GladGLContext *gl, vjob *j) {
             gl->DeleteProgram(j->owners[o].program);
             j->owners[o].program = 0;
         }
+        if (j->owners[o].warm_copy) {
+            gl->DeleteProgram(j->owners[o].warm_copy); // never drawn when it gets here
+            j->owners[o].warm_copy = 0;
+        }
     }
     if (j->fence) {
         gl->DeleteSync(j->fence);
         j->fence = 0;
     }
+}
+
+// A size of the same kind as n for the driver: a power of two stays one (at most 4),
+// anything else becomes 3.
+static int tiny(int n) {
+    if (n <= 1) {
+        return 1;
+    }
+    return (n & (n - 1)) == 0 ? (n < 4 ? n : 4) : 3;
+}
+
+static int levels_for(int w, int h, int d, int want) {
+    int m = w > h ? w : h;
+    m = d > m ? d : m;
+    int full = 1;
+    while ((m >> full) > 0) {
+        full++;
+    }
+    return want < full ? want : full;
+}
+
+// A small texture standing in for one the pass reads: same target, format, power-of-two
+// kind per side, one level or several, swizzle.
+static GLuint stand_in(struct GladGLContext *gl, GLenum target, GLenum internal, int width,
+                       int height, int depth, int levels, int channels, int stored) {
+    int w = tiny(width), h = tiny(height), d = tiny(depth);
+    GLuint t = 0;
+    gl->GenTextures(1, &t);
+    gl->BindTexture(target, t);
+    int l = levels_for(w, target == GL_TEXTURE_1D ? 1 : h, target == GL_TEXTURE_3D ? d : 1,
+                       levels > 1 ? levels : 1);
+    if (target == GL_TEXTURE_3D) {
+        gl->TexStorage3D(target, l, internal, w, h, d);
+    } else if (target == GL_TEXTURE_1D) {
+        gl->TexStorage1D(target, l, internal, w);
+    } else {
+        gl->TexStorage2D(target, l, internal, w, h);
+    }
+    if (channels < stored) {
+        gl->TexParameteri(target, GL_TEXTURE_SWIZZLE_G, channels < 2 ? GL_ZERO : GL_GREEN);
+        gl->TexParameteri(target, GL_TEXTURE_SWIZZLE_B, channels < 3 ? GL_ZERO : GL_BLUE);
+        gl->TexParameteri(target, GL_TEXTURE_SWIZZLE_A, GL_ONE);
+    }
+    return t;
+}
+
+// Draws (dispatches) each new program once with the state of the passes that run it, on
+// the worker context, into small stand-in targets, then waits for the driver to finish.
+// A driver that compiles its code for a program at the first draw with a given state
+// (llvmpipe generates a shader variant per framebuffer format, blend, texture and
+// sampler state) does it here instead of in the frame that first runs the program;
+// Mesa's shader cache then hands the compiled variant to the frame context. Only the
+// worker's own objects are written; the program's framebuffer is never touched.
+static void warm_up(gl_variant_worker *w, vjob *j) {
+    fxgl_runtime *sh = w->shell;
+    struct GladGLContext *gl = sh->gl;
+    if (!w->vao) {
+        gl->GenVertexArrays(1, &w->vao);
+        // The runtime's defaults that differ from a new context's and that the driver
+        // compiles into its code (gl_state_set_runtime_defaults): dithering is part of
+        // llvmpipe's blend state.
+        gl->Disable(GL_DITHER);
+        if (sh->info.api == FXGL_API_GL) {
+            gl->Disable(GL_MULTISAMPLE);
+        }
+    }
+    GLuint ubo = 0;
+    gl->GenBuffers(1, &ubo);
+    gl->BindBuffer(GL_UNIFORM_BUFFER, ubo);
+    gl->BufferData(GL_UNIFORM_BUFFER, j->size, j->values, GL_STATIC_DRAW);
+    gl->BindBufferBase(GL_UNIFORM_BUFFER, 0, ubo);
+    gl->BindVertexArray(w->vao);
+    for (size_t k = 0; k < j->warm_count; k++) {
+        const vwarm *wm = &j->warm[k];
+        GLuint prog = j->owners[wm->owner].warm_copy;
+        if (!prog) {
+            continue;
+        }
+        GLuint texs[GL_RT_MAX_UNITS + GL_RT_MAX_IMAGES + FXGL_MAX_RENDER_TARGETS];
+        int ntex = 0;
+        gl->UseProgram(prog);
+        for (int i = 0; i < wm->tex_count; i++) {
+            const vtex *t = &wm->tex[i];
+            gl->ActiveTexture(GL_TEXTURE0 + (GLenum)t->unit);
+            texs[ntex++] = stand_in(gl, t->target, t->internal, t->width, t->height, t->depth,
+                                    t->levels, t->channels, t->stored_channels);
+            gl->BindSampler((GLuint)t->unit, t->sampler);
+        }
+        gl->ActiveTexture(GL_TEXTURE0);
+        if (wm->compute) {
+            for (int i = 0; i < wm->image_count; i++) {
+                const vimage *m = &wm->images[i];
+                GLuint t = stand_in(gl, m->target, m->internal, m->width, m->height, m->depth,
+                                    m->levels, 4, 4);
+                texs[ntex++] = t;
+                gl->BindImageTexture((GLuint)m->unit, t, m->level < 1 ? 0 : 1,
+                                     m->target == GL_TEXTURE_3D, 0, GL_READ_WRITE, m->internal);
+            }
+            gl->DispatchCompute(1, 1, 1);
+        } else {
+            GLuint fbo = 0, rb = 0;
+            if (wm->window && sh->desc.worker.has_drawable) {
+                gl->BindFramebuffer(GL_FRAMEBUFFER, 0); // the worker's drawable: the
+                                                        // program's framebuffer config
+            } else {
+                gl->GenFramebuffers(1, &fbo);
+                gl->BindFramebuffer(GL_FRAMEBUFFER, fbo);
+                GLenum bufs[FXGL_MAX_RENDER_TARGETS];
+                for (int i = 0; i < wm->target_count; i++) {
+                    // The attachment's size class matters too (llvmpipe: a power of two
+                    // or not, per side).
+                    GLuint t = stand_in(gl, GL_TEXTURE_2D, wm->targets[i], wm->target_w,
+                                        wm->target_h, 1, wm->target_levels[i], 4, 4);
+                    texs[ntex++] = t;
+                    gl->FramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0 + (GLenum)i,
+                                             GL_TEXTURE_2D, t, 0);
+                    bufs[i] = GL_COLOR_ATTACHMENT0 + (GLenum)i;
+                }
+                gl->DrawBuffers(wm->target_count, bufs);
+                // As load.c does for the pass's own framebuffer. Mesa takes what the
+                // attachments are (float or fixed point: whether the shader clamps its
+                // outputs) from this check; left to the draw, it decides with the
+                // framebuffer as it was before the attachments and compiles another
+                // shader variant than the frame context's.
+                gl->CheckFramebufferStatus(GL_FRAMEBUFFER);
+                if (wm->stencil) {
+                    gl->GenRenderbuffers(1, &rb);
+                    gl->BindRenderbuffer(GL_RENDERBUFFER, rb);
+                    gl->RenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH24_STENCIL8, 4, 4);
+                    gl->FramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_STENCIL_ATTACHMENT,
+                                                GL_RENDERBUFFER, rb);
+                }
+            }
+            if (wm->flip && sh->st.clip_control) {
+                sh->st.clip_control(GL_UPPER_LEFT, GL_NEGATIVE_ONE_TO_ONE);
+            }
+            if (sh->srgb_control) {
+                if (wm->srgb_write) {
+                    gl->Enable(GL_FRAMEBUFFER_SRGB);
+                } else {
+                    gl->Disable(GL_FRAMEBUFFER_SRGB);
+                }
+            }
+            // As gl_cache_blend sets it after a reset: every draw buffer's enable and
+            // mask, the factors and equations only where blending is on (Mesa compiles
+            // per-buffer blending into the code once an indexed factor was set).
+            int n = sh->indexed_blend ? FXGL_MAX_RENDER_TARGETS : 1;
+            for (int i = 0; i < n; i++) {
+                const gl_blend *b = &wm->blend[i];
+                GLboolean m[4] = {(b->mask & 1) != 0, (b->mask & 2) != 0, (b->mask & 4) != 0,
+                                  (b->mask & 8) != 0};
+                GLuint u = (GLuint)i;
+                if (sh->indexed_blend) {
+                    if (b->enable) {
+                        sh->st.enablei(GL_BLEND, u);
+                        sh->st.blend_funci(u, b->src, b->dst, b->src_alpha, b->dst_alpha);
+                        sh->st.blend_equationi(u, b->op, b->op_alpha);
+                    } else {
+                        sh->st.disablei(GL_BLEND, u);
+                    }
+                    sh->st.color_maski(u, m[0], m[1], m[2], m[3]);
+                } else {
+                    if (b->enable) {
+                        gl->Enable(GL_BLEND);
+                        gl->BlendFuncSeparate(b->src, b->dst, b->src_alpha, b->dst_alpha);
+                        gl->BlendEquationSeparate(b->op, b->op_alpha);
+                    } else {
+                        gl->Disable(GL_BLEND);
+                    }
+                    gl->ColorMask(m[0], m[1], m[2], m[3]);
+                }
+            }
+            const gl_stencil *st = &wm->stencil_state;
+            if (wm->stencil) {
+                gl->Enable(GL_STENCIL_TEST);
+                gl->StencilFunc(st->func, st->ref, st->read_mask);
+                gl->StencilOp(st->fail, st->zfail, st->pass);
+                gl->StencilMask(st->write_mask);
+            } else {
+                gl->Disable(GL_STENCIL_TEST);
+            }
+            gl->Viewport(0, 0, tiny(wm->target_w), tiny(wm->target_h));
+            GLint flip = gl->GetUniformLocation(prog, "_fxgl_flip");
+            if (flip >= 0) {
+                gl->Uniform2f(flip, wm->flip ? 1.0f : 0.0f, 4.0f);
+            }
+            gl->DrawArrays(wm->mode, 0, wm->vertex_count);
+            if (wm->flip && sh->st.clip_control) {
+                sh->st.clip_control(GL_LOWER_LEFT, GL_NEGATIVE_ONE_TO_ONE);
+            }
+            gl->BindFramebuffer(GL_FRAMEBUFFER, 0);
+            if (fbo) {
+                gl->DeleteFramebuffers(1, &fbo);
+            }
+            if (rb) {
+                gl->DeleteRenderbuffers(1, &rb);
+            }
+        }
+        for (int i = 0; i < wm->tex_count; i++) {
+            gl->BindSampler((GLuint)wm->tex[i].unit, 0);
+        }
+        gl->DeleteTextures(ntex, texs);
+    }
+    gl->UseProgram(0);
+    gl->BindVertexArray(0);
+    gl->BindBufferBase(GL_UNIFORM_BUFFER, 0, 0);
+    gl->DeleteBuffers(1, &ubo);
+    for (size_t o = 0; o < j->owner_count; o++) {
+        if (j->owners[o].warm_copy) {
+            gl->DeleteProgram(j->owners[o].warm_copy); // on the context that drew it
+            j->owners[o].warm_copy = 0;
+        }
+    }
+    // The driver compiles as it processes the draws: done before the set is handed over.
+    gl->Finish();
+    // Mesa writes its shader cache on a thread of its own: a short pause here (on the
+    // worker, never the frame thread) lets the entries land before the frame context
+    // looks for them. A miss costs the first frame the compile, as without the warm-up.
+    struct timespec pause = {0, VAR_CACHE_PAUSE_MS * 1000000L};
+    nanosleep(&pause, NULL);
+}
+
+// What load.c gives the editable program: sampler units by name, the block at 0.
+static void program_setup(struct GladGLContext *gl, const vowner *ow, GLuint program) {
+    gl->UseProgram(program);
+    for (int s = 0; s < ow->sampler_count; s++) {
+        GLint loc = gl->GetUniformLocation(program, ow->samplers[s].name);
+        if (loc >= 0) {
+            gl->Uniform1i(loc, ow->samplers[s].unit);
+        }
+    }
+    GLuint block = gl->GetUniformBlockIndex(program, FXGL_GLSL_UNIFORM_BLOCK);
+    if (block != GL_INVALID_INDEX) {
+        gl->UniformBlockBinding(program, block, 0);
+    }
+    gl->UseProgram(0);
 }
 
 // Compiles and links every owner's specialised program on the worker context.
@@ -435,24 +728,25 @@ static void job_run(gl_variant_worker *w, vjob *j) {
         }
         ow->program = gl_compile_program(sh, sources, ow->stages, ow->stage_count, j->reason,
                                          sizeof(j->reason));
+        // The warm-up draws use a copy: a program drawn on two contexts of the group and
+        // deleted on one of them leaves llvmpipe's per-context variant lists inconsistent
+        // (Mesa 22: a crash in the frame context's next draw). The copy has the same
+        // sources, so the driver's compiled code is found under the same keys.
+        char why[64];
+        ow->warm_copy = ow->program ? gl_compile_program(sh, sources, ow->stages,
+                                                         ow->stage_count, why, sizeof(why))
+                                    : 0;
         free(spec[0]);
         free(spec[1]);
         if (!ow->program) {
             j->ok = false;
             break;
         }
-        // What load.c gives the editable program: sampler units by name, the block at 0.
+        program_setup(gl, ow, ow->program);
+        if (ow->warm_copy) {
+            program_setup(gl, ow, ow->warm_copy);
+        }
         gl->UseProgram(ow->program);
-        for (int s = 0; s < ow->sampler_count; s++) {
-            GLint loc = gl->GetUniformLocation(ow->program, ow->samplers[s].name);
-            if (loc >= 0) {
-                gl->Uniform1i(loc, ow->samplers[s].unit);
-            }
-        }
-        GLuint block = gl->GetUniformBlockIndex(ow->program, FXGL_GLSL_UNIFORM_BLOCK);
-        if (block != GL_INVALID_INDEX) {
-            gl->UniformBlockBinding(ow->program, block, 0);
-        }
         ow->flip_loc = ow->compute ? -1 : gl->GetUniformLocation(ow->program, "_fxgl_flip");
         ow->view_loc = ow->defines ? gl->GetUniformLocation(ow->program, "_fxgl_view") : -1;
         gl->UseProgram(0);
@@ -464,12 +758,19 @@ static void job_run(gl_variant_worker *w, vjob *j) {
     if (!j->ok) {
         job_release_gl(gl, j);
     } else {
+        double tw = mono_ms();
+        if (!w->no_warm_up) {
+            warm_up(w, j);
+        }
+        j->warm_ms = mono_ms() - tw;
         j->fence = gl->FenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
         gl->Flush(); // the fence must reach the driver for the frame thread to see it
     }
     pthread_mutex_lock(&w->lock);
     w->compiles += sh->compile_calls - calls0;
     w->ms += mono_ms() - t0;
+    w->warm_ms += j->warm_ms;
+    w->warm_draws += w->no_warm_up || !j->ok ? 0 : j->warm_count;
     pthread_mutex_unlock(&w->lock);
 }
 
@@ -533,6 +834,18 @@ static gl_variant_worker *worker_get(fxgl_runtime *rt) {
     shell->gl = rt->desc.worker.gl;
     shell->info = rt->info;
     shell->emulate_image_formats = rt->emulate_image_formats;
+    // What the warm-up draws set as the frame thread does (same driver, API and version:
+    // the entry points dispatch to the worker's context there).
+    shell->desc.worker = rt->desc.worker;
+    w->no_warm_up = rt->desc.no_warm_up;
+    shell->indexed_blend = rt->indexed_blend;
+    shell->srgb_control = rt->srgb_control;
+    shell->st.enablei = rt->st.enablei;
+    shell->st.disablei = rt->st.disablei;
+    shell->st.blend_funci = rt->st.blend_funci;
+    shell->st.blend_equationi = rt->st.blend_equationi;
+    shell->st.color_maski = rt->st.color_maski;
+    shell->st.clip_control = rt->st.clip_control;
     w->shell = shell;
     pthread_mutex_init(&w->lock, NULL);
     pthread_cond_init(&w->wake, NULL);
@@ -567,6 +880,8 @@ void gl_variants_shutdown(fxgl_runtime *rt) {
 }
 
 // --- the frame thread ---
+
+static void warm_fill(fxgl_runtime *rt, gl_effect *e, const gl_variants *v, vjob *j);
 
 static void use_set(gl_effect *e, bool spec) {
     gl_variants *v = e->variants;
@@ -681,6 +996,7 @@ void gl_variants_attach(fxgl_runtime *rt, gl_effect *e) {
     j->uniforms = calloc(fx->uniform_count + 1, sizeof(*j->uniforms));
     j->values = calloc(1, e->size);
     j->size = e->size;
+    j->warm = calloc(passes + 1, sizeof(*j->warm)); // NULL: no warm-up draws
     bool ok = v->owner_of && v->spec_values && j->owners && j->uniforms && j->values;
     for (size_t i = 0; ok && i < fx->uniform_count; i++) {
         const fxgl_uniform *u = &fx->uniforms[i];
@@ -932,6 +1248,7 @@ void gl_variants_frame(fxgl_runtime *rt, gl_effect *e, double now) {
         return;
     }
     memcpy(j->values, e->shadow, e->size);
+    warm_fill(rt, e, v, j);
     j->ok = false;
     j->reason[0] = '\0';
     pthread_mutex_lock(&w->lock);
@@ -946,6 +1263,115 @@ void gl_variants_frame(fxgl_runtime *rt, gl_effect *e, double now) {
     w->in_flight++;
     pthread_cond_signal(&w->wake);
     pthread_mutex_unlock(&w->lock);
+}
+
+// The state of pass p that a driver compiles for (vwarm), on the frame thread.
+static void warm_pass(fxgl_runtime *rt, const gl_pass *p, int owner, vwarm *w) {
+    memset(w, 0, sizeof(*w));
+    w->owner = owner;
+    w->compute = p->compute;
+    for (int i = 0; i < p->bind_count && i < GL_RT_MAX_UNITS; i++) {
+        const gl_bind *b = &p->binds[i];
+        vtex *t = &w->tex[w->tex_count++];
+        t->unit = b->unit;
+        t->sampler = b->sampler;
+        t->target = b->target;
+        t->depth = 1;
+        t->levels = 1;
+        t->channels = t->stored_channels = 4;
+        if (b->kind == GL_BIND_TEXTURE) {
+            const gl_tex *x = b->tex;
+            t->internal = b->srgb && x->srgb != x->tex ? GL_SRGB8_ALPHA8 : x->internal;
+            t->width = x->width;
+            t->height = x->height;
+            t->depth = x->depth;
+            t->levels = x->levels;
+            const gl_format *declared = gl_format_get(x->format);
+            t->channels = declared ? declared->channels : x->fmt->channels;
+            t->stored_channels = x->fmt->channels;
+        } else if (b->slot == GL_SLOT_COLOR) {
+            t->internal = b->srgb && rt->color_srgb != rt->color_tex ? GL_SRGB8_ALPHA8
+                                                                      : GL_RGBA8;
+            t->width = rt->width;
+            t->height = rt->height;
+        } else if (b->slot == GL_SLOT_DEPTH && rt->depth_format && rt->depth_ready) {
+            t->internal = rt->depth_format;
+            t->width = rt->width;
+            t->height = rt->height;
+        } else if (b->slot >= 0 && rt->semantics[b->slot].texture) {
+            t->internal = GL_RGBA8; // the host's texture: its format is not known here
+            t->width = rt->width;
+            t->height = rt->height;
+        } else {
+            t->internal = GL_R16F; // the empty texture
+            t->width = t->height = 1;
+        }
+    }
+    if (p->compute) {
+        for (int i = 0; i < p->image_count && i < GL_RT_MAX_IMAGES; i++) {
+            const gl_tex *x = p->images[i].tex;
+            w->images[w->image_count++] = (vimage){
+                .unit = p->images[i].unit, .level = p->images[i].level,
+                .target = x->target, .internal = x->internal,
+                .width = x->width, .height = x->height, .depth = x->depth,
+                .levels = x->levels,
+            };
+        }
+        return;
+    }
+    bool direct = p == rt->direct;
+    w->window = direct && rt->source_fbo == 0;
+    w->flip = direct;
+    w->srgb_write = p->srgb_write;
+    w->mode = p->mode;
+    w->vertex_count = p->vertex_count;
+    w->target_w = p->to_backbuffer ? rt->width : p->targets[0]->width;
+    w->target_h = p->to_backbuffer ? rt->height : p->targets[0]->height;
+    w->blend_count = p->blend_count;
+    memcpy(w->blend, p->blend, sizeof(w->blend));
+    if (p->to_backbuffer) {
+        // The back-buffer copy (RGBA8, or its sRGB view); a direct pass into a host's
+        // framebuffer object is taken as RGBA8 as well.
+        w->target_count = 1;
+        w->targets[0] = p->srgb_write && rt->has_views && !direct ? GL_SRGB8_ALPHA8 : GL_RGBA8;
+        w->stencil = p->stencil.enable && !direct;
+    } else {
+        w->target_count = p->target_count;
+        for (int i = 0; i < p->target_count; i++) {
+            w->targets[i] = p->srgb_write && rt->has_views ? GL_SRGB8_ALPHA8
+                                                           : p->targets[i]->internal;
+            w->target_levels[i] = p->targets[i]->levels;
+        }
+        w->stencil = p->stencil.enable && p->stencil_attached;
+    }
+    if (w->stencil) {
+        w->stencil_state = p->stencil;
+    }
+}
+
+// Every distinct pass state of the effect's passes, into j->warm.
+static void warm_fill(fxgl_runtime *rt, gl_effect *e, const gl_variants *v, vjob *j) {
+    j->warm_count = 0;
+    if (!j->warm) {
+        return;
+    }
+    size_t k = 0;
+    for (size_t t = 0; t < e->technique_count; t++) {
+        gl_technique *tech = &e->techniques[t];
+        for (size_t i = 0; i < tech->src->pass_count; i++, k++) {
+            int o = k < v->pass_total ? v->owner_of[k] : -1;
+            if (o < 0 || !tech->passes) {
+                continue;
+            }
+            vwarm *w = &j->warm[j->warm_count];
+            warm_pass(rt, &tech->passes[i], o, w);
+            bool seen = false;
+            for (size_t q = 0; q < j->warm_count && !seen; q++) {
+                seen = memcmp(&j->warm[q], w, sizeof(*w)) == 0;
+            }
+            j->warm_count += !seen;
+        }
+    }
 }
 
 fxgl_pass_variant fxgl_runtime_pass_variant(fxgl_runtime *rt, size_t e, size_t t, size_t p) {
@@ -975,6 +1401,8 @@ void fxgl_runtime_variant_stats(fxgl_runtime *rt, fxgl_variant_stats *out) {
         pthread_mutex_lock(&w->lock);
         out->worker_compiles = w->compiles;
         out->worker_ms = w->ms;
+        out->worker_warm_ms = w->warm_ms;
+        out->warm_draws = w->warm_draws;
         out->jobs_in_flight = (uint64_t)(w->in_flight > 0 ? w->in_flight : 0);
         pthread_mutex_unlock(&w->lock);
     }

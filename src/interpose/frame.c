@@ -277,7 +277,8 @@ static void create_effects(ip_runtime *rt, ip_view *v, const ip_frame_desc *fram
         .program_cache = ip_effects_program_cache(),
     };
     // Specialised programs are compiled on a second context of the group (variant_ctx.c).
-    v->vctx = ip_variant_ctx_create(frame->wsi, &rt->info);
+    v->vctx = ip_variant_ctx_create(frame->wsi, &rt->info, frame->drawable.width,
+                                    frame->drawable.height);
     ip_variant_ctx_worker(v->vctx, &rt->gl, &desc.worker);
     v->fx = fxgl_runtime_create(&rt->gl, &rt->info, &desc);
     if (!v->fx) {

@@ -361,7 +361,10 @@ FXGL_INTERNAL void ip_drawable_forget(ip_wsi wsi, void *dpy, uintptr_t id);
 typedef struct ip_variant_ctx ip_variant_ctx;
 struct fxgl_runtime_worker;
 struct GladGLContext;
-FXGL_INTERNAL ip_variant_ctx *ip_variant_ctx_create(ip_wsi wsi, const struct fxgl_gl_info *info);
+// width, height: the program's drawable now (the compile context's own small drawable
+// gets the same kind of size: power of two or not, per side).
+FXGL_INTERNAL ip_variant_ctx *ip_variant_ctx_create(ip_wsi wsi, const struct fxgl_gl_info *info,
+                                                    int width, int height);
 FXGL_INTERNAL void ip_variant_ctx_worker(ip_variant_ctx *v, struct GladGLContext *gl,
                                          struct fxgl_runtime_worker *out);
 FXGL_INTERNAL void ip_variant_ctx_destroy(ip_variant_ctx *v);

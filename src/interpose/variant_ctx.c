@@ -53,16 +53,21 @@ struct ip_variant_ctx {
     // GLX
     Display *dpy;
     GLXContext glx;
+    GLXPbuffer pbuffer;          // None: current without a drawable
     Bool (*make_context_current)(Display *, GLXDrawable, GLXDrawable, GLXContext);
     void (*destroy_context)(Display *, GLXContext);
+    void (*destroy_pbuffer)(Display *, GLXPbuffer);
     // EGL
     EGLDisplay edpy;
     EGLContext egl;
+    EGLSurface surface;          // EGL_NO_SURFACE: surfaceless
     EGLenum api;
     EGLBoolean (*egl_make_current)(EGLDisplay, EGLSurface, EGLSurface, EGLContext);
     EGLBoolean (*bind_api)(EGLenum);
     EGLBoolean (*release_thread)(void);
     EGLBoolean (*destroy)(EGLDisplay, EGLContext);
+    EGLBoolean (*destroy_surface)(EGLDisplay, EGLSurface);
+    int width, height;           // of the small drawable
 };
 
 #define REAL(kind, type, name) IP_FN(type, ip_real_##kind##_terminal(name))
@@ -96,6 +101,11 @@ static bool glx_create(ip_variant_ctx *v, const fxgl_gl_info *info) {
     v->make_context_current = REAL(glx, Bool (*)(Display *, GLXDrawable, GLXDrawable, GLXContext),
                                    "glXMakeContextCurrent");
     v->destroy_context = REAL(glx, void (*)(Display *, GLXContext), "glXDestroyContext");
+    v->destroy_pbuffer = REAL(glx, void (*)(Display *, GLXPbuffer), "glXDestroyPbuffer");
+    GLXPbuffer (*create_pbuffer)(Display *, GLXFBConfig, const int *) =
+        REAL(glx, GLXPbuffer (*)(Display *, GLXFBConfig, const int *), "glXCreatePbuffer");
+    int (*config_attrib)(Display *, GLXFBConfig, int, int *) =
+        REAL(glx, int (*)(Display *, GLXFBConfig, int, int *), "glXGetFBConfigAttrib");
     if (!get_display || !get_context || !query_context || !choose || !gpa ||
         !v->make_context_current || !v->destroy_context) {
         return false;
@@ -134,6 +144,17 @@ static bool glx_create(ip_variant_ctx *v, const fxgl_gl_info *info) {
                            GLX_CONTEXT_MINOR_VERSION_ARB, info->minor,
                            GLX_CONTEXT_PROFILE_MASK_ARB, profile, None};
     v->glx = create(dpy, configs[0], share, True, attribs);
+    // A small pbuffer of the program's config: the warm-up draws of passes into the
+    // program's window go there, in the window's format (src/gl/variant.c). Only where
+    // the config allows pbuffers (asked first: a refused request would be an X error).
+    int types = 0;
+    if (v->glx && create_pbuffer && config_attrib && v->destroy_pbuffer &&
+        config_attrib(dpy, configs[0], GLX_DRAWABLE_TYPE, &types) == Success &&
+        (types & GLX_PBUFFER_BIT)) {
+        const int size[] = {GLX_PBUFFER_WIDTH, v->width, GLX_PBUFFER_HEIGHT, v->height,
+                            None};
+        v->pbuffer = create_pbuffer(dpy, configs[0], size);
+    }
     x_free(configs);
     v->dpy = dpy;
     return v->glx != NULL;
@@ -158,6 +179,12 @@ static bool egl_create(ip_variant_ctx *v, const fxgl_gl_info *info) {
     v->bind_api = REAL(egl, EGLBoolean (*)(EGLenum), "eglBindAPI");
     v->release_thread = REAL(egl, EGLBoolean (*)(void), "eglReleaseThread");
     v->destroy = REAL(egl, EGLBoolean (*)(EGLDisplay, EGLContext), "eglDestroyContext");
+    v->destroy_surface = REAL(egl, EGLBoolean (*)(EGLDisplay, EGLSurface), "eglDestroySurface");
+    EGLSurface (*create_pbuffer)(EGLDisplay, EGLConfig, const EGLint *) =
+        REAL(egl, EGLSurface (*)(EGLDisplay, EGLConfig, const EGLint *),
+             "eglCreatePbufferSurface");
+    EGLBoolean (*config_attrib)(EGLDisplay, EGLConfig, EGLint, EGLint *) =
+        REAL(egl, EGLBoolean (*)(EGLDisplay, EGLConfig, EGLint, EGLint *), "eglGetConfigAttrib");
     if (!get_display || !get_context || !query_context || !choose || !create || !query_string ||
         !query_api || !v->egl_make_current || !v->bind_api || !v->release_thread ||
         !v->destroy) {
@@ -201,10 +228,25 @@ static bool egl_create(ip_variant_ctx *v, const fxgl_gl_info *info) {
     v->egl = create(dpy, config, share, attribs);
     v->bind_api(before);
     v->edpy = dpy;
+    // As for GLX: a small pbuffer of the program's config where it allows one.
+    EGLint types = 0;
+    v->surface = EGL_NO_SURFACE;
+    if (v->egl != EGL_NO_CONTEXT && create_pbuffer && config_attrib && v->destroy_surface &&
+        config_attrib(dpy, config, EGL_SURFACE_TYPE, &types) && (types & EGL_PBUFFER_BIT)) {
+        const EGLint size[] = {EGL_WIDTH, v->width, EGL_HEIGHT, v->height, EGL_NONE};
+        v->surface = create_pbuffer(dpy, config, size);
+    }
     return v->egl != EGL_NO_CONTEXT;
 }
 
-ip_variant_ctx *ip_variant_ctx_create(ip_wsi wsi, const fxgl_gl_info *info) {
+// A side of the same kind as n for the driver: a power of two stays one (at most 4),
+// anything else becomes 3 (as variant.c's stand-ins).
+static int small_side(int n) {
+    return n <= 1 ? 1 : (n & (n - 1)) == 0 ? (n < 4 ? n : 4) : 3;
+}
+
+ip_variant_ctx *ip_variant_ctx_create(ip_wsi wsi, const fxgl_gl_info *info, int width,
+                                      int height) {
     if (!specialise_wanted()) {
         return NULL;
     }
@@ -213,6 +255,8 @@ ip_variant_ctx *ip_variant_ctx_create(ip_wsi wsi, const fxgl_gl_info *info) {
         return NULL;
     }
     v->wsi = wsi;
+    v->width = small_side(width);
+    v->height = small_side(height);
     bool ok = wsi == IP_WSI_GLX ? glx_create(v, info) : egl_create(v, info);
     if (!ok) {
         FXGL_LOG_ONCE(FXGL_LOG_INFO, "no second context in the program's share group: "
@@ -228,10 +272,9 @@ ip_variant_ctx *ip_variant_ctx_create(ip_wsi wsi, const fxgl_gl_info *info) {
 static bool make_current(void *user) {
     ip_variant_ctx *v = user;
     if (v->wsi == IP_WSI_GLX) {
-        return v->make_context_current(v->dpy, None, None, v->glx);
+        return v->make_context_current(v->dpy, v->pbuffer, v->pbuffer, v->glx);
     }
-    return v->bind_api(v->api) &&
-           v->egl_make_current(v->edpy, EGL_NO_SURFACE, EGL_NO_SURFACE, v->egl);
+    return v->bind_api(v->api) && v->egl_make_current(v->edpy, v->surface, v->surface, v->egl);
 }
 
 static void release(void *user) {
@@ -251,8 +294,11 @@ void ip_variant_ctx_worker(ip_variant_ctx *v, struct GladGLContext *gl,
         // The dispatch table of the program's context: GLX and EGL entry points dispatch
         // to whatever context is current on the calling thread, and this one is of the
         // same driver, version and profile.
-        *out = (fxgl_runtime_worker){.gl = gl, .make_current = make_current,
-                                     .release = release, .user = v};
+        *out = (fxgl_runtime_worker){
+            .gl = gl, .make_current = make_current, .release = release, .user = v,
+            .has_drawable = v->wsi == IP_WSI_GLX ? v->pbuffer != None
+                                                 : v->surface != EGL_NO_SURFACE,
+        };
     }
 }
 
@@ -262,8 +308,14 @@ void ip_variant_ctx_destroy(ip_variant_ctx *v) {
     }
     if (v->wsi == IP_WSI_GLX) {
         v->destroy_context(v->dpy, v->glx);
+        if (v->pbuffer != None) {
+            v->destroy_pbuffer(v->dpy, v->pbuffer);
+        }
     } else {
         v->destroy(v->edpy, v->egl);
+        if (v->surface != EGL_NO_SURFACE) {
+            v->destroy_surface(v->edpy, v->surface);
+        }
     }
     free(v);
 }
