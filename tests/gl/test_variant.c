@@ -299,14 +299,31 @@ static const char value_fx[] =
     "}\n"
     "technique ValueTest { pass { VertexShader = VS; PixelShader = PS; } }\n";
 
-static fxgl_effect *compile_value_fx(const fxgl_gl_info *info, bool es, fxgl_effects **out) {
+// Texcoord x's 32 bits, a byte per channel (k / 255 is exact in UNORM8), times a user
+// value: Scale = 1 compiled in must give the very bits the exact-varying variant gives.
+static const char bits_fx[] =
+    "uniform float Scale < ui_type = \"slider\"; > = 1.0;\n"
+    "void VS(uint id : SV_VertexID, out float4 pos : SV_Position, out float2 uv : TEXCOORD)\n"
+    "{\n"
+    "    uv = float2(id == 2 ? 2.0 : 0.0, id == 1 ? 2.0 : 0.0);\n"
+    "    pos = float4(uv * float2(2.0, -2.0) + float2(-1.0, 1.0), 0.0, 1.0);\n"
+    "}\n"
+    "float4 PS(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target\n"
+    "{\n"
+    "    uint b = asuint(uv.x * Scale);\n"
+    "    return float4(b >> 24, (b >> 16) & 255, (b >> 8) & 255, b & 255) / 255.0;\n"
+    "}\n"
+    "technique Bits { pass { VertexShader = VS; PixelShader = PS; } }\n";
+
+static fxgl_effect *compile_fx(const char *source, const fxgl_gl_info *info, bool es,
+                               fxgl_effects **out) {
     char dir[] = "/tmp/fxgl-variant-XXXXXX";
     ck_assert(mkdtemp(dir));
     char path[256];
     snprintf(path, sizeof(path), "%s/Value.fx", dir);
     FILE *fp = fopen(path, "w");
     ck_assert(fp);
-    fputs(value_fx, fp);
+    fputs(source, fp);
     fclose(fp);
     *out = fxgl_effects_create(&(fxgl_effects_desc){
         .env = {.width = W, .height = H, .api = es ? FXGL_API_KIND_GLES : FXGL_API_KIND_GL, .api_major = info->major,
@@ -325,6 +342,10 @@ static fxgl_effect *compile_value_fx(const fxgl_gl_info *info, bool es, fxgl_eff
     rmdir(dir);
     ck_assert(e);
     return e;
+}
+
+static fxgl_effect *compile_value_fx(const fxgl_gl_info *info, bool es, fxgl_effects **out) {
+    return compile_fx(value_fx, info, es, out);
 }
 
 static int expect(double v) {
@@ -355,6 +376,7 @@ static void next_frame(bool es) {
     fxgl_variant_stats st;
     fxgl_runtime_variant_stats(rt, &st);
     uint64_t compiles_at_load = st.frame_compiles;
+    unsigned shaders_at_load = fxgl_runtime_program_counts(rt).shader_compiles;
     ck_assert_uint_gt(compiles_at_load, 0);
     check_pixel(px, 0.25, 0.0, "load frame");
     double t0 = wall();
@@ -403,6 +425,11 @@ static void next_frame(bool es) {
     ck_assert_uint_ge(st.specialised, 2);
     ck_assert_uint_ge(st.to_uniform, 1);
     ck_assert_uint_gt(st.worker_compiles, 0);
+    // Every set was drawn once on the worker before it came in (one pass: one draw each).
+    ck_assert_uint_ge(st.warm_draws, st.specialised);
+    ck_assert_msg(fxgl_runtime_program_counts(rt).shader_compiles == shaders_at_load,
+                  "the frame thread compiled %u shader(s) after the load frame",
+                  fxgl_runtime_program_counts(rt).shader_compiles - shaders_at_load);
     ck_assert_msg(st.frame_compiles == compiles_at_load,
                   "the frame thread compiled or linked %llu time(s) after the load frame",
                   (unsigned long long)(st.frame_compiles - compiles_at_load));
@@ -421,6 +448,89 @@ END_TEST
 
 START_TEST(next_frame_gles) {
     next_frame(true);
+}
+END_TEST
+
+// The bits of (pixel centre x) / width as fp32 computes them: what the exact-varying
+// variant gives (tests/gl/test_exact.c checks that against lavapipe's).
+static uint32_t texcoord_bits(int x, int width) {
+    float t = (float)(x + 0.5) * (float)(1.0 / width);
+    uint32_t b;
+    memcpy(&b, &t, 4);
+    return b;
+}
+
+// A specialised pixel shader keeps the exact-varying variant of the editable one: at a
+// width where interpolated texcoords miss (1920 on llvmpipe), every pixel of the
+// specialised frame has the exact bits, and so has the frame of the editable program.
+static void exact_kept(bool es) {
+    enum { BW = 1920, BH = 3 };
+    fix f;
+    fix_init(&f, es);
+    GladGLContext *gl = f.gl;
+    GLuint tex, fbo;
+    gl->GenTextures(1, &tex);
+    gl->BindTexture(GL_TEXTURE_2D, tex);
+    gl->TexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, BW, BH);
+    gl->GenFramebuffers(1, &fbo);
+    gl->BindFramebuffer(GL_FRAMEBUFFER, fbo);
+    gl->FramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tex, 0);
+    fxgl_effects *fxs = NULL;
+    fxgl_effect *effect = compile_fx(bits_fx, fxgl_test_egl_info(f.egl), es, &fxs);
+    fxgl_runtime *rt = make_runtime(&f, true);
+    ck_assert_int_eq(fxgl_runtime_add_effect(rt, effect, "Bits.fx"), 0);
+    static uint8_t px[BW * BH * 4];
+    fxgl_frame_desc d = {.width = BW, .height = BH, .framebuffer = fbo};
+    bool specialised = false;
+    double t0 = wall();
+    for (int round = 0; round < 2; round++) {
+        if (round == 1) {
+            // Load frame done and checked: now the specialised program.
+            while (fxgl_runtime_pass_variant(rt, 0, 0, 0) != FXGL_VARIANT_SPECIALISED) {
+                ck_assert_msg(wall() - t0 < WAIT_S, "no specialised program after %.0f s",
+                              WAIT_S);
+                d.time += 0.05;
+                ck_assert(fxgl_runtime_frame(rt, &d));
+            }
+            specialised = true;
+        }
+        d.time += 0.05;
+        ck_assert(fxgl_runtime_frame(rt, &d));
+        ck_assert_int_eq(fxgl_runtime_pass_exact_varyings(rt, 0, 0), 2);
+        gl->BindFramebuffer(GL_READ_FRAMEBUFFER, fbo);
+        gl->ReadPixels(0, 0, BW, BH, GL_RGBA, GL_UNSIGNED_BYTE, px);
+        int bad = 0;
+        for (int y = 0; y < BH; y++) {
+            for (int x = 0; x < BW; x++) {
+                const uint8_t *p = px + ((size_t)y * BW + (size_t)x) * 4;
+                uint32_t got = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+                               (uint32_t)p[2] << 8 | p[3];
+                if (got != texcoord_bits(x, BW) && bad < 5) {
+                    fprintf(stderr, "  %s x %d: got %08x, want %08x\n",
+                            specialised ? "specialised" : "editable", x, got,
+                            texcoord_bits(x, BW));
+                }
+                bad += got != texcoord_bits(x, BW);
+            }
+        }
+        ck_assert_msg(bad == 0, "%s program: %d pixels without the exact texcoord",
+                      specialised ? "specialised" : "editable", bad);
+    }
+    fxgl_runtime_destroy(rt);
+    fxgl_effect_destroy(effect);
+    fxgl_effects_destroy(fxs);
+    gl->DeleteFramebuffers(1, &fbo);
+    gl->DeleteTextures(1, &tex);
+    fix_finish(&f);
+}
+
+START_TEST(exact_kept_gl) {
+    exact_kept(false);
+}
+END_TEST
+
+START_TEST(exact_kept_gles) {
+    exact_kept(true);
 }
 END_TEST
 
@@ -471,6 +581,8 @@ int main(void) {
     tcase_add_test(tc, next_frame_gl);
     tcase_add_test(tc, next_frame_gles);
     tcase_add_test(tc, opt_out);
+    tcase_add_test(tc, exact_kept_gl);
+    tcase_add_test(tc, exact_kept_gles);
     tcase_add_test(tc, builtin_equal_gl);
     tcase_add_test(tc, builtin_equal_gles);
     suite_add_tcase(s, tc);
