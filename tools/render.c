@@ -21,6 +21,12 @@
  *     --skip-disabled                 SkipLoadingDisabledEffects
  *     --interpolated-varyings         keep fullscreen texcoords as interpolated
  *                                     (fxgl computes them exactly otherwise)
+ *     --no-specialise                 passes always read their values from the uniform
+ *                                     block (also FXGL_SPECIALISE=0); by default, as in
+ *                                     the interposer, a compile thread on a second context
+ *                                     builds programs with the values compiled in, which
+ *                                     passes run once values have not changed for 0.5 s
+ *                                     of frame time (`time` advances 1/60 s a frame)
  *     --cache DIR|off                 the on-disk compile cache (default: $FXGL_CACHE_DIR,
  *                                     none when unset); the report counts its hits
  *     -I DIR                          include and effect search path (repeatable;
@@ -60,6 +66,7 @@ typedef struct options {
     bool performance;            // --performance-mode: preset values compiled in
     bool skip_disabled;          // --skip-disabled: SkipLoadingDisabledEffects
     bool interpolated;           // --interpolated-varyings: no exact fullscreen texcoords
+    bool no_specialise;          // --no-specialise / FXGL_SPECIALISE=0
     const char *cache;           // --cache DIR, or $FXGL_CACHE_DIR; NULL/"off": none
     int width, height;
     int frames;
@@ -119,13 +126,21 @@ static void write_timings(FILE *tf, GladGLContext *gl, fxgl_runtime *rt, int fra
     }
 }
 
+static bool worker_current(void *user) {
+    return fxgl_test_egl_make_current(user);
+}
+
+static void worker_release(void *user) {
+    fxgl_test_egl_release(user);
+}
+
 static void usage(void) {
     fprintf(stderr,
             "usage: fxgl-render [--input IN.png | --test-image] [--size WxH] [--output OUT.png]\n"
             "                   [--report R.json] [--timings T.csv] [--frames N]\n"
             "                   [--api gl|gl-compat|gles]\n"
             "                   [--preset P.ini] [--performance-mode] [--skip-disabled]\n"
-            "                   [--interpolated-varyings]\n"
+            "                   [--interpolated-varyings] [--no-specialise]\n"
             "                   [--cache DIR|off]\n"
             "                   [-I DIR] [-D NAME[=VALUE]] [--textures DIR]\n"
             "                   [--dump FILE]\n"
@@ -184,6 +199,8 @@ static bool parse(int argc, char **argv, options *o) {
             o->performance = true;
         } else if (strcmp(a, "--interpolated-varyings") == 0) {
             o->interpolated = true;
+        } else if (strcmp(a, "--no-specialise") == 0) {
+            o->no_specialise = true;
         } else if (strcmp(a, "--skip-disabled") == 0) {
             o->skip_disabled = true;
         } else if (strcmp(a, "--preset") == 0 && next) {
@@ -505,6 +522,17 @@ int main(int argc, char **argv) {
     }
     GladGLContext *gl = fxgl_test_egl_gl(egl);
     const fxgl_gl_info *info = fxgl_test_egl_info(egl);
+    // The compile thread's context of specialised programs (docs/runtime.md), the
+    // interposer's default; without one the passes run their editable programs.
+    const char *spec_env = getenv("FXGL_SPECIALISE");
+    fxgl_test_egl *worker = NULL;
+    if (!o.no_specialise && !(spec_env && strcmp(spec_env, "0") == 0)) {
+        worker = fxgl_test_egl_create_shared(egl, reason, sizeof(reason));
+        if (!worker) {
+            fprintf(stderr, "fxgl-render: no compile context (%s): no specialised programs\n",
+                    reason);
+        }
+    }
 
     // Compile through src/effects, as the interposer and fxc do: predefined macros for
     // this context, then definitions layered effect section > preset > -D, and in
@@ -589,6 +617,8 @@ int main(int argc, char **argv) {
         .program_cache = cache ? &programs : NULL,
         .log = on_log,
         .interpolated_varyings = o.interpolated,
+        .worker = {.gl = worker ? fxgl_test_egl_gl(worker) : NULL,
+                   .make_current = worker_current, .release = worker_release, .user = worker},
         .texture_search_paths = (const char *const *)texture_dirs.dirs,
         .texture_search_path_count = texture_dirs.count,
     };
@@ -623,6 +653,7 @@ int main(int argc, char **argv) {
             fprintf(stderr, "fxgl-render: %s\n", why);
             fxgl_inspect_destroy(in);
             fxgl_runtime_destroy(rt);
+            fxgl_test_egl_destroy(worker);
             fxgl_test_egl_destroy(egl);
             for (size_t i = 0; i < n; i++) {
                 fxgl_effect_destroy(fx[i].fx);
@@ -762,6 +793,13 @@ int main(int argc, char **argv) {
                        "\"binary_hits\": %u, \"binary_misses\": %u, \"binary_rejected\": %u},\n",
                     pc.shader_compiles, pc.binary_formats, pc.binary_hits, pc.binary_misses,
                     pc.binary_rejected);
+            // Specialised programs: sets swapped in, switches back to the editable ones.
+            fxgl_variant_stats vs;
+            fxgl_runtime_variant_stats(rt, &vs);
+            fprintf(f, "  \"specialised\": {\"worker\": %s, \"sets_in\": %llu, "
+                       "\"to_editable\": %llu, \"warm_draws\": %llu},\n",
+                    worker ? "true" : "false", (unsigned long long)vs.specialised,
+                    (unsigned long long)vs.to_uniform, (unsigned long long)vs.warm_draws);
             // Front end (preprocess .. GLSL) of every effect, or its cache lookups.
             fprintf(f, "  \"compile_ms\": %.3f,\n  \"compile_cache\": {\"enabled\": %s, "
                        "\"hits\": %u, \"misses\": %u, \"stale\": %u, \"writes\": %u, "
@@ -843,6 +881,7 @@ int main(int argc, char **argv) {
     GLuint fbos[2] = {fbo, scene_fbo}, texs[2] = {color, scene};
     gl->DeleteFramebuffers(2, fbos);
     gl->DeleteTextures(2, texs);
+    fxgl_test_egl_destroy(worker); // after the runtime, whose thread released it
     fxgl_test_egl_destroy(egl);
     for (size_t i = 0; i < n; i++) {
         fxgl_effect_destroy(fx[i].fx);
