@@ -187,7 +187,8 @@ int main(int argc, char **argv) {
         double worst = 0.0; // the frame thread's worst frame after the load frame
         while (phase < 5 && n < frames * 4 + 4000 && now_ms() - start < 300000) {
             if (phase == 2) {
-                v.f[0] = u->initializer.f[0] * (in_phase % 2 ? 0.9f : 1.1f) + 0.01f;
+                // Two values that differ whatever the default (0 included).
+                v.f[0] = u->initializer.f[0] + (in_phase % 2 ? 0.01f : 0.02f);
                 fxgl_runtime_set_uniform(rt, 0, u->name, &v);
             }
             gl->BindTexture(GL_TEXTURE_2D, tex);

@@ -44,7 +44,7 @@
 #include "gl_runtime.h"
 
 #define VAR_DEFAULT_SETTLE_S 0.5
-#define VAR_CACHE_PAUSE_MS 50    // after the warm-up draws (see warm_up)
+#define VAR_CACHE_PAUSE_MS 250   // after the warm-up draws (see warm_up)
 
 enum { VJ_IDLE, VJ_QUEUED, VJ_RUNNING, VJ_DONE };
 
