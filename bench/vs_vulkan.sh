@@ -1,4 +1,23 @@
 #!/bin/sh
+# vs_vulkan.sh [OUTDIR]               the chain (below)
+# vs_vulkan.sh --per-effect [OUTDIR]  the effect cost of each effect alone, as process CPU
+#   time per frame (the renderers here are CPU ones, llvmpipe and lavapipe): each program
+#   runs FRAMES_LO (40) and FRAMES_HI (240) frames and the slope (cpu_hi - cpu_lo) /
+#   (FRAMES_HI - FRAMES_LO) is its CPU time per frame without start-up and compiles;
+#   effect cost = slope with the effect - slope without. Sides: Vulkan (vkcube +
+#   vkBasalt, which compiles uniforms as specialisation constants) and fxgl (fxgl-demo)
+#   in each of GL_MODES (default "default nospec perf"): fxgl's default (specialised
+#   programs, editable), FXGL_SPECIALISE=0 (the editable programs only: the default
+#   before), FXGL_PERFORMANCE_MODE=1. EFFECTS: names of NAME.fx files in SHADERS
+#   (default: data/shaders and fxgl_Vibrance fxgl_Tonemap fxgl_Vignette), each run alone
+#   with its default values on both sides; SHADERS is copied beside data/shaders'
+#   ReShade.fxh/ReShadeUI.fxh into one include directory (vkBasalt takes one). RUNS (3)
+#   interleaved runs, medians. Prints per effect and side the median effect ms per frame
+#   and fxgl / vkBasalt; writes OUTDIR/vs_vulkan_per_effect-<drivers>.csv.
+#   The figures of bench/RESULTS.md §4 are SweetFX's effects:
+#     SHADERS=<SweetFX>/Shaders/SweetFX EFFECTS="LumaSharpen Vibrance Tonemap Vignette
+#     Curves" sh bench/vs_vulkan.sh --per-effect
+#
 # vs_vulkan.sh [OUTDIR] - fxgl's GL path against the Vulkan path:
 # the same chain of eight built-in effects (data/shaders, default values on
 # both sides) run
@@ -25,6 +44,11 @@
 # and .png and prints a table.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
+per_effect=no
+if [ "${1:-}" = --per-effect ]; then
+    per_effect=yes
+    shift
+fi
 out=${1:-$top/bench/results}
 . "$top/bench/setup.sh"
 bench_build fxgl-demo .libs/libfxgl.so
@@ -47,6 +71,7 @@ ls /usr/share/vulkan/explicit_layer.d/VkLayer_MESA_overlay.json >/dev/null 2>&1 
 mkdir -p "$out"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+
 
 # The chain, once for each side, in the same order.
 list=""; techniques=""
@@ -95,6 +120,90 @@ vk_frame() { awk -F', *' -v s="$warm" 'NR == 1 {for (i = 1; i <= NF; i++) if ($i
 vk_draws() { vk_rows "$1" draw draw_indexed draw_indirect draw_indexed_indirect | mode; }
 vk_disp() { vk_rows "$1" dispatch dispatch_indirect | mode; }
 gl_col() { awk -F, -v c="$2" -v s="$warm" 'NR > 1 + s && $1 !~ /^#/ {print $c}' "$1" | med; }
+
+if [ "$per_effect" = yes ]; then
+    src=${SHADERS:-$shaders}
+    if [ -n "${SHADERS:-}" ]; then
+        effects=${EFFECTS:-LumaSharpen Vibrance Tonemap Vignette Curves}
+    else
+        effects=${EFFECTS:-fxgl_Vibrance fxgl_Tonemap fxgl_Vignette}
+    fi
+    lo=${FRAMES_LO:-40}; hi=${FRAMES_HI:-240}
+    modes=${GL_MODES:-default nospec perf}
+    inc=$tmp/shaders
+    mkdir -p "$inc"
+    cp "$shaders/ReShade.fxh" "$shaders/ReShadeUI.fxh" "$inc/"
+    for e in $effects; do
+        [ -f "$src/$e.fx" ] || { echo "vs_vulkan.sh: no $src/$e.fx" >&2; exit 1; }
+        cp "$src/$e.fx" "$inc/"
+        # The technique of the same name, as the built-ins and SweetFX's are named.
+        grep -q "^technique  *$e\b" "$inc/$e.fx" || { echo "vs_vulkan.sh: $e.fx has no technique $e" >&2; exit 1; }
+        printf 'effects = %s\n%s = %s/%s.fx\nreshadeTexturePath = %s\nreshadeIncludePath = %s\n' \
+            "$e" "$e" "$inc" "$e" "$inc" "$inc" >"$tmp/vk-$e.conf"
+        printf 'Techniques=%s@%s.fx\n' "$e" "$e" >"$tmp/gl-$e.ini"
+    done
+    printf 'Techniques=\n' >"$tmp/gl-off.ini"
+    # CPU time (ms) of one program run: user + system of the child, every thread.
+    # The program's own output goes to the log, not into the figure.
+    cpu() { perl -e 'open(my $o, ">&", \*STDOUT) or die; open(STDOUT, ">>", shift) or die; system(@ARGV) == 0 or exit 1; my @t = times; printf $o "%.1f\n", ($t[2] + $t[3]) * 1000' -- "$tmp/log" "$@"; }
+    # side effect mode frames -> CPU ms (everything runs on the display of the caller)
+    one() {
+        if [ "$1" = vk ]; then
+            en=1; conf="$tmp/vk-$2.conf"
+            [ "$2" = off ] && { en=0; conf="$tmp/vk-$(set -- $effects; echo "$1").conf"; }
+            cpu env ENABLE_VKBASALT=$en VKBASALT_CONFIG_FILE="$conf" \
+                timeout 600 vkcube --c "$4" --width "$w" --height "$h" 2>>"$tmp/log"
+        else
+            case $3 in nospec) env="FXGL_SPECIALISE=0" ;; perf) env="FXGL_PERFORMANCE_MODE=1" ;; *) env="FXGL_SPECIALISE=1" ;; esac
+            cpu env $env FXGL_PRESET="$tmp/gl-$2.ini" FXGL_EFFECT_PATHS="$inc" FXGL_LOG=warn \
+                LD_PRELOAD="$lib" timeout 600 "$demo" --frames "$4" --size "$size" 2>>"$tmp/log"
+        fi
+    }
+    slope() { a=$(one "$@" "$lo"); b=$(one "$@" "$hi"); awk -v a="$a" -v b="$b" -v n=$((hi - lo)) 'BEGIN {printf "%.3f\n", (b - a) / n}'; }
+    if [ -z "${VS_VULKAN_INNER:-}" ]; then
+        # One Xvfb for the whole measurement: its own CPU time is not the programs'.
+        VS_VULKAN_INNER=1 xvfb-run -a -s "-screen 0 $((w + 64))x$((h + 64))x24 -nolisten tcp" \
+            sh "$0" --per-effect "$out"
+        exit $?
+    fi
+    echo "run,effect,side,slope_on_ms,slope_off_ms,effect_ms" >"$tmp/pe.csv"
+    r=1
+    while [ "$r" -le "$runs" ]; do
+        vo=$(slope vk off -); go=$(slope gl off default)
+        for e in $effects; do
+            v=$(slope vk "$e" -)
+            echo "$r,$e,vkbasalt,$v,$vo,$(awk -v a="$v" -v b="$vo" 'BEGIN {printf "%.3f", a - b}')" >>"$tmp/pe.csv"
+            for m in $modes; do
+                g=$(slope gl "$e" "$m")
+                echo "$r,$e,fxgl-$m,$g,$go,$(awk -v a="$g" -v b="$go" 'BEGIN {printf "%.3f", a - b}')" >>"$tmp/pe.csv"
+            done
+        done
+        r=$((r + 1))
+    done
+    gldev=$(glxinfo -B 2>/dev/null | sed -n 's/.*OpenGL renderer string: //p' | head -1)
+    tag=$(printf '%s' "${gldev:-gl}" | tr -c 'A-Za-z0-9.\n' '_' | cut -c1-30)
+    csv="$out/vs_vulkan_per_effect-$tag.csv"
+    {
+        echo "# $(date -u +%Y-%m-%dT%H:%MZ) $(uname -n) $size, CPU time slope $lo->$hi frames, $runs runs, GL: ${gldev:-?}; load $(cut -d' ' -f1-3 /proc/loadavg)"
+        echo "# SHADERS=$src EFFECTS=$effects GL_MODES=$modes"
+        cat "$tmp/pe.csv"
+    } >"$csv"
+    echo "vs_vulkan --per-effect: $size, process CPU ms per frame (slope $lo->$hi frames), median of $runs runs; GL ${gldev:-?}"
+    printf '  %-14s %10s' effect vkbasalt
+    for m in $modes; do printf ' %12s %8s' "fxgl-$m" ratio; done
+    echo
+    for e in $effects; do
+        vk=$(awk -F, -v e="$e" '$2 == e && $3 == "vkbasalt" {print $6}' "$tmp/pe.csv" | med)
+        printf '  %-14s %10.2f' "$e" "$vk"
+        for m in $modes; do
+            g=$(awk -F, -v e="$e" -v s="fxgl-$m" '$2 == e && $3 == s {print $6}' "$tmp/pe.csv" | med)
+            printf ' %12.2f %8.2f' "$g" "$(awk -v a="$g" -v b="$vk" 'BEGIN {print b != 0 ? a / b : 0}')"
+        done
+        echo
+    done
+    echo "vs_vulkan --per-effect: $csv"
+    exit 0
+fi
 
 echo "run,vk_off_ms,vk_on_ms,vk_effect_ms,vk_effect_draws,vk_rows_agreeing_pct_on/off,vk_effect_dispatches,gl_off_ms,gl_on_ms,gl_effect_ms,gl_effect_draws,gl_effect_dispatches,gl_effect_gpu_ms,ratio_gl_over_vk" >"$tmp/runs.csv"
 r=1

@@ -24,6 +24,12 @@
  *     --no-direct-pass                the last back-buffer pass never draws straight into
  *                                     the output (a copy out ends each frame; it may then
  *                                     run as compute, FXGL_COMPUTE)
+ *     --no-specialise                 passes always read their values from the uniform
+ *                                     block (also FXGL_SPECIALISE=0); by default, as in
+ *                                     the interposer, a compile thread on a second context
+ *                                     builds programs with the values compiled in, which
+ *                                     passes run once values have not changed for 0.5 s
+ *                                     of frame time (`time` advances 1/60 s a frame)
  *     --cache DIR|off                 the on-disk compile cache (default: $FXGL_CACHE_DIR,
  *                                     none when unset); the report counts its hits
  *     -I DIR                          include and effect search path (repeatable;
@@ -64,6 +70,7 @@ typedef struct options {
     bool skip_disabled;          // --skip-disabled: SkipLoadingDisabledEffects
     bool interpolated;           // --interpolated-varyings: no exact fullscreen texcoords
     bool no_direct;              // --no-direct-pass
+    bool no_specialise;          // --no-specialise / FXGL_SPECIALISE=0
     const char *cache;           // --cache DIR, or $FXGL_CACHE_DIR; NULL/"off": none
     int width, height;
     int frames;
@@ -123,6 +130,14 @@ static void write_timings(FILE *tf, GladGLContext *gl, fxgl_runtime *rt, int fra
     }
 }
 
+static bool worker_current(void *user) {
+    return fxgl_test_egl_make_current(user);
+}
+
+static void worker_release(void *user) {
+    fxgl_test_egl_release(user);
+}
+
 static void usage(void) {
     fprintf(stderr,
             "usage: fxgl-render [--input IN.png | --test-image] [--size WxH] [--output OUT.png]\n"
@@ -130,6 +145,7 @@ static void usage(void) {
             "                   [--api gl|gl-compat|gles]\n"
             "                   [--preset P.ini] [--performance-mode] [--skip-disabled]\n"
             "                   [--interpolated-varyings] [--no-direct-pass]\n"
+            "                   [--no-specialise]\n"
             "                   [--cache DIR|off]\n"
             "                   [-I DIR] [-D NAME[=VALUE]] [--textures DIR]\n"
             "                   [--dump FILE]\n"
@@ -190,6 +206,8 @@ static bool parse(int argc, char **argv, options *o) {
             o->interpolated = true;
         } else if (strcmp(a, "--no-direct-pass") == 0) {
             o->no_direct = true;
+        } else if (strcmp(a, "--no-specialise") == 0) {
+            o->no_specialise = true;
         } else if (strcmp(a, "--skip-disabled") == 0) {
             o->skip_disabled = true;
         } else if (strcmp(a, "--preset") == 0 && next) {
@@ -400,6 +418,17 @@ int main(int argc, char **argv) {
     }
     GladGLContext *gl = fxgl_test_egl_gl(egl);
     const fxgl_gl_info *info = fxgl_test_egl_info(egl);
+    // The compile thread's context of specialised programs (docs/runtime.md), the
+    // interposer's default; without one the passes run their editable programs.
+    const char *spec_env = getenv("FXGL_SPECIALISE");
+    fxgl_test_egl *worker = NULL;
+    if (!o.no_specialise && !(spec_env && strcmp(spec_env, "0") == 0)) {
+        worker = fxgl_test_egl_create_shared(egl, reason, sizeof(reason));
+        if (!worker) {
+            fprintf(stderr, "fxgl-render: no compile context (%s): no specialised programs\n",
+                    reason);
+        }
+    }
 
     // Compile through src/effects, as the interposer and fxc do: predefined macros for
     // this context, then definitions layered effect section > preset > -D, and in
@@ -485,6 +514,8 @@ int main(int argc, char **argv) {
         .log = on_log,
         .interpolated_varyings = o.interpolated,
         .no_direct_pass = o.no_direct,
+        .worker = {.gl = worker ? fxgl_test_egl_gl(worker) : NULL,
+                   .make_current = worker_current, .release = worker_release, .user = worker},
         .texture_search_paths = (const char *const *)texture_dirs.dirs,
         .texture_search_path_count = texture_dirs.count,
     };
@@ -530,6 +561,7 @@ int main(int argc, char **argv) {
             fxgl_inspect_destroy(in);
             fxgl_effect_set_destroy(set);
             fxgl_runtime_destroy(rt);
+            fxgl_test_egl_destroy(worker);
             fxgl_test_egl_destroy(egl);
             for (size_t i = 0; i < n; i++) {
                 fxgl_effect_destroy(fx[i].fx);
@@ -670,6 +702,13 @@ int main(int argc, char **argv) {
                        "\"binary_hits\": %u, \"binary_misses\": %u, \"binary_rejected\": %u},\n",
                     pc.shader_compiles, pc.binary_formats, pc.binary_hits, pc.binary_misses,
                     pc.binary_rejected);
+            // Specialised programs: sets swapped in, switches back to the editable ones.
+            fxgl_variant_stats vs;
+            fxgl_runtime_variant_stats(rt, &vs);
+            fprintf(f, "  \"specialised\": {\"worker\": %s, \"sets_in\": %llu, "
+                       "\"to_editable\": %llu, \"warm_draws\": %llu},\n",
+                    worker ? "true" : "false", (unsigned long long)vs.specialised,
+                    (unsigned long long)vs.to_uniform, (unsigned long long)vs.warm_draws);
             // Front end (preprocess .. GLSL) of every effect, or its cache lookups.
             fprintf(f, "  \"compile_ms\": %.3f,\n  \"compile_cache\": {\"enabled\": %s, "
                        "\"hits\": %u, \"misses\": %u, \"stale\": %u, \"writes\": %u, "
@@ -759,6 +798,7 @@ int main(int argc, char **argv) {
     GLuint fbos[2] = {fbo, scene_fbo}, texs[2] = {color, scene};
     gl->DeleteFramebuffers(2, fbos);
     gl->DeleteTextures(2, texs);
+    fxgl_test_egl_destroy(worker); // after the runtime, whose thread released it
     fxgl_test_egl_destroy(egl);
     for (size_t i = 0; i < n; i++) {
         fxgl_effect_destroy(fx[i].fx);

@@ -74,3 +74,16 @@ check_PROGRAMS += tests/effects/test_switch
 tests_effects_test_switch_SOURCES = tests/effects/test_switch.c
 tests_effects_test_switch_CPPFLAGS = $(EFFECTS_TEST_CPPFLAGS)
 tests_effects_test_switch_LDADD = libfxgl_effects.la libfxgl_preset.la $(TEST_LDADD) -ldl -lpthread
+# Specialised programs against the editable ones (src/gl/variant.c) over the built-in
+# effects, a value shown the next frame, no compile on the frame thread after load.
+check_PROGRAMS += tests/gl/test_variant
+tests_gl_test_variant_SOURCES = tests/gl/test_variant.c
+tests_gl_test_variant_CPPFLAGS = $(EFFECTS_TEST_CPPFLAGS)
+tests_gl_test_variant_LDADD = libfxgl_effects.la libfxgl_preset.la $(TEST_LDADD) -lm -lpthread
+
+# Specialised programs per effect: frame time editable / specialised, the switch frames
+# (bench/variant with arguments; in `make check` a short pass over one effect).
+check_PROGRAMS += bench/variant
+bench_variant_SOURCES = bench/variant.c
+bench_variant_CPPFLAGS = $(EFFECTS_TEST_CPPFLAGS)
+bench_variant_LDADD = libfxgl_effects.la libfxgl_preset.la $(TEST_LDADD) $(EGL_LIBS)

@@ -792,6 +792,7 @@ bool fxgl_runtime_frame(fxgl_runtime *rt, const fxgl_frame_desc *f) {
         if (!e->loaded) {
             continue;
         }
+        gl_variants_frame(rt, e, f->time);
         bool active = false;
         for (size_t k = 0; k < e->technique_count && !active; k++) {
             active = e->techniques[k].enabled && e->techniques[k].status == FXGL_STATUS_READY;

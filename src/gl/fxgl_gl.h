@@ -120,6 +120,21 @@ typedef enum fxgl_gl_log_level {
 
 typedef void (*fxgl_runtime_log_fn)(void *user, fxgl_gl_log_level level, const char *message);
 
+// A context in the frame context's share group for the runtime's compile thread: the
+// specialised programs are compiled and linked there, so the frame thread never compiles
+// after load. make_current is called once on that thread before its first GL call and
+// release once when it ends (runtime destroy); both may be NULL when the host makes
+// nothing current (the context is then assumed current on no other thread).
+typedef struct fxgl_runtime_worker {
+    struct GladGLContext *gl;    // the worker context's entry points; NULL: no worker
+    bool (*make_current)(void *user);
+    void (*release)(void *user);
+    void *user;
+    bool has_drawable;           // the worker context is current with a drawable of the
+                                 // program's framebuffer config (its warm-up draws for
+                                 // passes into the program's framebuffer go there)
+} fxgl_runtime_worker;
+
 // The objects the runtimes of one GL share group share (src/gl/share.c): linked programs
 // and textures filled from images. One per share group, made by whoever knows the groups
 // (src/interpose), handed to each runtime of the group in fxgl_runtime_desc.share. Thread-
@@ -169,6 +184,15 @@ typedef struct fxgl_runtime_desc {
     // (docs/runtime.md, "Compute passes"): FXGL_COMPUTE_ENV reads the
     // environment's FXGL_COMPUTE (0, 1, auto; unset: auto).
     int compute_passes;          // FXGL_COMPUTE_*
+    // Specialised programs (src/gl/variant.c): with a worker context, every pass runs a
+    // program with the current user values compiled in as constants, and the editable
+    // program (values read from the uniform block) only while values change. NULL gl:
+    // no worker, passes always run the editable program (the behaviour before).
+    fxgl_runtime_worker worker;
+    bool no_specialise;          // never specialise (FXGL_SPECIALISE=0 in the hosts)
+    double specialise_settle_s;  // no value change for this long re-specialises; 0: 0.5
+    bool no_warm_up;             // the worker does not draw new specialised programs once
+                                 // before handing them over (bench/variant --no-warm-up)
     // Where linked programs are kept between runs (glGetProgramBinary), used where the
     // driver offers binary formats; borrowed, it must outlive the runtime. NULL: none.
     const struct fxgl_program_cache *program_cache;
@@ -333,6 +357,39 @@ bool fxgl_runtime_set_uniform_at(fxgl_runtime *rt, size_t effect, size_t uniform
 // with the runtime as the set's back-end pointer.
 struct fxgl_effect_ops;
 const struct fxgl_effect_ops *fxgl_runtime_effect_ops(void);
+
+// --- specialised and editable programs (src/gl/variant.c) ---
+
+typedef enum fxgl_pass_variant {
+    FXGL_VARIANT_NONE = -1,      // no such pass, or not loaded
+    FXGL_VARIANT_UNIFORM = 0,    // the editable program: user values from the uniform block
+    FXGL_VARIANT_SPECIALISED = 1, // user values compiled in as constants
+} fxgl_pass_variant;
+
+// Which program pass p of technique t of effect e runs next frame.
+fxgl_pass_variant fxgl_runtime_pass_variant(fxgl_runtime *rt, size_t e, size_t t, size_t p);
+
+typedef struct fxgl_variant_stats {
+    uint64_t frame_compiles;     // glCompileShader + glLinkProgram calls on the frame thread
+                                 // (effect loads; a host checks it stays flat afterwards)
+    uint64_t worker_compiles;    // the same calls on the worker context
+    uint64_t specialised;        // specialised program sets swapped in
+    uint64_t to_uniform;         // switches to the editable programs (a value changed)
+    uint64_t discarded;          // worker results dropped (values changed meanwhile)
+    uint64_t jobs_in_flight;     // effects the worker is compiling for now
+    double worker_ms;            // worker time compiling + linking + warming up, in all
+    double worker_warm_ms;       // of which the warm-up draws (and their glFinish)
+    uint64_t warm_draws;         // warm-up draws and dispatches the worker made
+    size_t uniform_programs;     // editable programs kept linked
+    size_t specialised_programs; // specialised programs alive
+} fxgl_variant_stats;
+
+void fxgl_runtime_variant_stats(fxgl_runtime *rt, fxgl_variant_stats *out);
+// Ends the compile thread (it releases the worker context on its own thread; waits for a
+// compile in progress). For a host that abandons a runtime whose context is gone and then
+// destroys the worker context; fxgl_runtime_destroy does it too. Passes keep running the
+// programs they have. Any thread that owns the runtime.
+void fxgl_runtime_stop_worker(fxgl_runtime *rt);
 
 // --- texture semantics ---
 //

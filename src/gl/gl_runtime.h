@@ -195,6 +195,7 @@ typedef struct gl_pass {
                                  // drawn upside down (clip origin upper left) into the
                                  // program's framebuffer, SV_Position through flip_loc
     GLint flip_loc;              // _fxgl_flip, where the pixel shader reads SV_Position; -1
+    bool specialised;            // program/flip_loc are the specialised ones (variant.c)
     // Exact fullscreen varyings (exact.c): the vertex shader was proved to
     // cover the viewport and to give some varying components exactly as
     // pixel position / viewport size; the program's pixel shader is the
@@ -290,6 +291,7 @@ typedef struct gl_effect {
     gl_special *specials;        // owned
     size_t special_count;
     bool uses_depth;             // binds DEPTH
+    struct gl_variants *variants; // owned: specialised programs (variant.c), NULL: none
 } gl_effect;
 
 typedef struct gl_sampler_entry {
@@ -452,6 +454,11 @@ struct fxgl_runtime {
     uint32_t rng;
     bool bb_dirty;               // the back-buffer copy changed since COLOR was refreshed
     const fxgl_frame_desc *frame;
+
+    // specialised programs (variant.c)
+    struct gl_variant_worker *vworker; // the compile thread, NULL until first needed
+    uint64_t compile_calls;      // glCompileShader/glLinkProgram issued through this runtime
+    fxgl_variant_stats vstats;   // the frame thread's counters
 };
 
 void gl_log(fxgl_runtime *rt, fxgl_gl_log_level level, const char *fmt, ...)
@@ -524,6 +531,17 @@ void gl_cs_unload(fxgl_runtime *rt, gl_pass *p);
 bool gl_cs_choose(fxgl_runtime *rt, gl_pass *p, size_t slot);
 // The measurement of the trial run p made in query slot slot (ms), if any.
 void gl_cs_sample(fxgl_runtime *rt, gl_pass *p, size_t slot, double ms);
+// variant.c
+// After a successful load: the record that lets the effect run specialised programs.
+void gl_variants_attach(fxgl_runtime *rt, gl_effect *e);
+// Before unload: the passes get their editable programs back, specialised ones go.
+void gl_variants_detach(fxgl_runtime *rt, gl_effect *e);
+// fxgl_runtime_abandon: the passes get their editable programs back, without a GL call.
+void gl_variants_abandon(fxgl_runtime *rt);
+// Each frame, before uniforms upload: switch programs as values change and settle.
+void gl_variants_frame(fxgl_runtime *rt, gl_effect *e, double now);
+// Runtime destroy: the compile thread stops (after every effect is detached).
+void gl_variants_shutdown(fxgl_runtime *rt);
 
 // frame.c
 void gl_generate_mips(fxgl_runtime *rt, gl_tex *t);

@@ -120,6 +120,7 @@ static GLuint compile_shader_with(fxgl_runtime *rt, GLenum stage, const char *so
         GLC(rt, ShaderSource(sh, 1, &source, NULL));
     }
     GLC(rt, CompileShader(sh));
+    rt->compile_calls++;
     GLint ok = 0;
     GLC(rt, GetShaderiv(sh, GL_COMPILE_STATUS, &ok));
     if (!ok) {
@@ -150,6 +151,7 @@ static GLuint link_program(fxgl_runtime *rt, const GLuint *shaders, int count, c
     }
     gl_progcache_hint(rt, prog);
     GLC(rt, LinkProgram(prog));
+    rt->compile_calls++;
     for (int i = 0; i < count; i++) {
         GLC(rt, DetachShader(prog, shaders[i]));
     }
@@ -1097,6 +1099,7 @@ static bool technique_load(fxgl_runtime *rt, gl_effect *e, gl_technique *t) {
 // --- effects ---
 
 void gl_effect_unload(fxgl_runtime *rt, gl_effect *e) {
+    gl_variants_detach(rt, e);
     gl_progcache_release(rt, e);
     for (size_t i = 0; i < e->technique_count; i++) {
         technique_unload(rt, &e->techniques[i]);
@@ -1263,6 +1266,7 @@ bool gl_effect_load(fxgl_runtime *rt, gl_effect *e) {
     e->loaded = true;
     e->status = FXGL_STATUS_READY;
     reason[0] = '\0';
+    gl_variants_attach(rt, e);
     return true;
 failed:
     gl_effect_unload(rt, e);

@@ -12,6 +12,7 @@ libfxgl_gl_la_SOURCES = \
 	src/gl/effect_ops.c \
 	src/gl/share.c \
 	src/gl/prewarm.c \
+	src/gl/variant.c \
 	src/gl/progcache.c \
 	src/gl/cache.c \
 	src/gl/load.c \

@@ -271,6 +271,7 @@ void fxgl_runtime_destroy(fxgl_runtime *rt) {
         gl_effect_unload(rt, rt->effects[i]);
         gl_effect_free(rt->effects[i]);
     }
+    gl_variants_shutdown(rt);
     for (size_t i = 0; i < rt->sampler_count; i++) {
         GLC(rt, DeleteSamplers(1, &rt->samplers[i].sampler));
     }
@@ -313,6 +314,7 @@ void fxgl_runtime_abandon(fxgl_runtime *rt) {
     if (!rt) {
         return;
     }
+    gl_variants_abandon(rt);
     // What it took from or gave to the group goes back (kept for the group, no GL call).
     for (size_t i = 0; i < rt->effect_count; i++) {
         gl_effect *e = rt->effects[i];

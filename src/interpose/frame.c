@@ -43,6 +43,7 @@ typedef struct ip_view {
     bool fx_tried;               // creation attempted (again after a `reload`)
     fxgl_runtime *fx;            // NULL: no effects (none wanted, or creation failed)
     ip_effects *effects;         // what fx runs; freed after fx
+    ip_variant_ctx *vctx;        // fx's compile context (specialised programs), after fx
     ip_input *input;             // this view's previous input snapshot
     bool input_idle_logged;      // "input not polled" logged once
     bool statuses_logged;        // the first run frame logged what loaded and was skipped
@@ -89,6 +90,8 @@ static void drop_effects(ip_view *v, bool current) {
         ip_inspect_destroy(v->inspect); // before the runtime it reads
         fxgl_runtime_destroy(v->fx);
     } else {
+        // Its compile thread ends (releasing the compile context, which goes below).
+        fxgl_runtime_stop_worker(v->fx);
         fxgl_log(FXGL_LOG_DEBUG, "context destroyed while not current: its effect runtime is "
                  "abandoned (its containers die with the context, shared objects stay with "
                  "the group)");
@@ -101,6 +104,8 @@ static void drop_effects(ip_view *v, bool current) {
     // CPU only (the compile worker, the compiled effects): the abandoned runtime
     // borrowing them is never called again, so they go either way.
     ip_effects_destroy(v->effects);
+    ip_variant_ctx_destroy(v->vctx);
+    v->vctx = NULL;
     v->inspect = NULL;
     v->inspect_tried = false;
     v->fx = NULL;
@@ -271,8 +276,14 @@ static void create_effects(ip_runtime *rt, ip_view *v, const ip_frame_desc *fram
         .texture_search_path_count = texture_path_count,
         .program_cache = ip_effects_program_cache(),
     };
+    // Specialised programs are compiled on a second context of the group (variant_ctx.c).
+    v->vctx = ip_variant_ctx_create(frame->wsi, &rt->info, frame->drawable.width,
+                                    frame->drawable.height);
+    ip_variant_ctx_worker(v->vctx, &rt->gl, &desc.worker);
     v->fx = fxgl_runtime_create(&rt->gl, &rt->info, &desc);
     if (!v->fx) {
+        ip_variant_ctx_destroy(v->vctx);
+        v->vctx = NULL;
         FXGL_LOG_ONCE(FXGL_LOG_WARN, "cannot create the effect runtime: frames pass through");
         return;
     }
@@ -281,6 +292,8 @@ static void create_effects(ip_runtime *rt, ip_view *v, const ip_frame_desc *fram
     if (!v->effects) {
         fxgl_runtime_destroy(v->fx); // the context is current: ours to clean
         v->fx = NULL;
+        ip_variant_ctx_destroy(v->vctx);
+        v->vctx = NULL;
         return;
     }
     if (!v->input) {

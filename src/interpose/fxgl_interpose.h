@@ -376,6 +376,22 @@ FXGL_INTERNAL void ip_drawable_forget(ip_wsi wsi, void *dpy, uintptr_t id);
 
 // --- frame.c ---
 
+// --- the compile context of specialised programs (variant_ctx.c) ---
+// A context in the current context's share group for the runtime's compile thread (made
+// on the presenting thread, with the program's context current); NULL when
+// FXGL_SPECIALISE=0 or none can be made (logged). worker() fills the runtime descriptor's
+// worker from it (all zero for NULL); destroy it after the runtime.
+typedef struct ip_variant_ctx ip_variant_ctx;
+struct fxgl_runtime_worker;
+struct GladGLContext;
+// width, height: the program's drawable now (the compile context's own small drawable
+// gets the same kind of size: power of two or not, per side).
+FXGL_INTERNAL ip_variant_ctx *ip_variant_ctx_create(ip_wsi wsi, const struct fxgl_gl_info *info,
+                                                    int width, int height);
+FXGL_INTERNAL void ip_variant_ctx_worker(ip_variant_ctx *v, struct GladGLContext *gl,
+                                         struct fxgl_runtime_worker *out);
+FXGL_INTERNAL void ip_variant_ctx_destroy(ip_variant_ctx *v);
+
 typedef struct ip_frame_desc {
     ip_wsi wsi;                  // which window system presented it
     ip_runtime *runtime;         // the share group's runtime (its slot acquired)

@@ -18,6 +18,7 @@ libfxgl_la_SOURCES = \
 	src/interpose/wayland.c \
 	src/interpose/effects.c \
 	src/interpose/warm.c \
+	src/interpose/variant_ctx.c \
 	src/interpose/frame.c \
 	src/interpose/stats.c \
 	src/interpose/draws.c \

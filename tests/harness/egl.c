@@ -28,6 +28,8 @@ struct fxgl_test_egl {
     fxgl_gl_info info;           // what the context turned out to be
     const char *platform;        // "device" or "surfaceless"
     bool keep_display;           // not terminated on destroy (fxgl_test_egl_desc)
+    EGLConfig config;            // what the context was made with, for a shared one
+    EGLint attribs[16];
 };
 
 static bool has_word(const char *list, const char *word) {
@@ -195,6 +197,8 @@ fxgl_test_egl *fxgl_test_egl_create(const fxgl_test_egl_desc *desc, char *reason
         attribs[n++] = EGL_TRUE;
     }
     attribs[n++] = EGL_NONE;
+    t->config = config;
+    memcpy(t->attribs, attribs, sizeof(attribs));
     t->context = eglCreateContext(t->display, config,
                                   desc->share ? desc->share->context : EGL_NO_CONTEXT, attribs);
     if (t->context == EGL_NO_CONTEXT) {
@@ -225,6 +229,37 @@ error_display:
     }
     free(t);
     return NULL;
+}
+
+fxgl_test_egl *fxgl_test_egl_create_shared(fxgl_test_egl *base, char *reason,
+                                           size_t reason_size) {
+    reason[0] = '\0';
+    fxgl_test_egl *t = calloc(1, sizeof(*t));
+    if (!t) {
+        snprintf(reason, reason_size, "out of memory");
+        return NULL;
+    }
+    *t = *base;
+    t->keep_display = true; // base's display: base terminates it
+    t->context = eglCreateContext(base->display, base->config, base->context, base->attribs);
+    if (t->context == EGL_NO_CONTEXT) {
+        snprintf(reason, reason_size, "eglCreateContext sharing with another failed: 0x%x",
+                 eglGetError());
+        free(t);
+        return NULL;
+    }
+    bool ok = fxgl_test_egl_make_current(t) &&
+              fxgl_gl_load(&t->gl, &t->info, fxgl_test_egl_proc, NULL, reason, reason_size);
+    if (!ok && !reason[0]) {
+        snprintf(reason, reason_size, "eglMakeCurrent of the shared context failed");
+    }
+    fxgl_test_egl_make_current(base);
+    if (!ok) {
+        eglDestroyContext(t->display, t->context);
+        free(t);
+        return NULL;
+    }
+    return t;
 }
 
 bool fxgl_test_egl_make_current(fxgl_test_egl *t) {

@@ -44,6 +44,10 @@ typedef struct fxgl_test_egl_desc {
 fxgl_test_egl *fxgl_test_egl_create(const fxgl_test_egl_desc *desc, char *reason,
                                     size_t reason_size);
 void fxgl_test_egl_destroy(fxgl_test_egl *egl);
+// A second context on base's display sharing base's objects (same config and version),
+// for a worker thread; base stays current. Destroy it before base.
+fxgl_test_egl *fxgl_test_egl_create_shared(fxgl_test_egl *base, char *reason,
+                                           size_t reason_size);
 // Makes the context current on the calling thread / releases it from the calling thread
 // (a context must not stay current on a thread that exits).
 bool fxgl_test_egl_make_current(fxgl_test_egl *egl);
