@@ -1,0 +1,20 @@
+# src/vk/local.mk - the Vulkan path over the effect modules: the render graph
+# (pure C, no Vulkan), SPIR-V through glslang, the headless Vulkan runtime
+# and its tool. Never linked into libfxgl.so (included by Makefile.am).
+
+VK_CPPFLAGS = -I$(top_srcdir)/src/vk
+
+# SPIR-V from the module's Vulkan-flavoured GLSL (glslang is static C++: the
+# programs that link this library take GLSLANG_LIBS).
+noinst_LTLIBRARIES += libfxgl_spirv.la
+libfxgl_spirv_la_SOURCES = src/vk/fxgl_vk.h src/vk/spirv.c
+libfxgl_spirv_la_CPPFLAGS = $(AM_CPPFLAGS) $(VK_CPPFLAGS) $(GLSLANG_CFLAGS)
+
+check_PROGRAMS += tests/vk/test_spirv
+tests_vk_test_spirv_SOURCES = tests/vk/test_spirv.c
+tests_vk_test_spirv_CPPFLAGS = $(TEST_CPPFLAGS) $(VK_CPPFLAGS) \
+	-DFXGL_SHADER_DIR='"$(abs_top_srcdir)/data/shaders"' \
+	-DFXGL_VK_DATA_DIR='"$(abs_top_srcdir)/tests/vk/data"'
+tests_vk_test_spirv_LDADD = libfxgl_spirv.la libfxgl_fx.la $(TEST_LDADD) $(GLSLANG_LIBS) -lpthread -lm
+
+EXTRA_DIST += src/vk/local.mk tests/vk/data/bindings.fx
