@@ -4,6 +4,12 @@
 
 VK_CPPFLAGS = -I$(top_srcdir)/src/vk
 
+# The graph: nodes, hazards, order and barriers; no Vulkan call, so its tests
+# run everywhere.
+noinst_LTLIBRARIES += libfxgl_vkgraph.la
+libfxgl_vkgraph_la_SOURCES = src/vk/fxgl_graph.h src/vk/graph.c
+libfxgl_vkgraph_la_CPPFLAGS = $(AM_CPPFLAGS) $(VK_CPPFLAGS)
+
 # SPIR-V from the module's Vulkan-flavoured GLSL (glslang is static C++: the
 # programs that link this library take GLSLANG_LIBS).
 noinst_LTLIBRARIES += libfxgl_spirv.la
@@ -16,5 +22,10 @@ tests_vk_test_spirv_CPPFLAGS = $(TEST_CPPFLAGS) $(VK_CPPFLAGS) \
 	-DFXGL_SHADER_DIR='"$(abs_top_srcdir)/data/shaders"' \
 	-DFXGL_VK_DATA_DIR='"$(abs_top_srcdir)/tests/vk/data"'
 tests_vk_test_spirv_LDADD = libfxgl_spirv.la libfxgl_fx.la $(TEST_LDADD) $(GLSLANG_LIBS) -lpthread -lm
+
+check_PROGRAMS += tests/vk/test_graph
+tests_vk_test_graph_SOURCES = tests/vk/test_graph.c
+tests_vk_test_graph_CPPFLAGS = $(TEST_CPPFLAGS) $(VK_CPPFLAGS)
+tests_vk_test_graph_LDADD = libfxgl_vkgraph.la $(TEST_LDADD)
 
 EXTRA_DIST += src/vk/local.mk tests/vk/data/bindings.fx
