@@ -26,6 +26,62 @@ extern "C" {
 bool fxgl_vk_spirv(const char *glsl, fxgl_stage stage, const char *preamble, uint32_t **words,
                    size_t *count, char *log, size_t log_size);
 
+// --- the headless runtime (runtime.c) ---
+//
+// One Vulkan 1.2 device, no window: an RGBA8 image stands in for the
+// swapchain's (the back buffer). A frame copies the input pixels in, runs
+// every technique of every added effect (effects in the order added,
+// techniques in declaration order, passes by index) with the GL runtime's
+// rules (COLOR refresh, special uniforms, clears, blends, masks, mips,
+// storages, compute), copies the back buffer out and waits for it. Every
+// command goes through the render graph (fxgl_graph.h), built at load.
+
+typedef struct fxgl_vk_runtime fxgl_vk_runtime;
+
+typedef struct fxgl_vk_desc {
+    int width, height;           // the back buffer
+    bool reorder;                // the graph's switches (fxgl_graph_options)
+    bool full_barriers;
+    bool timestamps;             // GPU timestamps around every pass and the frame
+    void (*log)(void *user, const char *message); // failures and notes, or NULL
+    void *user;
+} fxgl_vk_desc;
+
+typedef struct fxgl_vk_stats {
+    // the graph of the frame (fxgl_graph_counters)
+    size_t nodes, edges, levels, batches, barrier_calls, barriers, naive_barrier_calls;
+    // what the last frame recorded
+    size_t draws, dispatches, pipeline_binds, descriptor_binds, copies, updates, mip_levels;
+    size_t color_refreshes;
+    double cpu_ms;               // recording and submitting the last frame (wall time)
+    double gpu_ms;               // the last frame between its first and last timestamp, -1: none
+} fxgl_vk_stats;
+
+// NULL when no Vulkan 1.2 device with graphics and compute can be used;
+// why says what was missing (no driver, no device, an error).
+fxgl_vk_runtime *fxgl_vk_create(const fxgl_vk_desc *desc, char *why, size_t why_size);
+void fxgl_vk_destroy(fxgl_vk_runtime *rt);
+// The device's name ("llvmpipe (LLVM 15.0.6, 256 bits)").
+const char *fxgl_vk_device_name(const fxgl_vk_runtime *rt);
+
+// Loads an effect compiled for FXGL_GLSL_VK450 (borrowed; must outlive the
+// runtime): images, samplers, SPIR-V, pipelines, descriptor sets. Returns
+// its index, or -1 with why (the effect is then left out; others run).
+int fxgl_vk_add_effect(fxgl_vk_runtime *rt, const fxgl_effect *fx, char *why, size_t why_size);
+// A user uniform's value (not a special one); false when unknown.
+bool fxgl_vk_set_uniform(fxgl_vk_runtime *rt, int effect, const char *name,
+                         const fxgl_value *value);
+
+// One frame: pixels in (width x height RGBA8, top row first), pixels out
+// (may be the same buffer); time in seconds drives the special uniforms as
+// in the GL runtime. False after a device error (why).
+bool fxgl_vk_frame(fxgl_vk_runtime *rt, const uint8_t *in, uint8_t *out, double time,
+                   char *why, size_t why_size);
+const fxgl_vk_stats *fxgl_vk_stats_get(const fxgl_vk_runtime *rt);
+// The last frame's GPU time of pass p of technique t of an effect (ms), -1
+// when not measured.
+double fxgl_vk_pass_gpu_ms(const fxgl_vk_runtime *rt, int effect, size_t technique, size_t pass);
+
 #ifdef __cplusplus
 }
 #endif

@@ -29,3 +29,18 @@ tests_vk_test_graph_CPPFLAGS = $(TEST_CPPFLAGS) $(VK_CPPFLAGS)
 tests_vk_test_graph_LDADD = libfxgl_vkgraph.la $(TEST_LDADD)
 
 EXTRA_DIST += src/vk/local.mk tests/vk/data/bindings.fx
+
+# The runtime and fxgl-vkrender need Vulkan's headers and loader (optional:
+# without them the tool is not built and its test skips).
+if HAVE_VULKAN
+noinst_LTLIBRARIES += libfxgl_vk.la
+libfxgl_vk_la_SOURCES = src/vk/fxgl_vk.h src/vk/runtime.c
+libfxgl_vk_la_CPPFLAGS = $(AM_CPPFLAGS) $(VK_CPPFLAGS) $(VULKAN_CFLAGS)
+
+bin_PROGRAMS += fxgl-vkrender
+fxgl_vkrender_SOURCES = tools/vkrender.c tests/harness/image.c tests/harness/fxgl_test.h
+fxgl_vkrender_CPPFLAGS = $(AM_CPPFLAGS) $(VK_CPPFLAGS) -I$(top_srcdir)/tests/harness \
+	$(STB_CFLAGS) $(VULKAN_CFLAGS)
+fxgl_vkrender_LDADD = libfxgl_vk.la libfxgl_vkgraph.la libfxgl_spirv.la libfxgl_fx.la \
+	$(VULKAN_LIBS) $(GLSLANG_LIBS) -lpthread -lm
+endif
