@@ -5,7 +5,7 @@
  *
  *   fxgl-vkrender --input IN.png [--output OUT.png] [--frames N] [-I DIR]...
  *                 [-D NAME=VALUE]... [--no-reorder] [--full-barriers]
- *                 [--timestamps] [--stats S.csv] EFFECT.fx...
+ *                 [--timestamps] [--stats S.csv] [--textures DIR]... EFFECT.fx...
  *
  * Effects are compiled for FXGL_GLSL_VK450 with the predefined macros of a
  * GL 4.5 context of the image's size (what fxgl-render gives on llvmpipe),
@@ -31,6 +31,8 @@ typedef struct options {
     size_t include_count;
     fxgl_define defines[MAX_ITEMS];
     size_t define_count;
+    const char *textures[MAX_ITEMS];
+    size_t texture_count;
     const char *effects[MAX_ITEMS];
     size_t effect_count;
     bool reorder, full_barriers, timestamps;
@@ -40,7 +42,8 @@ static void usage(void) {
     fprintf(stderr, "usage: fxgl-vkrender --input IN.png [--output OUT.png] [--frames N] "
                     "[-I DIR]... [-D NAME=VALUE]...\n"
                     "                     [--no-reorder] [--full-barriers] [--timestamps] "
-                    "[--stats S.csv] EFFECT.fx...\n");
+                    "[--stats S.csv]\n"
+                    "                     [--textures DIR]... EFFECT.fx...\n");
 }
 
 static bool parse(int argc, char **argv, options *o) {
@@ -69,6 +72,8 @@ static bool parse(int argc, char **argv, options *o) {
                 *eq = '\0';
             }
             o->defines[o->define_count++] = (fxgl_define){d, eq ? eq + 1 : "1"};
+        } else if (strcmp(a, "--textures") == 0 && next && o->texture_count < MAX_ITEMS) {
+            o->textures[o->texture_count++] = argv[++i];
         } else if (strcmp(a, "--no-reorder") == 0) {
             o->reorder = false;
         } else if (strcmp(a, "--full-barriers") == 0) {
@@ -107,6 +112,8 @@ int main(int argc, char **argv) {
                                                         .reorder = o.reorder,
                                                         .full_barriers = o.full_barriers,
                                                         .timestamps = o.timestamps,
+                                                        .texture_dirs = o.textures,
+                                                        .texture_dir_count = o.texture_count,
                                                         .log = on_log},
                                          why, sizeof(why));
     if (!rt) {

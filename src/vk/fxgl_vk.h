@@ -43,6 +43,8 @@ typedef struct fxgl_vk_desc {
     bool reorder;                // the graph's switches (fxgl_graph_options)
     bool full_barriers;
     bool timestamps;             // GPU timestamps around every pass and the frame
+    const char *const *texture_dirs; // where `source` images are looked for after the
+    size_t texture_dir_count;        // effect's own folder
     void (*log)(void *user, const char *message); // failures and notes, or NULL
     void *user;
 } fxgl_vk_desc;

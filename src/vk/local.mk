@@ -34,8 +34,8 @@ EXTRA_DIST += src/vk/local.mk tests/vk/data/bindings.fx
 # without them the tool is not built and its test skips).
 if HAVE_VULKAN
 noinst_LTLIBRARIES += libfxgl_vk.la
-libfxgl_vk_la_SOURCES = src/vk/fxgl_vk.h src/vk/runtime.c
-libfxgl_vk_la_CPPFLAGS = $(AM_CPPFLAGS) $(VK_CPPFLAGS) $(VULKAN_CFLAGS)
+libfxgl_vk_la_SOURCES = src/vk/fxgl_vk.h src/vk/runtime.c src/vk/vk_image.h src/vk/image.c
+libfxgl_vk_la_CPPFLAGS = $(AM_CPPFLAGS) $(VK_CPPFLAGS) $(VULKAN_CFLAGS) $(STB_CFLAGS)
 
 bin_PROGRAMS += fxgl-vkrender
 fxgl_vkrender_SOURCES = tools/vkrender.c tests/harness/image.c tests/harness/fxgl_test.h
@@ -44,3 +44,7 @@ fxgl_vkrender_CPPFLAGS = $(AM_CPPFLAGS) $(VK_CPPFLAGS) -I$(top_srcdir)/tests/har
 fxgl_vkrender_LDADD = libfxgl_vk.la libfxgl_vkgraph.la libfxgl_spirv.la libfxgl_fx.la \
 	$(VULKAN_LIBS) $(GLSLANG_LIBS) -lpthread -lm
 endif
+
+# GL and Vulkan give the same image (skips without Vulkan, a driver or EGL).
+TESTS += tests/vk/test_render.sh
+EXTRA_DIST += tests/vk/test_render.sh
