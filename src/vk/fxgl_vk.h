@@ -55,7 +55,7 @@ typedef struct fxgl_vk_stats {
     // what the last frame recorded
     size_t draws, dispatches, pipeline_binds, descriptor_binds, copies, updates, mip_levels;
     size_t color_refreshes;
-    double cpu_ms;               // recording and submitting the last frame (wall time)
+    double cpu_ms;               // the last frame's CPU work before submission (wall time)
     double gpu_ms;               // the last frame between its first and last timestamp, -1: none
 } fxgl_vk_stats;
 

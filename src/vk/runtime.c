@@ -1863,8 +1863,9 @@ bool fxgl_vk_frame(fxgl_vk_runtime *rt, const uint8_t *in, uint8_t *out, double 
     if (rt->queries) {
         vkCmdWriteTimestamp(rt->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, rt->queries, 1);
     }
-    bool ok = submit_wait(rt);
+    // CPU time: the specials, the upload copy and the recording, not the wait.
     s->cpu_ms = (now_s() - t0) * 1000.0;
+    bool ok = submit_wait(rt);
     if (!ok) {
         fail(why, why_size, "the frame's submission failed (device lost?)");
         return false;
