@@ -38,6 +38,7 @@ typedef enum fxgl_graph_usage {
     FXGL_GRAPH_STORAGE,          // a storage image (load, store, atomics)
     FXGL_GRAPH_COPY,             // source or destination of a transfer
     FXGL_GRAPH_UNIFORM,          // a uniform buffer
+    FXGL_GRAPH_DEPTH_STENCIL,    // a depth/stencil attachment (tests read, ops write)
 } fxgl_graph_usage;
 
 typedef struct fxgl_graph_use {

@@ -27,7 +27,7 @@
 
 #define VKR_MAX_EFFECTS 32
 
-enum { RES_BB, RES_COLOR, RES_STAGE_IN, RES_STAGE_OUT, RES_ZERO, RES_FIRST_FREE };
+enum { RES_BB, RES_COLOR, RES_STAGE_IN, RES_STAGE_OUT, RES_ZERO, RES_STENCIL, RES_FIRST_FREE };
 
 typedef struct vkr_image {
     VkImage image;
@@ -67,7 +67,9 @@ typedef struct vkr_pass {
     VkPipeline pipeline;
     VkDescriptorSet set;
     uint32_t width, height;
-    uint32_t attachments;
+    uint32_t attachments;        // colour attachments
+    bool stencil;                // the runtime's stencil is attached and tested
+    bool stencil_clear;          // the technique's first stencil pass: it starts from 0
     double gpu_ms;
     uint32_t query;              // first of its two timestamps
 } vkr_pass;
@@ -111,6 +113,13 @@ struct fxgl_vk_runtime {
     uint64_t *stamps;            // query_count results (allocated at load, not per frame)
 
     vkr_image back_buffer, color, zero;
+    // The runtime's stencil (back-buffer size), as the GL runtime's: attached to
+    // passes that enable stencil and whose viewport is the back buffer's size.
+    VkImage stencil;
+    VkDeviceMemory stencil_memory;
+    VkImageView stencil_view;
+    VkFormat stencil_format;
+    VkImageAspectFlags stencil_aspects;
     VkBuffer stage_in, stage_out;
     VkDeviceMemory stage_in_mem, stage_out_mem;
     void *stage_in_map, *stage_out_map;
@@ -525,6 +534,49 @@ static VkPipeline mip_pipeline(fxgl_vk_runtime *rt, const vkr_image *im, char *w
 
 // --- create / destroy ---
 
+// The first stencil format the device renders to (no depth is ever tested).
+static bool make_stencil(fxgl_vk_runtime *rt) {
+    static const VkFormat formats[] = {VK_FORMAT_S8_UINT, VK_FORMAT_D24_UNORM_S8_UINT,
+                                       VK_FORMAT_D32_SFLOAT_S8_UINT};
+    for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]) && !rt->stencil_format; i++) {
+        VkFormatProperties fp;
+        vkGetPhysicalDeviceFormatProperties(rt->physical, formats[i], &fp);
+        if (fp.optimalTilingFeatures & VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT) {
+            rt->stencil_format = formats[i];
+        }
+    }
+    if (!rt->stencil_format) {
+        return false;
+    }
+    rt->stencil_aspects = VK_IMAGE_ASPECT_STENCIL_BIT |
+                          (rt->stencil_format == VK_FORMAT_S8_UINT ? 0 : VK_IMAGE_ASPECT_DEPTH_BIT);
+    VkImageCreateInfo ci = {
+        .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO, .imageType = VK_IMAGE_TYPE_2D,
+        .format = rt->stencil_format,
+        .extent = {(uint32_t)rt->desc.width, (uint32_t)rt->desc.height, 1}, .mipLevels = 1,
+        .arrayLayers = 1, .samples = VK_SAMPLE_COUNT_1_BIT, .tiling = VK_IMAGE_TILING_OPTIMAL,
+        .usage = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT};
+    if (vkCreateImage(rt->device, &ci, NULL, &rt->stencil) != VK_SUCCESS) {
+        rt->stencil = VK_NULL_HANDLE;
+        return false;
+    }
+    VkMemoryRequirements req;
+    vkGetImageMemoryRequirements(rt->device, rt->stencil, &req);
+    int type = memory_type(rt, req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+    VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+                               .allocationSize = req.size, .memoryTypeIndex = (uint32_t)type};
+    VkImageViewCreateInfo vi = {.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
+                                .image = rt->stencil, .viewType = VK_IMAGE_VIEW_TYPE_2D,
+                                .format = rt->stencil_format,
+                                .subresourceRange = {rt->stencil_aspects, 0, 1, 0, 1}};
+    if (type < 0 || vkAllocateMemory(rt->device, &ai, NULL, &rt->stencil_memory) != VK_SUCCESS ||
+        vkBindImageMemory(rt->device, rt->stencil, rt->stencil_memory, 0) != VK_SUCCESS ||
+        vkCreateImageView(rt->device, &vi, NULL, &rt->stencil_view) != VK_SUCCESS) {
+        return false;
+    }
+    return true;
+}
+
 static bool make_device(fxgl_vk_runtime *rt, char *why, size_t why_size) {
     VkApplicationInfo app = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
                              .pApplicationName = "fxgl", .apiVersion = VK_API_VERSION_1_2};
@@ -670,9 +722,31 @@ fxgl_vk_runtime *fxgl_vk_create(const fxgl_vk_desc *desc, char *why, size_t why_
         fxgl_vk_destroy(rt);
         return NULL;
     }
+    if (!make_stencil(rt)) {
+        logf_(rt, "no stencil format: passes with StencilEnable fail to load");
+    }
     if (!begin_once(rt)) {
         fxgl_vk_destroy(rt);
         return NULL;
+    }
+    if (rt->stencil) {
+        VkImageSubresourceRange all = {rt->stencil_aspects, 0, 1, 0, 1};
+        VkImageMemoryBarrier b = {.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
+                                  .dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+                                  .oldLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+                                  .newLayout = VK_IMAGE_LAYOUT_GENERAL,
+                                  .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+                                  .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+                                  .image = rt->stencil, .subresourceRange = all};
+        vkCmdPipelineBarrier(rt->cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
+                             VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, NULL, 0, NULL, 1, &b);
+        VkClearDepthStencilValue zero = {1.0f, 0};
+        vkCmdClearDepthStencilImage(rt->cmd, rt->stencil, VK_IMAGE_LAYOUT_GENERAL, &zero, 1, &all);
+        b.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+        b.dstAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT;
+        b.oldLayout = VK_IMAGE_LAYOUT_GENERAL;
+        vkCmdPipelineBarrier(rt->cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                             VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 0, NULL, 0, NULL, 1, &b);
     }
     init_image(rt, &rt->back_buffer);
     init_image(rt, &rt->color);
@@ -731,6 +805,9 @@ void fxgl_vk_destroy(fxgl_vk_runtime *rt) {
         free_image(rt, &rt->back_buffer);
         free_image(rt, &rt->color);
         free_image(rt, &rt->zero);
+        vkDestroyImageView(rt->device, rt->stencil_view, NULL);
+        vkDestroyImage(rt->device, rt->stencil, NULL);
+        vkFreeMemory(rt->device, rt->stencil_memory, NULL);
         vkDestroyBuffer(rt->device, rt->stage_in, NULL);
         vkDestroyBuffer(rt->device, rt->stage_out, NULL);
         vkFreeMemory(rt->device, rt->stage_in_mem, NULL);
@@ -937,13 +1014,9 @@ static bool build_graphics(fxgl_vk_runtime *rt, vkr_effect *e, vkr_pass *p, char
                            size_t why_size) {
     const fxgl_effect *fx = e->fx;
     const fxgl_pass *fp = p->fp;
-    if (fp->stencil_enable) {
-        fail(why, why_size, "pass %zu: stencil is not supported by the Vulkan path", p->index);
-        return false;
-    }
-    VkAttachmentDescription att[FXGL_MAX_RENDER_TARGETS];
-    VkAttachmentReference ref[FXGL_MAX_RENDER_TARGETS];
-    VkImageView views[FXGL_MAX_RENDER_TARGETS];
+    VkAttachmentDescription att[FXGL_MAX_RENDER_TARGETS + 1];
+    VkAttachmentReference ref[FXGL_MAX_RENDER_TARGETS + 1];
+    VkImageView views[FXGL_MAX_RENDER_TARGETS + 1];
     int n = fp->render_target_count ? fp->render_target_count : 1;
     p->to_back_buffer = fp->render_target_count == 0;
     for (int i = 0; i < n; i++) {
@@ -973,17 +1046,38 @@ static bool build_graphics(fxgl_vk_runtime *rt, vkr_effect *e, vkr_pass *p, char
         p->height = (uint32_t)fp->viewport_height;
     }
     p->attachments = (uint32_t)n;
+    // The GL runtime's rule: the stencil is attached where the pass enables it
+    // and renders at the back buffer's size; elsewhere the test is off.
+    p->stencil = fp->stencil_enable && p->width == (uint32_t)rt->desc.width &&
+                 p->height == (uint32_t)rt->desc.height;
+    if (p->stencil && !rt->stencil) {
+        fail(why, why_size, "pass %zu: the device has no stencil format", p->index);
+        return false;
+    }
+    if (p->stencil) {
+        views[n] = rt->stencil_view;
+        att[n] = (VkAttachmentDescription){
+            .format = rt->stencil_format, .samples = VK_SAMPLE_COUNT_1_BIT,
+            .loadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE, .storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
+            .stencilLoadOp = p->stencil_clear ? VK_ATTACHMENT_LOAD_OP_CLEAR
+                                              : VK_ATTACHMENT_LOAD_OP_LOAD,
+            .stencilStoreOp = VK_ATTACHMENT_STORE_OP_STORE,
+            .initialLayout = VK_IMAGE_LAYOUT_GENERAL, .finalLayout = VK_IMAGE_LAYOUT_GENERAL};
+        ref[n] = (VkAttachmentReference){(uint32_t)n, VK_IMAGE_LAYOUT_GENERAL};
+    }
+    uint32_t total = (uint32_t)n + p->stencil;
     VkSubpassDescription sub = {.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS,
-                                .colorAttachmentCount = (uint32_t)n, .pColorAttachments = ref};
+                                .colorAttachmentCount = (uint32_t)n, .pColorAttachments = ref,
+                                .pDepthStencilAttachment = p->stencil ? &ref[n] : NULL};
     VkRenderPassCreateInfo rci = {.sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO,
-                                  .attachmentCount = (uint32_t)n, .pAttachments = att,
+                                  .attachmentCount = total, .pAttachments = att,
                                   .subpassCount = 1, .pSubpasses = &sub};
     if (vkCreateRenderPass(rt->device, &rci, NULL, &p->render_pass) != VK_SUCCESS) {
         fail(why, why_size, "pass %zu: render pass not created", p->index);
         return false;
     }
     VkFramebufferCreateInfo fci = {.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
-                                   .renderPass = p->render_pass, .attachmentCount = (uint32_t)n,
+                                   .renderPass = p->render_pass, .attachmentCount = total,
                                    .pAttachments = views, .width = p->width,
                                    .height = p->height, .layers = 1};
     if (vkCreateFramebuffer(rt->device, &fci, NULL, &p->framebuffer) != VK_SUCCESS) {
@@ -1044,11 +1138,27 @@ static bool build_graphics(fxgl_vk_runtime *rt, vkr_effect *e, vkr_pass *p, char
     VkPipelineColorBlendStateCreateInfo cb = {
         .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
         .attachmentCount = (uint32_t)n, .pAttachments = bl};
+    // fxgl_stencil_op lists ZERO before KEEP; Vulkan the other way round.
+    VkStencilOpState so = {
+        .failOp = fp->stencil_fail <= 1 ? (VkStencilOp)(1 - fp->stencil_fail)
+                                        : (VkStencilOp)fp->stencil_fail,
+        .passOp = fp->stencil_pass <= 1 ? (VkStencilOp)(1 - fp->stencil_pass)
+                                        : (VkStencilOp)fp->stencil_pass,
+        .depthFailOp = fp->stencil_depth_fail <= 1 ? (VkStencilOp)(1 - fp->stencil_depth_fail)
+                                                   : (VkStencilOp)fp->stencil_depth_fail,
+        .compareOp = (VkCompareOp)fp->stencil_func, // the same order as fxgl_compare
+        .compareMask = fp->stencil_read_mask,
+        .writeMask = fp->stencil_write_mask,
+        .reference = fp->stencil_ref};
+    VkPipelineDepthStencilStateCreateInfo ds = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
+        .stencilTestEnable = VK_TRUE, .front = so, .back = so};
     VkGraphicsPipelineCreateInfo gci = {
         .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
         .stageCount = ps ? 2 : 1, .pStages = stages, .pVertexInputState = &vi,
         .pInputAssemblyState = &ia, .pViewportState = &vps, .pRasterizationState = &rs,
-        .pMultisampleState = &ms, .pColorBlendState = &cb, .layout = e->layout,
+        .pMultisampleState = &ms, .pDepthStencilState = p->stencil ? &ds : NULL,
+        .pColorBlendState = &cb, .layout = e->layout,
         .renderPass = p->render_pass};
     VkResult r = vkCreateGraphicsPipelines(rt->device, VK_NULL_HANDLE, 1, &gci, NULL,
                                            &p->pipeline);
@@ -1197,6 +1307,7 @@ static bool load_effect(fxgl_vk_runtime *rt, vkr_effect *e, char *why, size_t wh
         return false;
     }
     size_t k = 0;
+    bool first_stencil = true; // the first stencil pass of a technique starts from zero
     for (size_t t = 0; t < fx->technique_count; t++) {
         for (size_t i = 0; i < fx->techniques[t].pass_count; i++, k++) {
             vkr_pass *p = &e->passes[k];
@@ -1205,8 +1316,16 @@ static bool load_effect(fxgl_vk_runtime *rt, vkr_effect *e, char *why, size_t wh
             p->index = i;
             p->compute = p->fp->compute_shader >= 0;
             p->gpu_ms = -1;
+            if (i == 0) {
+                first_stencil = true;
+            }
+            // build_graphics decides whether the pass gets the stencil; its
+            // render pass clears it when this would be the technique's first.
+            p->stencil_clear = first_stencil;
             bool built = p->compute ? build_compute(rt, e, p, why, why_size)
                                     : build_graphics(rt, e, p, why, why_size);
+            p->stencil_clear = p->stencil && first_stencil;
+            first_stencil = first_stencil && !p->stencil;
             if (!built || !write_set(rt, e, p)) {
                 if (built) {
                     fail(why, why_size, "pass %zu: no descriptor set", i);
@@ -1441,6 +1560,10 @@ static size_t op_uses(fxgl_vk_runtime *rt, const vkr_op *op, fxgl_graph_use *u, 
             u[n++] = whole(res, FXGL_GRAPH_WRITE | (blends ? FXGL_GRAPH_READ : 0),
                            FXGL_GRAPH_ATTACHMENT, 1);
         }
+        if (p->stencil && n < max) {
+            u[n++] = whole(RES_STENCIL, FXGL_GRAPH_READ | FXGL_GRAPH_WRITE,
+                           FXGL_GRAPH_DEPTH_STENCIL, 1);
+        }
     }
     return n;
 }
@@ -1639,6 +1762,12 @@ static void stage_access(const fxgl_graph_use *u, fxgl_graph_cmd cmd, VkPipeline
         *stage |= shader;
         *access = (w ? VK_ACCESS_SHADER_WRITE_BIT : 0) | (r ? VK_ACCESS_SHADER_READ_BIT : 0);
         break;
+    case FXGL_GRAPH_DEPTH_STENCIL:
+        *stage |= VK_PIPELINE_STAGE_EARLY_FRAGMENT_TESTS_BIT |
+                  VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT;
+        *access = (w ? VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT : 0) |
+                  (r ? VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_READ_BIT : 0);
+        break;
     case FXGL_GRAPH_ATTACHMENT:
         *stage |= VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT;
         *access = (w ? VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT : 0) |
@@ -1655,6 +1784,7 @@ static bool resource_object(fxgl_vk_runtime *rt, int res, VkImage *image, VkBuff
     case RES_BB: *image = rt->back_buffer.image; return true;
     case RES_COLOR: *image = rt->color.image; return true;
     case RES_ZERO: *image = rt->zero.image; return true;
+    case RES_STENCIL: *image = rt->stencil; return true;
     case RES_STAGE_IN: *buffer = rt->stage_in; return true;
     case RES_STAGE_OUT: *buffer = rt->stage_out; return true;
     }
@@ -1712,8 +1842,9 @@ static void record_barriers(fxgl_vk_runtime *rt, size_t position) {
                 .newLayout = VK_IMAGE_LAYOUT_GENERAL,
                 .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
                 .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED, .image = image,
-                .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, b[i].first_mip, b[i].mip_count,
-                                     0, 1}};
+                .subresourceRange = {b[i].resource == RES_STENCIL ? rt->stencil_aspects
+                                                                  : VK_IMAGE_ASPECT_COLOR_BIT,
+                                     b[i].first_mip, b[i].mip_count, 0, 1}};
         } else if (buffer && nb < VKR_MAX_BARRIERS) {
             bb[nb++] = (VkBufferMemoryBarrier){
                 .sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER, .srcAccessMask = sa,
@@ -1802,12 +1933,13 @@ static void record_op(fxgl_vk_runtime *rt, const vkr_op *op, size_t index) {
                       p->fp->dispatch[2] ? p->fp->dispatch[2] : 1);
         rt->stats.dispatches++;
     } else {
-        VkClearValue clears[FXGL_MAX_RENDER_TARGETS];
+        VkClearValue clears[FXGL_MAX_RENDER_TARGETS + 1];
         memset(clears, 0, sizeof(clears));
         VkRenderPassBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
                                     .renderPass = p->render_pass, .framebuffer = p->framebuffer,
                                     .renderArea = {{0, 0}, {p->width, p->height}},
-                                    .clearValueCount = p->attachments, .pClearValues = clears};
+                                    .clearValueCount = p->attachments + p->stencil,
+                                    .pClearValues = clears};
         vkCmdBeginRenderPass(rt->cmd, &bi, VK_SUBPASS_CONTENTS_INLINE);
         vkCmdBindPipeline(rt->cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, p->pipeline);
         vkCmdBindDescriptorSets(rt->cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, e->layout, 0, 1,
