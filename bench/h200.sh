@@ -23,6 +23,13 @@ if [ "${1:-}" = --pack ]; then
     make -C "$build" -s bench/sweep bench/state_cost fxgl-render fxc tests/effects/fxgl-effect >/dev/null
     cp "$build/bench/sweep" "$build/bench/state_cost" "$dst/bench/"
     cp "$build/fxgl-render" "$build/fxc" "$dst/"
+    # The Vulkan path's tool and the image comparison, for bench/vs_graph.sh
+    # (BUILD=.benchbin there); fxgl-vkrender needs Vulkan's loader (.gl).
+    if make -C "$build" -s fxgl-vkrender tools/fxgl-imgdiff >/dev/null 2>&1; then
+        mkdir -p "$dst/tools"
+        cp "$build/fxgl-vkrender" "$dst/"
+        cp "$build/tools/fxgl-imgdiff" "$dst/tools/"
+    fi
     cp "$build/tests/effects/fxgl-effect" "$dst/tests/effects/"
     [ -d "$build/data/textures" ] && cp -r "$build/data/textures" "$dst/data/"
     for l in $(ldd "$build/fxgl-render" | awk '/libinih/ {print $3}'); do cp "$l" "$dst/lib/"; done

@@ -28,7 +28,7 @@ tests_vk_test_graph_SOURCES = tests/vk/test_graph.c
 tests_vk_test_graph_CPPFLAGS = $(TEST_CPPFLAGS) $(VK_CPPFLAGS)
 tests_vk_test_graph_LDADD = libfxgl_vkgraph.la $(TEST_LDADD)
 
-EXTRA_DIST += src/vk/local.mk tests/vk/data/bindings.fx
+EXTRA_DIST += src/vk/local.mk tests/vk/data/bindings.fx tools/vk-conformance.sh
 
 # The runtime and fxgl-vkrender need Vulkan's headers and loader (optional:
 # without them the tool is not built and its test skips).
