@@ -81,6 +81,7 @@ typedef struct vkr_effect {
     VkBuffer ubo;
     VkDeviceMemory ubo_memory;
     uint8_t *shadow;             // the uniform block's CPU copy
+    float (*pingpong)[2];        // per uniform: a pingpong's value and direction
     int ubo_resource;
     VkDescriptorSetLayout set_layout;
     VkPipelineLayout layout;
@@ -669,7 +670,7 @@ fxgl_vk_runtime *fxgl_vk_create(const fxgl_vk_desc *desc, char *why, size_t why_
         return NULL;
     }
     rt->desc = *desc;
-    rt->random_state = 0x9e3779b9u;
+    rt->random_state = 1u; // the GL runtime's seed when its host gives none
     rt->graph = fxgl_graph_create();
     rt->dirty = true;
     rt->next_resource = RES_FIRST_FREE;
@@ -779,6 +780,7 @@ static void free_effect(fxgl_vk_runtime *rt, vkr_effect *e) {
     vkDestroyBuffer(rt->device, e->ubo, NULL);
     vkFreeMemory(rt->device, e->ubo_memory, NULL);
     free(e->shadow);
+    free(e->pingpong);
     vkDestroyDescriptorPool(rt->device, e->pool, NULL);
     vkDestroyPipelineLayout(rt->device, e->layout, NULL);
     vkDestroyDescriptorSetLayout(rt->device, e->set_layout, NULL);
@@ -1291,7 +1293,8 @@ static bool load_effect(fxgl_vk_runtime *rt, vkr_effect *e, char *why, size_t wh
             return false;
         }
         e->shadow = calloc(1, fx->uniform_block_size);
-        if (!e->shadow) {
+        e->pingpong = calloc(fx->uniform_count + 1, sizeof(*e->pingpong));
+        if (!e->shadow || !e->pingpong) {
             fail(why, why_size, "out of memory");
             return false;
         }
@@ -1409,6 +1412,65 @@ bool fxgl_vk_set_uniform(fxgl_vk_runtime *rt, int effect, const char *name,
     return false;
 }
 
+// A number of an annotation (its component index, the last one when
+// fewer), def when absent or a string.
+static double ann_num(const fxgl_uniform *u, const char *name, int index, double def) {
+    const fxgl_annotation *a = fxgl_annotation_find(&u->annotations, name);
+    if (!a || a->value.scalar == FXGL_SCALAR_STRING || a->value.count < 1) {
+        return def;
+    }
+    index = index < a->value.count ? index : a->value.count - 1;
+    return a->value.scalar == FXGL_SCALAR_FLOAT  ? a->value.f[index]
+           : a->value.scalar == FXGL_SCALAR_UINT ? (double)a->value.u[index]
+                                                 : (double)a->value.i[index];
+}
+
+// xorshift32 seeded with 1, called in the GL runtime's order (effects in
+// order, their special uniforms in declaration order), so `random` and the
+// random steps of `pingpong` give the GL path's values.
+static uint32_t next_random(fxgl_vk_runtime *rt) {
+    uint32_t x = rt->random_state;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    rt->random_state = x;
+    return x;
+}
+
+// The reference's pingpong: up at step per second to max, down to min,
+// slowed by smoothing near the ends (the GL runtime's rule, src/gl/special.c).
+static void pingpong(fxgl_vk_runtime *rt, const fxgl_uniform *u, float state[2]) {
+    float lo = (float)ann_num(u, "min", 0, 0.0), hi = (float)ann_num(u, "max", 0, 1.0);
+    float step0 = (float)ann_num(u, "step", 0, 1.0);
+    const fxgl_annotation *st = fxgl_annotation_find(&u->annotations, "step");
+    float step1 = st && st->value.scalar != FXGL_SCALAR_STRING && st->value.count > 1
+                      ? (float)ann_num(u, "step", 1, 0.0)
+                      : 0.0f;
+    float smoothing = (float)ann_num(u, "smoothing", 0, 0.0);
+    float increment = step0;
+    if (step1 != 0.0f) {
+        increment = step0 + (step1 - step0) * (float)(next_random(rt) % 10001u) / 10000.0f;
+    }
+    float seconds = (float)(rt->frame_ms * 0.001);
+    float *value = &state[0], *dir = &state[1];
+    float slow = *dir >= 0.0f ? smoothing - (hi - *value) : smoothing - (*value - lo);
+    increment = increment - (slow > 0.0f ? slow : 0.0f);
+    increment = (increment > 0.05f ? increment : 0.05f) * seconds;
+    if (*dir >= 0.0f) {
+        *value += increment;
+        if (*value >= hi) {
+            *value = hi;
+            *dir = -1.0f;
+        }
+    } else {
+        *value -= increment;
+        if (*value <= lo) {
+            *value = lo;
+            *dir = 1.0f;
+        }
+    }
+}
+
 // The special uniforms a headless frame can give, as the GL runtime computes
 // them (src/gl/special.c); input devices and the overlay read zero here.
 static void update_specials(fxgl_vk_runtime *rt, vkr_effect *e, double seconds) {
@@ -1433,21 +1495,18 @@ static void update_specials(fxgl_vk_runtime *rt, vkr_effect *e, double seconds) 
             v.u[0] = (uint32_t)((seconds - rt->start_time) * 1000.0);
             break;
         case FXGL_SPECIAL_RANDOM: {
-            const fxgl_annotation *lo = fxgl_annotation_find(&u->annotations, "min");
-            const fxgl_annotation *hi = fxgl_annotation_find(&u->annotations, "max");
-            int64_t a = lo ? (lo->value.scalar == FXGL_SCALAR_FLOAT ? (int64_t)lo->value.f[0]
-                                                                    : lo->value.i[0])
-                           : 0;
-            int64_t b = hi ? (hi->value.scalar == FXGL_SCALAR_FLOAT ? (int64_t)hi->value.f[0]
-                                                                    : hi->value.i[0])
-                           : 32767;
-            int64_t span = b - a < 0 ? a - b : b - a;
-            rt->random_state ^= rt->random_state << 13;
-            rt->random_state ^= rt->random_state >> 17;
-            rt->random_state ^= rt->random_state << 5;
-            v.i[0] = (int32_t)(a + (int64_t)(rt->random_state % (uint64_t)(span + 1)));
+            int64_t lo = (int)ann_num(u, "min", 0, 0), hi = (int)ann_num(u, "max", 0, RAND_MAX);
+            int64_t span = hi - lo < 0 ? lo - hi : hi - lo;
+            v.i[0] = (int32_t)(lo + (int64_t)(next_random(rt) % (uint64_t)(span + 1)));
             break;
         }
+        case FXGL_SPECIAL_PINGPONG:
+            pingpong(rt, u, e->pingpong[i]);
+            v.scalar = FXGL_SCALAR_FLOAT;
+            v.count = 2;
+            v.f[0] = e->pingpong[i][0];
+            v.f[1] = e->pingpong[i][1];
+            break;
         case FXGL_SPECIAL_DATE: {
             time_t t = time(NULL);
             struct tm tm;
