@@ -28,7 +28,8 @@ tests_vk_test_graph_SOURCES = tests/vk/test_graph.c
 tests_vk_test_graph_CPPFLAGS = $(TEST_CPPFLAGS) $(VK_CPPFLAGS)
 tests_vk_test_graph_LDADD = libfxgl_vkgraph.la $(TEST_LDADD)
 
-EXTRA_DIST += src/vk/local.mk tests/vk/data/bindings.fx tools/vk-conformance.sh
+EXTRA_DIST += src/vk/local.mk tests/vk/data/bindings.fx tests/vk/data/stencil.fx \
+	tools/vk-conformance.sh
 
 # The runtime and fxgl-vkrender need Vulkan's headers and loader (optional:
 # without them the tool is not built and its test skips).
@@ -48,3 +49,8 @@ endif
 # GL and Vulkan give the same image (skips without Vulkan, a driver or EGL).
 TESTS += tests/vk/test_render.sh
 EXTRA_DIST += tests/vk/test_render.sh
+
+# The graph's barriers under the validation layer's synchronization checks
+# (skips without vulkan-validationlayers).
+TESTS += tests/vk/test_sync.sh
+EXTRA_DIST += tests/vk/test_sync.sh
