@@ -1693,11 +1693,22 @@ static bool build_ops(fxgl_vk_runtime *rt) {
         return false;
     }
     fxgl_graph_reset(rt->graph);
-    fxgl_graph_use uses[160];
+    // Room for every use a pass can have: its stages' samplers and storages,
+    // the uniform block, its targets and the stencil.
+    size_t max_uses = 4 + FXGL_MAX_RENDER_TARGETS;
+    for (int i = 0; i < rt->effect_count; i++) {
+        size_t n = 4 + FXGL_MAX_RENDER_TARGETS +
+                   3 * (rt->effects[i].fx->sampler_count + rt->effects[i].fx->storage_count);
+        max_uses = n > max_uses ? n : max_uses;
+    }
+    fxgl_graph_use *uses = malloc(max_uses * sizeof(*uses));
+    if (!uses) {
+        return false;
+    }
     size_t mips = 0;
     for (size_t i = 0; i < rt->op_count; i++) {
         const vkr_op *op = &rt->ops[i];
-        size_t n = op_uses(rt, op, uses, sizeof(uses) / sizeof(uses[0]));
+        size_t n = op_uses(rt, op, uses, max_uses);
         fxgl_graph_cmd cmd = op->kind == OP_PASS
                                  ? (rt->effects[op->effect].passes[op->pass].compute
                                         ? FXGL_GRAPH_COMPUTE
@@ -1706,9 +1717,11 @@ static bool build_ops(fxgl_vk_runtime *rt) {
                                                   : FXGL_GRAPH_TRANSFER;
         mips += op->kind == OP_MIP;
         if (fxgl_graph_add(rt->graph, cmd, uses, n) != (int)i) {
+            free(uses);
             return false;
         }
     }
+    free(uses);
     if (!fxgl_graph_compile(rt->graph, &(fxgl_graph_options){.reorder = rt->desc.reorder,
                                                              .full_barriers =
                                                                  rt->desc.full_barriers})) {
@@ -2051,6 +2064,16 @@ bool fxgl_vk_frame(fxgl_vk_runtime *rt, const uint8_t *in, uint8_t *out, double 
         record_barriers(rt, i);
         record_op(rt, &rt->ops[order[i]], (size_t)order[i]);
     }
+    // The copy out made visible to the host that reads it after the fence
+    // (outside the graph: the host is not a node).
+    VkBufferMemoryBarrier host = {.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER,
+                                  .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+                                  .dstAccessMask = VK_ACCESS_HOST_READ_BIT,
+                                  .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+                                  .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+                                  .buffer = rt->stage_out, .size = VK_WHOLE_SIZE};
+    vkCmdPipelineBarrier(rt->cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 0,
+                         NULL, 1, &host, 0, NULL);
     if (rt->queries) {
         vkCmdWriteTimestamp(rt->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, rt->queries, 1);
     }
