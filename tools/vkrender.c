@@ -5,13 +5,16 @@
  *
  *   fxgl-vkrender --input IN.png [--output OUT.png] [--frames N] [-I DIR]...
  *                 [-D NAME=VALUE]... [--no-reorder] [--full-barriers]
- *                 [--timestamps] [--stats S.csv] [--textures DIR]... EFFECT.fx...
+ *                 [--timestamps] [--stats S.csv] [--timings T.csv] [--textures DIR]...
+ *                 EFFECT.fx...
  *
  * Effects are compiled for FXGL_GLSL_VK450 with the predefined macros of a
  * GL 4.5 context of the image's size (what fxgl-render gives on llvmpipe),
  * so both paths compile the same effect. Frame f runs at time f / 60 s, as
  * in fxgl-render. --stats writes one CSV row per frame: the graph's
- * counters, the recorded commands, CPU ms and GPU ms.
+ * counters, the recorded commands, CPU ms and GPU ms. --timings (implies
+ * --timestamps) writes fxgl-render's rows: frame,what,technique,pass,gpu_ms
+ * with what = frame or pass (technique as Name@File.fx).
  * Exit: 0 done, 1 an effect or a frame failed, 2 usage, 3 no Vulkan device.
  */
 #include <stdio.h>
@@ -25,7 +28,7 @@
 #define MAX_ITEMS 64
 
 typedef struct options {
-    const char *input, *output, *stats;
+    const char *input, *output, *stats, *timings;
     int frames;
     const char *includes[MAX_ITEMS];
     size_t include_count;
@@ -42,7 +45,7 @@ static void usage(void) {
     fprintf(stderr, "usage: fxgl-vkrender --input IN.png [--output OUT.png] [--frames N] "
                     "[-I DIR]... [-D NAME=VALUE]...\n"
                     "                     [--no-reorder] [--full-barriers] [--timestamps] "
-                    "[--stats S.csv]\n"
+                    "[--stats S.csv] [--timings T.csv]\n"
                     "                     [--textures DIR]... EFFECT.fx...\n");
 }
 
@@ -59,6 +62,9 @@ static bool parse(int argc, char **argv, options *o) {
             o->output = argv[++i];
         } else if (strcmp(a, "--stats") == 0 && next) {
             o->stats = argv[++i];
+        } else if (strcmp(a, "--timings") == 0 && next) {
+            o->timings = argv[++i];
+            o->timestamps = true;
         } else if (strcmp(a, "--frames") == 0 && next) {
             o->frames = atoi(argv[++i]);
             if (o->frames < 1) {
@@ -133,6 +139,7 @@ int main(int argc, char **argv) {
         defs[nd++] = o.defines[i];
     }
     fxgl_effect *fx[MAX_ITEMS] = {0};
+    int index[MAX_ITEMS];
     int failures = 0;
     for (size_t i = 0; i < o.effect_count; i++) {
         fxgl_diags diags;
@@ -146,7 +153,7 @@ int main(int argc, char **argv) {
         if (!fx[i]) {
             fxgl_diags_print(&diags, stderr);
             failures++;
-        } else if (fxgl_vk_add_effect(rt, fx[i], why, sizeof(why)) < 0) {
+        } else if ((index[i] = fxgl_vk_add_effect(rt, fx[i], why, sizeof(why))) < 0) {
             fprintf(stderr, "fxgl-vkrender: %s: %s\n", o.effects[i], why);
             failures++;
         }
@@ -162,6 +169,15 @@ int main(int argc, char **argv) {
         fprintf(sf, "frame,reorder,full_barriers,nodes,edges,levels,batches,barrier_calls,"
                     "barriers,naive_barrier_calls,draws,dispatches,pipeline_binds,"
                     "descriptor_binds,copies,updates,mip_levels,color_refreshes,cpu_ms,gpu_ms\n");
+    }
+    FILE *tf = NULL;
+    if (o.timings) {
+        tf = fopen(o.timings, "w");
+        if (!tf) {
+            fprintf(stderr, "fxgl-vkrender: cannot write '%s'\n", o.timings);
+            return 1;
+        }
+        fprintf(tf, "frame,what,technique,pass,gpu_ms\n");
     }
     fxgl_image out;
     if (!fxgl_image_alloc(&out, w, h)) {
@@ -183,9 +199,28 @@ int main(int argc, char **argv) {
                     s->dispatches, s->pipeline_binds, s->descriptor_binds, s->copies, s->updates,
                     s->mip_levels, s->color_refreshes, s->cpu_ms, s->gpu_ms);
         }
+        if (tf) {
+            fprintf(tf, "%d,frame,,,%.4f\n", f, s->gpu_ms);
+            for (size_t i = 0; i < o.effect_count; i++) {
+                if (!fx[i] || index[i] < 0) {
+                    continue;
+                }
+                const char *file = strrchr(o.effects[i], '/');
+                file = file ? file + 1 : o.effects[i];
+                for (size_t t = 0; t < fx[i]->technique_count; t++) {
+                    for (size_t p = 0; p < fx[i]->techniques[t].pass_count; p++) {
+                        fprintf(tf, "%d,pass,%s@%s,%zu,%.4f\n", f, fx[i]->techniques[t].name,
+                                file, p, fxgl_vk_pass_gpu_ms(rt, index[i], t, p));
+                    }
+                }
+            }
+        }
     }
     if (sf) {
         fclose(sf);
+    }
+    if (tf) {
+        fclose(tf);
     }
     if (o.output && !fxgl_image_save_png(&out, o.output)) {
         fprintf(stderr, "fxgl-vkrender: cannot write '%s'\n", o.output);
