@@ -24,6 +24,13 @@ if [ "${1:-}" = --pack ]; then
         tests/gl/test_compute >/dev/null
     cp "$build/bench/sweep" "$build/bench/state_cost" "$dst/bench/"
     cp "$build/fxgl-render" "$build/fxc" "$dst/"
+    # The Vulkan path's tool and the image comparison, for bench/vs_graph.sh
+    # (BUILD=.benchbin there); fxgl-vkrender needs Vulkan's loader (.gl).
+    if make -C "$build" -s fxgl-vkrender tools/fxgl-imgdiff >/dev/null 2>&1; then
+        mkdir -p "$dst/tools"
+        cp "$build/fxgl-vkrender" "$dst/"
+        cp "$build/tools/fxgl-imgdiff" "$dst/tools/"
+    fi
     cp "$build/tests/effects/fxgl-effect" "$dst/tests/effects/"
     # Compute passes against fragment passes, pixel for pixel, on the GPU's driver.
     cp "$build/tests/gl/test_compute" "$dst/tests/gl/"

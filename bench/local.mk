@@ -19,7 +19,7 @@ bench_depth_hooks_LDADD = libfxgl_effects.la libfxgl_preset.la $(TEST_LDADD) $(A
 
 EXTRA_DIST += bench/depth_cost.sh
 EXTRA_DIST += bench/local.mk bench/setup.sh tools/fetch-corpus.sh bench/sweep.sh \
-	bench/vs_vulkan.sh bench/overhead.sh bench/breakdown.sh bench/loadtime.sh \
+	bench/vs_vulkan.sh bench/vs_graph.sh bench/overhead.sh bench/breakdown.sh bench/loadtime.sh \
 	bench/apitrace_check.sh bench/plot.sh bench/h200.sh bench/h200_x11.sh bench/RESULTS.md \
 	bench/exact_texcoord.sh bench/preset_gpu.sh
 

@@ -35,10 +35,11 @@ RUN_PACKAGES="xvfb xauth libegl1-mesa libgl1-mesa-dri libglx-mesa0"
 # What only the tests drive: real programs, a compositor, Wine and MinGW for the
 # Windows program, glslang's validator; vkBasalt, lavapipe and Vulkan's
 # headers for the differential check against the reference path
-# (tests/refdiff, tools/refdiff.sh); libx11-xcb1 (pulled in by Mesa's EGL too)
+# (tests/refdiff, tools/refdiff.sh) and the Vulkan path (tests/vk), whose
+# barriers the validation layer checks (tests/vk/test_sync.sh); libx11-xcb1 (pulled in by Mesa's EGL too)
 # for ip_egl_app's request count, which opens it at run time.
 TEST_PACKAGES="git glslang-tools mesa-utils mangohud libsdl2-dev libx11-xcb1
-    vkbasalt mesa-vulkan-drivers libvulkan-dev python3
+    vkbasalt mesa-vulkan-drivers libvulkan-dev vulkan-validationlayers python3
     glmark2-x11 glmark2-es2-x11 glmark2-es2-wayland glmark2-wayland weston xkb-data
     wine64 gcc-mingw-w64-x86-64-win32"
 PACKAGES="$BUILD_PACKAGES $RUN_PACKAGES"

@@ -68,7 +68,7 @@ static void usage(FILE *out) {
             "       fxc preprocess [options] FILE\n"
             "       fxc dump --json [options] FILE\n"
             "       fxc techniques [options] FILE...\n"
-            "       fxc glsl --target gl450|gl430|es300|es310|es320 [--pass N] [options] FILE\n"
+            "       fxc glsl --target gl450|gl430|es300|es310|es320|vk450 [--pass N] [options] FILE\n"
             "       fxc conform [options] DIR...\n"
             "       fxc stats [options] DIR...\n"
             "       fxc bench [options] [-n N] FILE...\n"
@@ -88,7 +88,8 @@ static bool parse_target(const char *s, fxgl_glsl_target *t) {
         fxgl_glsl_target target;
     } targets[] = {
         {"gl430", FXGL_GLSL_GL430}, {"gl450", FXGL_GLSL_GL450}, {"es300", FXGL_GLSL_ES300},
-        {"es310", FXGL_GLSL_ES310}, {"es320", FXGL_GLSL_ES320}, {"none", FXGL_GLSL_NONE},
+        {"es310", FXGL_GLSL_ES310}, {"es320", FXGL_GLSL_ES320}, {"vk450", FXGL_GLSL_VK450},
+        {"none", FXGL_GLSL_NONE},
     };
     for (size_t i = 0; i < sizeof(targets) / sizeof(targets[0]); i++) {
         if (strcmp(s, targets[i].name) == 0) {

@@ -294,13 +294,39 @@ typedef enum fxgl_stage {
 //  - Pixel stages read each interpolated float varying under
 //    `#ifdef _gx_<SEMANTIC>`: a runtime may compile a variant that computes
 //    it exactly from gl_FragCoord (fxgl_shader.exact_varyings).
+//
+// Vulkan-flavoured GLSL (FXGL_GLSL_VK450, for SPIR-V through glslang) keeps
+// the contract above with these differences, so that every vertex and pixel
+// shader of an effect fits one pipeline layout:
+//  - One descriptor set (set 0) per effect: the uniform block at binding
+//    FXGL_VK_UNIFORM_BINDING, sampler i (a combined image sampler) at
+//    FXGL_VK_SAMPLER_BINDING(i), storage i (a storage image) at
+//    FXGL_VK_STORAGE_BINDING(effect, i); fxgl_binding.unit holds them, and
+//    vertex stages declare their samplers' bindings too.
+//  - Varyings carry `layout(location = fxgl_varying.location)`; the location
+//    is the semantic's, the same in every shader of the effect.
+//  - SV_VertexID is gl_VertexIndex, SV_InstanceID gl_InstanceIndex.
+//  - No loose uniforms: _fxgl_flip is the constant (0, 0) (every Vulkan
+//    image is top-down, gl_FragCoord's origin is its top left), and the exact
+//    varyings' _fxgl_view is a push constant (the only one, offset 0).
 #define FXGL_GLSL_UNIFORM_BLOCK "_Globals"
+
+#define FXGL_VK_UNIFORM_BINDING 0
+#define FXGL_VK_SAMPLER_BINDING(sampler) (1 + (sampler))
+#define FXGL_VK_STORAGE_BINDING(effect, storage) (1 + (int)(effect)->sampler_count + (storage))
 
 typedef struct fxgl_binding {
     int object;                  // index into samplers (texture units) or storages (image units)
     int unit;                    // the binding the generated code declares
     const char *name;            // the GLSL uniform's name (binding by name where needed)
 } fxgl_binding;
+
+// A varying between a vertex and a pixel stage: a 4-vector (see the contract).
+typedef struct fxgl_varying {
+    const char *name;            // "_v_TEXCOORD0": derived from the semantic alone
+    int location;                // the same for one name in every shader of the effect
+    bool flat;                   // integer, or nointerpolation: not interpolated
+} fxgl_varying;
 
 typedef struct fxgl_shader {
     const char *entry;           // FX function name
@@ -312,6 +338,14 @@ typedef struct fxgl_shader {
     const fxgl_binding *storages; // image units the code uses
     size_t storage_count;
     bool uses_uniforms;          // reads the uniform block (binding 0)
+    int uniform_binding;         // the uniform block's binding in the code, -1: no block
+    // Vertex shaders: the varyings they write; pixel shaders: those they
+    // read that a vertex shader of their passes writes. Locations are
+    // assigned over the whole effect (the vertex shaders' outputs in shader
+    // order, then first appearance), so any vertex shader matches any pixel
+    // shader by location as well as by name. Empty without generated code.
+    const fxgl_varying *varyings;
+    size_t varying_count;
     // Pixel shaders: components written to render target n (1..4), 0 when
     // the shader writes no output n. A float3 return leaves alpha undefined
     // in GL; the runtime masks the channels a shader never writes so that
@@ -481,6 +515,7 @@ typedef enum fxgl_glsl_target {
     FXGL_GLSL_ES300,
     FXGL_GLSL_ES310,
     FXGL_GLSL_ES320,
+    FXGL_GLSL_VK450,             // GLSL 4.50 with Vulkan semantics (SPIR-V through glslang)
 } fxgl_glsl_target;
 
 typedef struct fxgl_define {
@@ -555,7 +590,7 @@ void fxgl_effect_destroy(fxgl_effect *effect);
 // bytes belong to this build of fxgl only (FXGL_EFFECT_SERIAL_VERSION). serialize: NULL
 // when out of memory. deserialize: NULL for bytes that are truncated, of another version
 // or inconsistent (an index outside its array); the effect goes with fxgl_effect_destroy.
-#define FXGL_EFFECT_SERIAL_VERSION 2u
+#define FXGL_EFFECT_SERIAL_VERSION 3u
 void *fxgl_effect_serialize(const fxgl_effect *effect, size_t *len);
 fxgl_effect *fxgl_effect_deserialize(const void *data, size_t len);
 

@@ -128,6 +128,7 @@ typedef struct gen {
     fxgl_effect *fx;
     const fx_glsl_options *opt;
     bool es;
+    bool vulkan;                 // Vulkan-flavoured GLSL 4.50 (see the contract in fxgl_fx.h)
     int version;                 // 430, 450, 300, 310, 320
     uint32_t mark;               // fx_check_reach walks
 
@@ -161,6 +162,10 @@ typedef struct gen {
     // shader writes, once it is generated (vertex shaders go first).
     const char *const **vs_outs;
     size_t *vs_out_counts;
+    // Every varying of the effect, its index the location (fxgl_varying);
+    // complete once the vertex shaders are generated.
+    const char **locations;
+    size_t location_count, location_cap;
     int errors;
 
     // Splitting deep expressions (see stmt_expr): while pre is set, an
@@ -198,6 +203,9 @@ static void gerror(gen *g, fx_pos pos, const char *fmt, ...) {
 }
 
 static const char *target_name(const gen *g) {
+    if (g->vulkan) {
+        return "Vulkan GLSL 4.50";
+    }
     switch (g->version) {
     case 430:
         return "GLSL 4.30";
@@ -2216,7 +2224,23 @@ typedef struct io {
     size_t declared_count, declared_cap;
     const char **exact;          // pixel stage: varyings read under #ifdef _gx_<SEMANTIC>
     size_t exact_count, exact_cap;
+    fxgl_varying *varyings;      // the stage's varyings (locations assigned at the end)
+    size_t varying_count, varying_cap;
 } io;
+
+// The location of varying name: its index in the effect's list, appended
+// when new (vertex shaders go first, so a pixel shader finds its inputs).
+static int varying_location(gen *g, const char *name) {
+    for (size_t i = 0; i < g->location_count; i++) {
+        if (strcmp(g->locations[i], name) == 0) {
+            return (int)i;
+        }
+    }
+    fx_grow(g->ctx, (void **)&g->locations, &g->location_cap, g->location_count + 1,
+            sizeof(*g->locations), 1u << 16, "varyings");
+    g->locations[g->location_count] = fx_strdup(g->ctx, name);
+    return (int)g->location_count++;
+}
 
 static bool declare_once(gen *g, io *x, const char *name) {
     for (size_t i = 0; i < x->declared_count; i++) {
@@ -2239,11 +2263,11 @@ static const char *builtin(const gen *g, const char *sem, bool in, fx_type *type
     case FXGL_STAGE_VERTEX:
         if (in && strcmp(sem, "SV_VERTEXID") == 0) {
             *type = fx_type_scalar(FX_TYPE_INT);
-            return "gl_VertexID";
+            return g->vulkan ? "gl_VertexIndex" : "gl_VertexID";
         }
         if (in && strcmp(sem, "SV_INSTANCEID") == 0) {
             *type = fx_type_scalar(FX_TYPE_INT);
-            return "gl_InstanceID";
+            return g->vulkan ? "gl_InstanceIndex" : "gl_InstanceID";
         }
         if (!in && position) {
             return "gl_Position";
@@ -2465,6 +2489,14 @@ static void io_leaf(gen *g, io *x, fx_type t, const char *path, const char *base
             } else if (quals & FX_Q_CENTROID) {
                 interp = "centroid ";
             }
+            int location = varying_location(g, name);
+            fx_grow(g->ctx, (void **)&x->varyings, &x->varying_cap, x->varying_count + 1,
+                    sizeof(*x->varyings), 1u << 16, "varyings");
+            x->varyings[x->varying_count++] = (fxgl_varying){
+                .name = name, .location = location, .flat = interp[0] == 'f'};
+            if (g->vulkan) {
+                bprintf(&x->decls, "layout(location = %d) ", location);
+            }
             bprintf(&x->decls, "%s%s %s %s;\n", interp, is_in ? "in" : "out",
                     type_name(g, slot), name);
         }
@@ -2677,6 +2709,11 @@ static bool has_binding(const gen *g) {
     return !g->es || g->version >= 310;
 }
 
+// "set = 0, " where Vulkan wants descriptor sets named.
+static const char *set_prefix(const gen *g) {
+    return g->vulkan ? "set = 0, " : "";
+}
+
 static void samplers(gen *g, buf *o) {
     fxgl_binding *list = (fxgl_binding *)g->sh->samplers;
     for (size_t i = 0; i < g->sh->sampler_count; i++) {
@@ -2695,7 +2732,12 @@ static void samplers(gen *g, buf *o) {
         }
         // Vertex stages declare no binding: a sampler both stages of a pass
         // use would get two different compact units, which does not link.
-        if (has_binding(g) && g->stage != FXGL_STAGE_VERTEX) {
+        // Vulkan has no binding by name: there every shader of the effect
+        // uses the effect-wide binding of the sampler.
+        if (g->vulkan) {
+            list[i].unit = FXGL_VK_SAMPLER_BINDING(list[i].object);
+            bprintf(o, "layout(set = 0, binding = %d) ", list[i].unit);
+        } else if (has_binding(g) && g->stage != FXGL_STAGE_VERTEX) {
             bprintf(o, "layout(binding = %d) ", list[i].unit);
         }
         bprintf(o, "uniform %s %s;\n", type_name(g, s->type), name);
@@ -2712,8 +2754,8 @@ static void image_decl(gen *g, buf *o, const fxgl_binding *b, const fxgl_binding
         bprintf(o, "layout(binding = %d, %s) uniform coherent readonly %s %s;\n", rd->unit, fmt,
                 type, rd->name);
     } else {
-        bprintf(o, "layout(binding = %d, %s) uniform %s%s %s;\n", b->unit, fmt, access, type,
-                b->name);
+        bprintf(o, "layout(%sbinding = %d, %s) uniform %s%s %s;\n", set_prefix(g), b->unit, fmt,
+                access, type, b->name);
     }
 }
 
@@ -2750,6 +2792,9 @@ static void storages(gen *g, buf *o, const usage *u) {
         }
         const fxgl_storage *st = &g->fx->storages[list[i].object];
         fxgl_format f = g->fx->textures[st->texture].format;
+        if (g->vulkan) {
+            list[i].unit = FXGL_VK_STORAGE_BINDING(g->fx, list[i].object);
+        }
         const char *fmt = storage_format(f);
         const char *name = sym_name(g, s);
         list[i].name = fx_strdup(g->ectx, name);
@@ -2806,7 +2851,7 @@ static uint32_t round_up(uint32_t v, uint32_t a) {
 
 // The uniform block (members at the module's offsets; padding where
 // performance mode took a uniform out) and performance-mode constants.
-static void uniforms(gen *g, buf *o, buf *consts) {
+static bool uniforms(gen *g, buf *o, buf *consts) {
     buf members = newbuf(g);
     uint32_t cur = 0;
     int pad = 0;
@@ -2851,10 +2896,12 @@ static void uniforms(gen *g, buf *o, buf *consts) {
         any = true;
     }
     if (!any) {
-        return;
+        return false;
     }
-    bprintf(o, "layout(std140, column_major%s) uniform %s {\n%s};\n",
-            has_binding(g) ? ", binding = 0" : "", FXGL_GLSL_UNIFORM_BLOCK, bstr(&members));
+    bprintf(o, "layout(std140, column_major%s%s) uniform %s {\n%s};\n",
+            g->vulkan ? ", set = 0" : "", has_binding(g) ? ", binding = 0" : "",
+            FXGL_GLSL_UNIFORM_BLOCK, bstr(&members));
+    return true;
 }
 
 static void structs(gen *g, buf *o, const fx_decl *d) {
@@ -3024,8 +3071,6 @@ static fx_symbol *entry_symbol(gen *g, const fxgl_shader *sh) {
 // misses it by up to a few ulp (docs/runtime.md). One multiply: exact in
 // any GLSL, nothing for a compiler to contract.
 static const char exact_helpers[] =
-    "#ifdef _gexact_view\n"
-    "uniform highp vec4 _fxgl_view;\n"
     "highp vec4 _gexact(highp vec4 v, ivec4 m) {\n"
     "    highp vec2 e = vec2(_gfragcoord.x, _fxgl_flip.x != 0.0 ? _fxgl_flip.y - _gfragcoord.y\n"
     "                                                           : _gfragcoord.y) * _fxgl_view.zw;\n"
@@ -3081,7 +3126,12 @@ static void header(gen *g, buf *o) {
     if (g->stage == FXGL_STAGE_PIXEL) {
         // Set by the runtime only where SV_Position is read (the linker drops
         // it elsewhere): see the pixel stage's position input.
-        bput(o, "uniform highp vec2 _fxgl_flip;\n");
+        if (g->vulkan) {
+            // Vulkan images are all top-down, gl_FragCoord's origin at the top.
+            bput(o, "const highp vec2 _fxgl_flip = vec2(0.0);\n");
+        } else {
+            bput(o, "uniform highp vec2 _fxgl_flip;\n");
+        }
         // The compute form (fxgl_shader.glsl): one invocation per pixel of
         // the viewport, its centre in place of gl_FragCoord.
         bput(o, "#ifdef _gcompute\n"
@@ -3091,6 +3141,9 @@ static void header(gen *g, buf *o) {
                 "#define _gfragcoord gl_FragCoord\n"
                 "#endif\n");
         if (g->sh->exact_varying_count) {
+            bput(o, "#ifdef _gexact_view\n");
+            bput(o, g->vulkan ? "layout(push_constant) uniform _gpush { highp vec4 _fxgl_view; };\n"
+                              : "uniform highp vec4 _fxgl_view;\n");
             bput(o, exact_helpers);
         }
     }
@@ -3140,8 +3193,9 @@ static const char *shader(gen *g, fxgl_shader *sh) {
     for (size_t i = 0; i < g->global_count; i++) {
         uses_uniforms |= g->globals[i]->kind == FX_SYM_UNIFORM;
     }
-    if (uses_uniforms) {
-        uniforms(g, &decls, &consts);
+    sh->uniform_binding = -1;
+    if (uses_uniforms && uniforms(g, &decls, &consts)) {
+        sh->uniform_binding = 0;
     }
     samplers(g, &decls);
     storages(g, &decls, &u);
@@ -3246,6 +3300,14 @@ static const char *shader(gen *g, fxgl_shader *sh) {
         sh->exact_varyings = list;
         sh->exact_varying_count = x.exact_count;
     }
+    sh->varyings = x.varying_count ? fx_alloc(g->ectx, x.varying_count * sizeof(*sh->varyings))
+                                   : NULL;
+    for (size_t k = 0; k < x.varying_count; k++) {
+        fxgl_varying *v = (fxgl_varying *)&sh->varyings[k];
+        *v = x.varyings[k];
+        v->name = fx_strdup(g->ectx, v->name);
+    }
+    sh->varying_count = x.varying_count;
     if (sh->stage == FXGL_STAGE_VERTEX && g->vs_outs) {
         ptrdiff_t self = sh - g->fx->shaders;
         g->vs_outs[self] = x.declared;
@@ -3290,6 +3352,10 @@ bool fx_glsl_generate(fx_ctx *ctx, fx_ctx *ectx, const fx_program *prog, fxgl_ef
     case FXGL_GLSL_ES320:
         g.version = 320;
         g.es = true;
+        break;
+    case FXGL_GLSL_VK450:
+        g.version = 450;
+        g.vulkan = true;
         break;
     default:
         return true;

@@ -270,6 +270,18 @@ static void bindings(json *j, const fxgl_binding *b, size_t n) {
     put(j, "]");
 }
 
+static void varyings(json *j, const fxgl_varying *v, size_t n) {
+    put(j, "[");
+    for (size_t i = 0; i < n; i++) {
+        put(j, i ? ", {" : "{");
+        key(j, "name"); str(j, v[i].name);
+        put(j, ", "); key(j, "location"); num(j, v[i].location);
+        put(j, ", "); key(j, "flat"); boolean(j, v[i].flat);
+        put(j, "}");
+    }
+    put(j, "]");
+}
+
 static void shader(json *j, const fxgl_shader *s) {
     put(j, "{");
     key(j, "entry"); str(j, s->entry);
@@ -280,6 +292,8 @@ static void shader(json *j, const fxgl_shader *s) {
     put(j, ", "); key(j, "samplers"); bindings(j, s->samplers, s->sampler_count);
     put(j, ", "); key(j, "storages"); bindings(j, s->storages, s->storage_count);
     put(j, ", "); key(j, "uses_uniforms"); boolean(j, s->uses_uniforms);
+    put(j, ", "); key(j, "uniform_binding"); num(j, s->uniform_binding);
+    put(j, ", "); key(j, "varyings"); varyings(j, s->varyings, s->varying_count);
     put(j, ", "); key(j, "glsl"); str(j, s->glsl);
     put(j, "}");
 }

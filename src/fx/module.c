@@ -868,6 +868,7 @@ static int shader_for(builder *b, fx_symbol *entry, fxgl_stage stage, fx_pos loc
     sh->storages = rs.storages;
     sh->storage_count = rs.storage_count;
     sh->uses_uniforms = rs.uses_uniforms;
+    sh->uniform_binding = rs.uses_uniforms ? 0 : -1;
     b->shader_entries[b->shader_count] = entry;
     if (stage != FXGL_STAGE_COMPUTE && rs.storage_count) {
         error(b, loc, "X3667", "'%s': storage objects can only be used in compute shaders",

@@ -24,7 +24,7 @@ _Static_assert(sizeof(fxgl_texture) == 96, "fxgl_texture changed: update serial.
 _Static_assert(sizeof(fxgl_sampler) == 64, "fxgl_sampler changed: update serial.c");
 _Static_assert(sizeof(fxgl_storage) == 24, "fxgl_storage changed: update serial.c");
 _Static_assert(sizeof(fxgl_uniform) == 160, "fxgl_uniform changed: update serial.c");
-_Static_assert(sizeof(fxgl_shader) == 96, "fxgl_shader changed: update serial.c");
+_Static_assert(sizeof(fxgl_shader) == 112, "fxgl_shader changed: update serial.c");
 _Static_assert(sizeof(fxgl_pass) == 368, "fxgl_pass changed: update serial.c");
 _Static_assert(sizeof(fxgl_technique) == 56, "fxgl_technique changed: update serial.c");
 _Static_assert(sizeof(fxgl_effect) == 168, "fxgl_effect changed: update serial.c");
@@ -123,6 +123,16 @@ static void put_bindings(out_buf *o, const fxgl_binding *b, size_t n)
         put_i32(o, b[i].object);
         put_i32(o, b[i].unit);
         put_str(o, b[i].name);
+    }
+}
+
+static void put_varyings(out_buf *o, const fxgl_varying *v, size_t n)
+{
+    put_u32(o, (uint32_t)n);
+    for (size_t i = 0; i < n; i++) {
+        put_str(o, v[i].name);
+        put_i32(o, v[i].location);
+        put_i32(o, v[i].flat);
     }
 }
 
@@ -266,6 +276,8 @@ void *fxgl_effect_serialize(const fxgl_effect *e, size_t *len)
         put_bindings(&o, s->samplers, s->sampler_count);
         put_bindings(&o, s->storages, s->storage_count);
         put_i32(&o, s->uses_uniforms);
+        put_i32(&o, s->uniform_binding);
+        put_varyings(&o, s->varyings, s->varying_count);
         put(&o, s->target_components, sizeof(s->target_components));
         put_strings(&o, s->exact_varyings, s->exact_varying_count);
     }
@@ -409,6 +421,18 @@ static const fxgl_binding *get_bindings(in_buf *in, size_t *count)
         b[i].name = get_str(in);
     }
     return b;
+}
+
+static const fxgl_varying *get_varyings(in_buf *in, size_t *count)
+{
+    *count = get_count(in, 12);
+    fxgl_varying *v = alloc(in, *count * sizeof(*v));
+    for (size_t i = 0; i < *count && !in->bad; i++) {
+        v[i].name = get_str(in);
+        v[i].location = get_i32(in);
+        v[i].flat = get_i32(in);
+    }
+    return v;
 }
 
 static void get_pass(in_buf *in, fxgl_pass *p)
@@ -631,6 +655,8 @@ fxgl_effect *fxgl_effect_deserialize(const void *data, size_t len)
             s->samplers = get_bindings(&in, &s->sampler_count);
             s->storages = get_bindings(&in, &s->storage_count);
             s->uses_uniforms = get_i32(&in);
+            s->uniform_binding = get_i32(&in);
+            s->varyings = get_varyings(&in, &s->varying_count);
             get_raw(&in, s->target_components, sizeof(s->target_components));
             s->exact_varyings = get_strings(&in, &s->exact_varying_count);
         }

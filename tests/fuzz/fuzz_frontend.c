@@ -22,6 +22,7 @@
 
 static const fxgl_glsl_target targets[] = {
     FXGL_GLSL_GL430, FXGL_GLSL_GL450, FXGL_GLSL_ES300, FXGL_GLSL_ES310, FXGL_GLSL_ES320,
+    FXGL_GLSL_VK450,
 };
 
 #define TARGET_COUNT (sizeof(targets) / sizeof(targets[0]))

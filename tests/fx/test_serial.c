@@ -76,6 +76,15 @@ static void same_raw(const fxgl_effect *a, const fxgl_effect *b)
         for (size_t k = 0; k < a->shaders[i].exact_varying_count; k++) {
             ck_assert_str_eq(a->shaders[i].exact_varyings[k], b->shaders[i].exact_varyings[k]);
         }
+        // The explicit bindings a second back end builds its layouts from.
+        ck_assert_int_eq(a->shaders[i].uniform_binding, b->shaders[i].uniform_binding);
+        ck_assert_uint_eq(a->shaders[i].varying_count, b->shaders[i].varying_count);
+        for (size_t k = 0; k < a->shaders[i].varying_count; k++) {
+            ck_assert_str_eq(a->shaders[i].varyings[k].name, b->shaders[i].varyings[k].name);
+            ck_assert_int_eq(a->shaders[i].varyings[k].location,
+                             b->shaders[i].varyings[k].location);
+            ck_assert_int_eq(a->shaders[i].varyings[k].flat, b->shaders[i].varyings[k].flat);
+        }
     }
     ck_assert_uint_eq(a->included_count, b->included_count);
     for (size_t i = 0; i < a->included_count; i++) {
