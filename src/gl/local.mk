@@ -26,6 +26,8 @@ libfxgl_gl_la_SOURCES = \
 	src/gl/visualise.c \
 	src/gl/overlay.c \
 	src/gl/font.c \
+	src/gl/fxgl_ui.h \
+	src/gl/ui.c \
 	src/gl/screenshot.c
 libfxgl_gl_la_CPPFLAGS = $(AM_CPPFLAGS) $(STB_CFLAGS)
 libfxgl_gl_la_LIBADD = libfxgl_glad.la libfxgl_fx.la -lpthread -lm

@@ -31,6 +31,7 @@
 
 #include "fxgl_gl.h"
 #include "fxgl_interpose.h"
+#include "fxgl_ui.h"
 
 #define IP_CTL_CLIENTS 4         // connections served at once
 #define IP_CTL_LINE 512          // longest command
@@ -728,4 +729,8 @@ void ip_inspect_note_failed(const char *file, const char *diagnostic) {
         note_count++;
     }
     pthread_mutex_unlock(&control_lock);
+}
+
+fxgl_ui *ip_inspect_ui(ip_inspect *i) {
+    return i ? fxgl_inspect_ui(i->in) : NULL;
 }

@@ -1185,7 +1185,12 @@ bool ip_effects_input(ip_effects *fx, fxgl_runtime *rt, const fxgl_input *in) {
         return true;
     }
     const fxgl_config *c = &session.config;
-    if (session.ok && key_fired(&c->key_effects, in)) {
+    // KeyEffects on KeyOverlay's key (both Home by default): the overlay takes it.
+    bool shared = c->key_effects.vk == c->key_overlay.vk &&
+                  c->key_effects.ctrl == c->key_overlay.ctrl &&
+                  c->key_effects.shift == c->key_overlay.shift &&
+                  c->key_effects.alt == c->key_overlay.alt;
+    if (session.ok && !shared && key_fired(&c->key_effects, in)) {
         ip_control_toggle_effects();
     }
     if (session.ok && key_fired(&c->key_reload, in)) {
@@ -1215,4 +1220,103 @@ bool ip_effects_input(ip_effects *fx, fxgl_runtime *rt, const fxgl_input *in) {
         }
     }
     return true;
+}
+
+// --- what the editing overlay reads and changes (src/interpose/overlay.c) ---
+
+const fxgl_config *ip_effects_config(void) {
+    return session.ok ? &session.config : NULL;
+}
+
+size_t ip_effects_items(ip_effects *fx, ip_effects_item *out, size_t max) {
+    size_t n = 0;
+    for (size_t i = 0; fx && i < fx->entry_count && n < max; i++) {
+        ip_entry *e = &fx->entries[i];
+        if (e->runtime_index < 0 || !e->described || !e->effect) {
+            continue;
+        }
+        out[n++] = (ip_effects_item){.path = e->path, .file = base_name(e->path),
+                                     .effect = e->effect, .view = &e->view,
+                                     .runtime_index = (size_t)e->runtime_index};
+    }
+    return n;
+}
+
+static ip_entry *entry_of(ip_effects *fx, size_t runtime_index) {
+    for (size_t i = 0; fx && i < fx->entry_count; i++) {
+        if (fx->entries[i].runtime_index == (int)runtime_index && fx->entries[i].described) {
+            return &fx->entries[i];
+        }
+    }
+    return NULL;
+}
+
+void ip_effects_push_values(ip_effects *fx, fxgl_runtime *rt, size_t runtime_index) {
+    ip_entry *e = entry_of(fx, runtime_index);
+    if (e) {
+        free(e->transitions); // an edit ends a preset switch's blend of this effect
+        e->transitions = NULL;
+        push_uniforms(rt, e->runtime_index, e->effect, &e->view);
+    }
+}
+
+void ip_effects_set_technique(ip_effects *fx, fxgl_runtime *rt, size_t runtime_index,
+                              size_t technique, bool on) {
+    ip_entry *e = entry_of(fx, runtime_index);
+    if (e && technique < e->view.technique_count) {
+        e->view.techniques[technique].enabled = on || e->view.techniques[technique].forced_on;
+        fxgl_runtime_set_enabled(rt, runtime_index, technique, on);
+    }
+}
+
+bool ip_effects_save(ip_effects *fx, fxgl_runtime *rt, char *reply, size_t size) {
+    if (!fx || !fx->preset || !fxgl_preset_path(fx->preset)[0]) {
+        snprintf(reply, size, "error: no preset file to save to");
+        return false;
+    }
+    size_t n = 0, count = fxgl_runtime_technique_count(rt);
+    fxgl_preset_effect *views = calloc(fx->entry_count + 1, sizeof(*views));
+    size_t *runtime = calloc(fx->entry_count + 1, sizeof(*runtime));
+    fxgl_preset_technique_ref *order = calloc(count + 1, sizeof(*order));
+    if (!views || !runtime || !order) {
+        free(views);
+        free(runtime);
+        free(order);
+        snprintf(reply, size, "error: out of memory");
+        return false;
+    }
+    for (size_t i = 0; i < fx->entry_count; i++) {
+        ip_entry *e = &fx->entries[i];
+        if (e->runtime_index >= 0 && e->described) {
+            runtime[n] = (size_t)e->runtime_index;
+            views[n++] = e->view;
+        }
+    }
+    // The runtime's order and on/off state are what the player sees: `fxgl ctl disable`
+    // and toggle keys change the runtime too.
+    size_t m = 0;
+    for (size_t i = 0; i < count; i++) {
+        fxgl_technique_info t;
+        if (!fxgl_runtime_technique(rt, i, &t)) {
+            continue;
+        }
+        for (size_t k = 0; k < n; k++) {
+            if (runtime[k] == t.effect && t.technique < views[k].technique_count) {
+                order[m++] = (fxgl_preset_technique_ref){(uint32_t)k, (uint32_t)t.technique};
+                views[k].techniques[t.technique].enabled = t.enabled;
+            }
+        }
+    }
+    const char *path = fxgl_preset_path(fx->preset);
+    bool ok = fxgl_preset_capture(fx->preset, views, n, order, m) &&
+              fxgl_preset_save(fx->preset, NULL);
+    if (ok) {
+        snprintf(reply, size, "saved %s", path);
+    } else {
+        snprintf(reply, size, "error: %s was not saved (see the log)", path);
+    }
+    free(views);
+    free(runtime);
+    free(order);
+    return ok;
 }

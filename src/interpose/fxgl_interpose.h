@@ -305,6 +305,51 @@ FXGL_INTERNAL void ip_effects_preset_path(char *out, size_t size);
 // [GENERAL] TextureSearchPaths as given to the runtime.
 FXGL_INTERNAL const char *const *ip_effects_texture_paths(size_t *count);
 
+// What the editing overlay (overlay.c) reads and changes, on the render thread. One loaded
+// effect of a runtime: its module (annotations, initial values) and the preset's view of
+// it (values and techniques as the preset sees them, the values the overlay edits).
+struct fxgl_preset_effect;
+struct fxgl_config;
+typedef struct ip_effects_item {
+    const char *path;            // the effect file
+    const char *file;            // its name, the preset's section ("LUT.fx")
+    const struct fxgl_effect *effect;
+    struct fxgl_preset_effect *view; // uniforms[] and techniques[] writable
+    size_t runtime_index;        // the effect's index in the runtime
+} ip_effects_item;
+// The configuration read at the first frame (keys, font), NULL before.
+FXGL_INTERNAL const struct fxgl_config *ip_effects_config(void);
+FXGL_INTERNAL size_t ip_effects_items(ip_effects *fx, ip_effects_item *out, size_t max);
+// The view's values of one effect into the runtime (after an edit).
+FXGL_INTERNAL void ip_effects_push_values(ip_effects *fx, struct fxgl_runtime *rt,
+                                          size_t runtime_index);
+FXGL_INTERNAL void ip_effects_set_technique(ip_effects *fx, struct fxgl_runtime *rt,
+                                            size_t runtime_index, size_t technique, bool on);
+// Records the running state (values, enabled techniques, render order) in the preset and
+// writes it atomically (src/preset keeps what it does not understand). reply says what
+// happened; false when nothing was written (performance mode, no file, changed on disk).
+FXGL_INTERNAL bool ip_effects_save(ip_effects *fx, struct fxgl_runtime *rt, char *reply,
+                                   size_t size);
+
+// --- overlay.c: the editing overlay (KeyOverlay) ---
+
+typedef struct ip_inspect ip_inspect;
+
+typedef struct ip_overlay ip_overlay;
+struct fxgl_ui;
+FXGL_INTERNAL ip_overlay *ip_overlay_create(void);
+FXGL_INTERNAL void ip_overlay_destroy(ip_overlay *ov);
+// Once per frame before the effects' own input: opens or closes on KeyOverlay and, while
+// open, acts on the input and builds the frame's list into ui. Returns true while open:
+// the caller then gives the effects' keys and the control keys no focus (the overlay has
+// it). Closed, it reads one key and touches nothing else.
+FXGL_INTERNAL bool ip_overlay_frame(ip_overlay *ov, ip_effects *fx, struct fxgl_runtime *rt,
+                                    struct fxgl_ui *ui, const struct fxgl_input *in,
+                                    int width, int height, double now);
+FXGL_INTERNAL bool ip_overlay_is_open(const ip_overlay *ov);
+// control.c: the inspection layer's list for the overlay (NULL: no layer).
+FXGL_INTERNAL struct fxgl_ui *ip_inspect_ui(ip_inspect *in);
+
 // --- context.c ---
 
 typedef enum ip_wsi {

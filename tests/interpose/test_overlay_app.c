@@ -1,0 +1,382 @@
+/*
+ * test_overlay_app.c - the editing overlay driven like a player drives it:
+ * glxgears under Xvfb, run by `fxgl` with tests/interpose/data/overlay
+ * (Overlay.fx: Fill, Half, Blue; Red = 0.5), keys sent through XTest.
+ *
+ * Steps: open the overlay (Home), untick Blue, move Half above Fill
+ * (Ctrl+Up), move the Red slider one step (Right), save (Ctrl+S), close.
+ * After each step the window's pixel right of the panel must hold the
+ * colour computed here from the order, the enabled set and Red (Fill writes
+ * (Red, 0, 0) everywhere, Half halves, Blue sets blue to 1); then the saved
+ * preset must hold Red=0.6, Techniques without Blue, TechniqueSorting with
+ * Half first and the key fxgl does not know; and glxgears must still be
+ * running and presenting.
+ *
+ * Synchronisation never sleeps a guessed time: a key goes down, the test
+ * waits until the program's log (FXGL_LOG=debug) says the overlay saw it
+ * down, releases it and waits until the log says up. The overlay's key
+ * repeat counts frames (20), and each key is held only from one log line to
+ * the next, so a key acts once however loaded the machine is. Pixels are
+ * waited for in the window (the frame after the action shows them), each
+ * wait bounded generously.
+ *
+ * With FXGL_OVERLAY_SHOTS=DIR the window is written as PNGs there at each
+ * panel (docs/overlay.md's pictures come from this).
+ */
+#include <X11/Xlib.h>
+#include <X11/Xutil.h>
+#include <X11/extensions/XTest.h>
+#include <X11/keysym.h>
+#include <check.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fxgl_test.h"
+
+#define WAIT_MS 60000            // bound on any one wait (a loaded 2-core machine)
+#define WIN_W 800
+#define WIN_H 600
+#define PROBE_X 770              // right of the panel (it is under 600 pixels wide here)
+#define PROBE_Y 300
+
+static fxgl_test_xvfb xvfb;
+static char dir[256];
+static char log_path[400];
+static pid_t app;
+static Display *dpy;
+static Window win;
+
+static long now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+static int tolerate_x_error(Display *d, XErrorEvent *ev) {
+    (void)d;
+    (void)ev;
+    return 0;
+}
+
+static Window app_window(void) {
+    Window root_ret, parent, *kids = NULL, found = 0;
+    unsigned int nkids = 0;
+    if (!XQueryTree(dpy, DefaultRootWindow(dpy), &root_ret, &parent, &kids, &nkids)) {
+        return 0;
+    }
+    for (unsigned int i = 0; i < nkids && !found; i++) {
+        XWindowAttributes wa;
+        if (XGetWindowAttributes(dpy, kids[i], &wa) && wa.map_state == IsViewable &&
+            wa.width >= 100 && wa.height >= 100) {
+            found = kids[i];
+        }
+    }
+    XFree(kids);
+    return found;
+}
+
+static bool probe(int *r, int *g, int *b) {
+    XImage *img = win ? XGetImage(dpy, win, PROBE_X, PROBE_Y, 1, 1, AllPlanes, ZPixmap) : NULL;
+    if (!img) {
+        return false;
+    }
+    unsigned long p = XGetPixel(img, 0, 0);
+    *r = (int)(p >> 16 & 0xff), *g = (int)(p >> 8 & 0xff), *b = (int)(p & 0xff);
+    XDestroyImage(img);
+    return true;
+}
+
+static int to8(double v) {
+    return (int)(v * 255.0 + 0.5);
+}
+
+// Waits until the probe shows (r, g, b) within 2 (rounding of the UNORM back buffer).
+static void wait_colour(const char *step, double r, double g, double b) {
+    int want[3] = {to8(r), to8(g), to8(b)}, got[3] = {-1, -1, -1};
+    long end = now_ms() + WAIT_MS;
+    int grabs = 0;
+    while (now_ms() < end) {
+        grabs++;
+        if (probe(&got[0], &got[1], &got[2]) && abs(got[0] - want[0]) <= 2 &&
+            abs(got[1] - want[1]) <= 2 && abs(got[2] - want[2]) <= 2) {
+            printf("%s: pixel (%d, %d, %d) as computed, grab %d\n", step, got[0], got[1],
+                   got[2], grabs);
+            return;
+        }
+        usleep(10000);
+    }
+    ck_abort_msg("%s: pixel (%d, %d, %d), computed (%d, %d, %d)", step, got[0], got[1], got[2],
+                 want[0], want[1], want[2]);
+}
+
+// How many times the log holds needle.
+static int log_count(const char *needle) {
+    FILE *f = fopen(log_path, "r");
+    if (!f) {
+        return 0;
+    }
+    static char buf[1 << 20];
+    size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+    buf[n] = 0;
+    fclose(f);
+    int k = 0;
+    for (const char *p = buf; (p = strstr(p, needle)) != NULL; p += strlen(needle)) {
+        k++;
+    }
+    return k;
+}
+
+static void wait_log(const char *needle, int count) {
+    long end = now_ms() + WAIT_MS;
+    while (log_count(needle) < count && now_ms() < end) {
+        usleep(5000);
+    }
+    ck_assert_msg(log_count(needle) >= count, "the log never said \"%s\" (%d times)", needle,
+                  count);
+}
+
+// The Windows virtual-key code the overlay logs for a keysym.
+static int vk_of(KeySym sym) {
+    switch (sym) {
+    case XK_Home: return 0x24;
+    case XK_Up: return 0x26;
+    case XK_Down: return 0x28;
+    case XK_Right: return 0x27;
+    case XK_Left: return 0x25;
+    case XK_space: return 0x20;
+    case XK_Tab: return 0x09;
+    case XK_s: return 'S';
+    case XK_Control_L: return 0x11;
+    default: return 0;
+    }
+}
+
+static void key_edge(KeySym sym, bool down, bool logged) {
+    char needle[64];
+    snprintf(needle, sizeof(needle), "overlay: key 0x%02x %s", vk_of(sym), down ? "down" : "up");
+    int before = log_count(needle);
+    XTestFakeKeyEvent(dpy, XKeysymToKeycode(dpy, sym), down, 0);
+    XSync(dpy, False);
+    if (logged) {
+        wait_log(needle, before + 1);
+    }
+}
+
+// One key pressed and released, each edge seen by the open overlay; with ctrl, Control is
+// held around it.
+static void press(KeySym sym, bool ctrl) {
+    if (ctrl) {
+        key_edge(XK_Control_L, true, true);
+    }
+    key_edge(sym, true, true);
+    key_edge(sym, false, true);
+    if (ctrl) {
+        key_edge(XK_Control_L, false, true);
+    }
+}
+
+static void shot(const char *name) {
+    const char *out = getenv("FXGL_OVERLAY_SHOTS");
+    if (!out || !out[0]) {
+        return;
+    }
+    XImage *img = XGetImage(dpy, win, 0, 0, WIN_W, WIN_H, AllPlanes, ZPixmap);
+    fxgl_image im;
+    if (!img || !fxgl_image_alloc(&im, WIN_W, WIN_H)) {
+        return;
+    }
+    for (int y = 0; y < WIN_H; y++) {
+        for (int x = 0; x < WIN_W; x++) {
+            unsigned long p = XGetPixel(img, x, y);
+            uint8_t *d = &im.pixels[((size_t)y * WIN_W + (size_t)x) * 4];
+            d[0] = (uint8_t)(p >> 16), d[1] = (uint8_t)(p >> 8), d[2] = (uint8_t)p, d[3] = 255;
+        }
+    }
+    XDestroyImage(img);
+    char path[600];
+    snprintf(path, sizeof(path), "%s/%s.png", out, name);
+    printf("screenshot %s: %s\n", path, fxgl_image_save_png(&im, path) ? "written" : "FAILED");
+    fxgl_image_free(&im);
+}
+
+// line is one whole line of text.
+static bool has_line(const char *text, const char *line) {
+    size_t n = strlen(line);
+    for (const char *p = text; (p = strstr(p, line)) != NULL; p++) {
+        if ((p == text || p[-1] == '\n') && (p[n] == '\n' || p[n] == '\0')) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static char *read_all(const char *path) {
+    FILE *f = fopen(path, "r");
+    ck_assert_msg(f, "cannot open %s", path);
+    static char buf[65536];
+    size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+    buf[n] = 0;
+    fclose(f);
+    return buf;
+}
+
+START_TEST(overlay_edit_save) {
+    long end = now_ms() + WAIT_MS;
+    while (!(win = app_window()) && now_ms() < end) {
+        usleep(20000);
+    }
+    ck_assert_msg(win, "glxgears never mapped its window");
+    // The preset as loaded: Fill (0.5) -> Half -> Blue.
+    wait_colour("start", 0.25, 0.0, 1.0);
+    XSetInputFocus(dpy, win, RevertToParent, CurrentTime);
+    XTestFakeMotionEvent(dpy, DefaultScreen(dpy), 50, 50, 0); // inside the window
+    XSync(dpy, False);
+
+    // Home opens it (and is the overlay's, not KeyEffects': the effects stay on).
+    key_edge(XK_Home, true, false);
+    wait_log("overlay open", 1);
+    key_edge(XK_Home, false, true);
+    wait_colour("overlay open, effects unchanged", 0.25, 0.0, 1.0);
+    shot("overlay-effects");
+
+    // The cursor starts on the first technique (Fill); two rows down is Blue.
+    press(XK_Down, false);
+    press(XK_Down, false);
+    press(XK_space, false);
+    wait_colour("Blue unticked", 0.25, 0.0, 0.0);
+
+    // Half (one row up) above Fill: Half runs on the game's frame, Fill writes over it.
+    press(XK_Up, false);
+    press(XK_Up, true);
+    wait_colour("Half moved above Fill", 0.5, 0.0, 0.0);
+
+    // Down to Red: Fill, Blue, the uncategorised Fixed, the Colour header, Red.
+    for (int i = 0; i < 5; i++) {
+        press(XK_Down, false);
+    }
+    press(XK_Right, false);
+    wait_colour("Red slider one step (0.1) up", 0.6, 0.0, 0.0);
+    shot("overlay-variables");
+
+    press(XK_s, true);
+    wait_log("overlay: saved ", 1);
+
+    press(XK_Tab, false);
+    shot("overlay-statistics");
+    press(XK_Tab, false);
+
+    char path[400];
+    snprintf(path, sizeof(path), "%s/overlay.ini", dir);
+    const char *ini = read_all(path);
+    printf("saved preset:\n%s", ini);
+    ck_assert_msg(has_line(ini, "UnknownKey=kept"), "the save lost what fxgl does not know");
+    ck_assert_msg(has_line(ini, "Techniques=Half@Overlay.fx,Fill@Overlay.fx") ||
+                      has_line(ini, "Techniques=Fill@Overlay.fx,Half@Overlay.fx"),
+                  "Techniques is not Fill and Half without Blue");
+    ck_assert_msg(has_line(ini, "TechniqueSorting=Half@Overlay.fx,Fill@Overlay.fx,"
+                                "Blue@Overlay.fx"), "TechniqueSorting is not Half, Fill, Blue");
+    ck_assert_msg(has_line(ini, "Red=0.600000") || has_line(ini, "Red=0.6"), "Red is not 0.6");
+    ck_assert_msg(has_line(ini, "Mode=0") && has_line(ini, "Fixed=3.000000"),
+                  "the variables not edited are not at their defaults");
+
+    // Closed again: the same picture (the save was re-read from disk by the watcher), no
+    // panel over the left side.
+    key_edge(XK_Home, true, false);
+    wait_log("overlay closed", 1);
+    key_edge(XK_Home, false, false);
+    wait_colour("overlay closed, edits kept", 0.6, 0.0, 0.0);
+    ck_assert_msg(kill(app, 0) == 0, "glxgears is gone");
+    int status;
+    ck_assert_int_eq(waitpid(app, &status, WNOHANG), 0);
+}
+END_TEST
+
+int main(void) {
+#ifdef FXGL_TEST_SANITIZERS
+    printf("SKIP: preload tests do not run in the sanitizer build\n");
+    return FXGL_TEST_SKIP;
+#endif
+    if (access("/usr/bin/glxgears", X_OK) != 0) {
+        printf("SKIP: glxgears absent (apt-get install mesa-utils)\n");
+        return FXGL_TEST_SKIP;
+    }
+    char reason[256];
+    if (!fxgl_test_xvfb_start(&xvfb, 1024, 768, 60000, reason, sizeof(reason))) {
+        printf("SKIP: %s\n", reason);
+        return FXGL_TEST_SKIP;
+    }
+    dpy = XOpenDisplay(xvfb.display_name);
+    if (!dpy) {
+        printf("SKIP: cannot open %s\n", xvfb.display_name);
+        return FXGL_TEST_SKIP;
+    }
+    if (!XTestQueryExtension(dpy, &(int){0}, &(int){0}, &(int){0}, &(int){0})) {
+        printf("SKIP: no XTest on the display\n");
+        return FXGL_TEST_SKIP;
+    }
+    XSetErrorHandler(tolerate_x_error);
+    snprintf(dir, sizeof(dir), "%s/overlay-app-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR")
+                                                                         : "/tmp");
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    char cmd[900];
+    snprintf(cmd, sizeof(cmd), "cp '%s/interpose/data/overlay/Overlay.fx' "
+             "'%s/interpose/data/overlay/overlay.ini' '%s/'", FXGL_TEST_SRCDIR,
+             FXGL_TEST_SRCDIR, dir);
+    if (system(cmd) != 0) {
+        printf("cannot copy the test effect\n");
+        return 1;
+    }
+    snprintf(log_path, sizeof(log_path), "%s/log.txt", dir);
+    app = fork();
+    if (app == 0) {
+        char env[3][400];
+        snprintf(env[0], sizeof(env[0]), "%s/overlay.ini", dir);
+        snprintf(env[1], sizeof(env[1]), "%s/cache", dir);
+        setenv("FXGL_PRESET", env[0], 1);
+        setenv("FXGL_EFFECT_PATHS", dir, 1);
+        setenv("FXGL_LOG_FILE", log_path, 1);
+        setenv("FXGL_LOG", "debug", 1);
+        setenv("XDG_RUNTIME_DIR", dir, 1);
+        setenv("XDG_CACHE_HOME", env[1], 1);
+        setenv("XDG_CONFIG_HOME", dir, 1); // no configuration of the user's
+        unsetenv("FXGL_CONFIG");
+        unsetenv("LD_PRELOAD");
+        execl("/bin/sh", "sh", FXGL_SCRIPT_PATH, "/usr/bin/glxgears", "-geometry", "800x600",
+              (char *)NULL);
+        _exit(127);
+    }
+    Suite *s = suite_create("overlay_app");
+    TCase *tc = tcase_create("overlay_app");
+    tcase_set_timeout(tc, 600);
+    tcase_add_test(tc, overlay_edit_save);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_set_fork_status(sr, CK_NOFORK); // app and dpy belong to this process
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    kill(app, SIGTERM);
+    waitpid(app, NULL, 0);
+    if (failed) {
+        snprintf(cmd, sizeof(cmd), "tail -n 40 '%s'", log_path);
+        if (system(cmd) != 0) {
+            printf("(no log)\n");
+        }
+    }
+    XCloseDisplay(dpy);
+    fxgl_test_xvfb_stop(&xvfb);
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+    if (system(cmd) != 0) {
+        return 1;
+    }
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
