@@ -59,6 +59,12 @@ tests_gl_test_gles_emulation_SOURCES = tests/gl/test_gles_emulation.c
 tests_gl_test_gles_emulation_CPPFLAGS = $(TEST_CPPFLAGS) $(EGL_CFLAGS)
 tests_gl_test_gles_emulation_LDADD = $(TEST_LDADD) -lm
 
+# The editing overlay's renderer: rectangles, blend, a built-in glyph, the font fallback.
+check_PROGRAMS += tests/gl/test_ui
+tests_gl_test_ui_SOURCES = tests/gl/test_ui.c
+tests_gl_test_ui_CPPFLAGS = $(TEST_CPPFLAGS) $(EGL_CFLAGS)
+tests_gl_test_ui_LDADD = $(TEST_LDADD)
+
 check_PROGRAMS += tests/gl/test_inspect
 tests_gl_test_inspect_SOURCES = tests/gl/test_inspect.c tests/gl/tfx.h
 tests_gl_test_inspect_CPPFLAGS = $(TEST_CPPFLAGS) $(EGL_CFLAGS)

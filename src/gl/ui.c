@@ -137,6 +137,53 @@ static uint8_t *read_file(const char *path, size_t *size) {
     return data;
 }
 
+static uint32_t be32(const uint8_t *p) {
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+// stb_truetype trusts every offset in the file: a truncated or damaged font would make it
+// read past the buffer, in the host's process. So before it reads anything, the table
+// directory must lie in the file and every table inside it; after stbtt_InitFont, the
+// character map and every glyph the bake will touch too.
+static bool font_in_bounds(const uint8_t *data, size_t size) {
+    if (size < 12) {
+        return false;
+    }
+    uint32_t tag = be32(data);
+    if (tag != 0x00010000u && tag != 0x74727565u /* 'true' */) {
+        return false; // not a single TrueType font (collections and CFF are not baked)
+    }
+    size_t tables = (size_t)data[4] << 8 | data[5];
+    if (tables == 0 || 12 + tables * 16 > size) {
+        return false;
+    }
+    for (size_t i = 0; i < tables; i++) {
+        const uint8_t *rec = data + 12 + i * 16;
+        uint64_t off = be32(rec + 8), len = be32(rec + 12);
+        if (off + len > size) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool glyphs_in_bounds(const stbtt_fontinfo *info, size_t size) {
+    if (info->index_map <= 0 || (size_t)info->index_map + 8 > size) {
+        return false;
+    }
+    for (int c = UI_FIRST; c < UI_FIRST + UI_GLYPHS; c++) {
+        int g = stbtt_FindGlyphIndex(info, c);
+        if (g < 0 || g >= info->numGlyphs) {
+            return false;
+        }
+        int off = stbtt__GetGlyfOffset(info, g);
+        if (off >= 0 && (size_t)off + 10 > size) {
+            return false;
+        }
+    }
+    return true;
+}
+
 static int atlas_side(float px) {
     return px <= 24.0f ? 256 : px <= 48.0f ? 512 : 1024;
 }
@@ -152,15 +199,13 @@ static bool bake_truetype(fxgl_ui *ui, float px) {
     stbtt_fontinfo info;
     int side = atlas_side(px);
     uint8_t *atlas = calloc((size_t)side * (size_t)side, 1);
-    // A damaged file must not crash the host: stb_truetype trusts offsets, so only files
-    // whose table directory it accepts are baked (InitFont checks the tables it needs).
-    if (atlas && stbtt_GetNumberOfFonts(data) > 0 &&
-        stbtt_InitFont(&info, data, stbtt_GetFontOffsetForIndex(data, 0))) {
+    if (atlas && font_in_bounds(data, size) && stbtt_InitFont(&info, data, 0) &&
+        glyphs_in_bounds(&info, size)) {
         int ascent, descent, gap;
         stbtt_GetFontVMetrics(&info, &ascent, &descent, &gap);
         float scale = stbtt_ScaleForPixelHeight(&info, px);
         // Leave the last 2 rows for the white block.
-        int rows = stbtt_BakeFontBitmap(data, stbtt_GetFontOffsetForIndex(data, 0), px, atlas,
+        int rows = stbtt_BakeFontBitmap(data, 0, px, atlas,
                                         side, side - 2, UI_FIRST, UI_GLYPHS, ui->glyphs);
         if (rows > 0) {
             ui->ascent = roundf((float)ascent * scale);
