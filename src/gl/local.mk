@@ -82,6 +82,14 @@ bench_state_cost_LDADD = $(TEST_LDADD) $(EGL_LIBS)
 
 # What the statistics overlay costs per frame (docs/inspect.md); a short
 # pass in `make check`, figures with bench/inspect.sh.
+# The editing overlay's drawing, closed and open (bench/overlay.sh runs it at 1080p and
+# counts its calls with apitrace); make check runs a short pass.
+check_PROGRAMS += bench/overlay_cost
+bench_overlay_cost_SOURCES = bench/overlay_cost.c
+bench_overlay_cost_CPPFLAGS = $(TEST_CPPFLAGS) $(EGL_CFLAGS) -I$(top_srcdir)/tests/gl
+bench_overlay_cost_LDADD = $(TEST_LDADD) $(EGL_LIBS)
+EXTRA_DIST += bench/overlay.sh
+
 check_PROGRAMS += bench/inspect_cost
 bench_inspect_cost_SOURCES = bench/inspect_cost.c
 bench_inspect_cost_CPPFLAGS = $(TEST_CPPFLAGS) $(EGL_CFLAGS) -I$(top_srcdir)/tests/gl
