@@ -21,7 +21,10 @@ if [ "${1:-}" = --pack ]; then
     dst=$2; build=$(cd "$3" && pwd)
     mkdir -p "$dst/bench" "$dst/tests/effects" "$dst/data" "$dst/lib"
     make -C "$build" -s bench/sweep bench/state_cost fxgl-render fxc tests/effects/fxgl-effect >/dev/null
-    cp "$build/bench/sweep" "$build/bench/state_cost" "$dst/bench/"
+    make -C "$build" -s bench/overlay_cost >/dev/null
+    cp "$build/bench/sweep" "$build/bench/state_cost" "$build/bench/overlay_cost" "$dst/bench/"
+    # The editing overlay's face, for bench/overlay_cost there (FXGL_FONT).
+    cp /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf "$dst/data/" 2>/dev/null || true
     cp "$build/fxgl-render" "$build/fxc" "$dst/"
     cp "$build/tests/effects/fxgl-effect" "$dst/tests/effects/"
     [ -d "$build/data/textures" ] && cp -r "$build/data/textures" "$dst/data/"

@@ -15,7 +15,8 @@
  * CPU: wall time of building plus the layer's frame call; "to finish": the
  * same plus a glFinish (on llvmpipe the meaningful figure: its "GPU" is the
  * CPU); GPU: GL_TIME_ELAPSED around the call, medians. The first bake of
- * DejaVu Sans (the overlay's first opening) is timed once.
+ * DejaVu Sans (the overlay's first opening; FXGL_FONT names another file) is timed
+ * once.
  *
  * With --trace N the program runs N frames of each layer in turn (never,
  * closed, open) separated by glFinish, the modes by a glHint, for bench/overlay.sh to count the
@@ -125,15 +126,16 @@ static int run(bool es, int frames, int w, int h, bool trace) {
     fxgl_runtime_add_effect(rt, tfx_finish(&inv), NULL);
 
     // "closed": opened once (the bake, timed) and drawn once, then never again.
+    const char *font = getenv("FXGL_FONT") ? getenv("FXGL_FONT") : FONT;
     fxgl_ui *closed = fxgl_inspect_ui(layer[1]);
-    fxgl_ui_set_font(closed, FONT);
+    fxgl_ui_set_font(closed, font);
     double b0 = now_ms();
     build_panel(closed, w, h);
     double bake = now_ms() - b0;
     fxgl_frame_desc d0 = {.width = w, .height = h, .framebuffer = fbo};
     fxgl_inspect_frame(layer[1], &d0);
     fxgl_ui *open = fxgl_inspect_ui(layer[2]);
-    fxgl_ui_set_font(open, FONT);
+    fxgl_ui_set_font(open, font);
     build_panel(open, w, h);
     fxgl_inspect_frame(layer[2], &d0);
     gl->Finish();

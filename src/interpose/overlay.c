@@ -126,7 +126,11 @@ struct ip_overlay {
     size_t cat_count;
     double frame_ms;             // smoothed frame interval
     double last_now;
-    // per frame (memory held, not allocated per frame)
+    struct ov_data *d;           // the rows, made at the first opening (about 200 KiB)
+};
+
+// What a frame lays out, rebuilt each frame while open in memory kept from the first.
+typedef struct ov_data {
     ip_effects_item items[OV_ITEMS];
     size_t item_count;
     fxgl_technique_ref order[OV_TECHS];
@@ -134,14 +138,11 @@ struct ip_overlay {
     ov_row rows[OV_ROWS];
     size_t row_count;
     float row_y[OV_ROWS];        // where each row was drawn (the mouse hits those), -1e9 not
-};
+} ov_data;
 
 ip_overlay *ip_overlay_create(void) {
     ip_overlay *ov = calloc(1, sizeof(*ov));
     if (ov) {
-        for (size_t i = 0; i < OV_ROWS; i++) {
-            ov->row_y[i] = -1e9f;
-        }
         ov->want_cursor_order = -1;
         ov->drag_order = -1;
     }
@@ -149,6 +150,9 @@ ip_overlay *ip_overlay_create(void) {
 }
 
 void ip_overlay_destroy(ip_overlay *ov) {
+    if (ov) {
+        free(ov->d);
+    }
     free(ov);
 }
 
@@ -240,10 +244,10 @@ static bool contains_ci(const char *hay, const char *needle) {
 // --- rows ---
 
 static ov_row *add_row(ip_overlay *ov, ov_kind kind) {
-    if (ov->row_count >= OV_ROWS) {
+    if (ov->d->row_count >= OV_ROWS) {
         return NULL;
     }
-    ov_row *r = &ov->rows[ov->row_count++];
+    ov_row *r = &ov->d->rows[ov->d->row_count++];
     memset(r, 0, sizeof(*r));
     r->kind = kind;
     r->item = r->order = r->technique = r->uniform = r->view = r->cat = -1;
@@ -251,8 +255,8 @@ static ov_row *add_row(ip_overlay *ov, ov_kind kind) {
 }
 
 static int item_of_runtime(const ip_overlay *ov, size_t runtime_index) {
-    for (size_t i = 0; i < ov->item_count; i++) {
-        if (ov->items[i].runtime_index == runtime_index) {
+    for (size_t i = 0; i < ov->d->item_count; i++) {
+        if (ov->d->items[i].runtime_index == runtime_index) {
             return (int)i;
         }
     }
@@ -281,7 +285,7 @@ static const char *tech_label(const fxgl_technique *t) {
 }
 
 static void add_variables(ip_overlay *ov, int item) {
-    const ip_effects_item *it = &ov->items[item];
+    const ip_effects_item *it = &ov->d->items[item];
     const fxgl_effect *e = it->effect;
     // Categories in the order they first appear, uncategorised variables first.
     const char *names[OV_CATS];
@@ -348,26 +352,26 @@ static void add_variables(ip_overlay *ov, int item) {
 }
 
 static void build_rows(ip_overlay *ov, ip_effects *fx, fxgl_runtime *rt, fxgl_ui *ui) {
-    ov->row_count = 0;
-    ov->item_count = ip_effects_items(fx, ov->items, OV_ITEMS);
+    ov->d->row_count = 0;
+    ov->d->item_count = ip_effects_items(fx, ov->d->items, OV_ITEMS);
     size_t count = fxgl_runtime_technique_count(rt);
-    ov->order_count = 0;
+    ov->d->order_count = 0;
     add_row(ov, ROW_SEARCH);
     add_row(ov, ROW_PRESET);
     add_row(ov, ROW_PERF);
     int selected_item = -1;
-    for (size_t i = 0; i < count && ov->order_count < OV_TECHS; i++) {
+    for (size_t i = 0; i < count && ov->d->order_count < OV_TECHS; i++) {
         fxgl_technique_info t;
         if (!fxgl_runtime_technique(rt, i, &t)) {
             continue;
         }
-        ov->order[ov->order_count++] = (fxgl_technique_ref){(uint32_t)t.effect,
+        ov->d->order[ov->d->order_count++] = (fxgl_technique_ref){(uint32_t)t.effect,
                                                             (uint32_t)t.technique};
         int item = item_of_runtime(ov, t.effect);
-        if (item < 0 || t.technique >= ov->items[item].effect->technique_count) {
+        if (item < 0 || t.technique >= ov->d->items[item].effect->technique_count) {
             continue;
         }
-        const fxgl_technique *tech = &ov->items[item].effect->techniques[t.technique];
+        const fxgl_technique *tech = &ov->d->items[item].effect->techniques[t.technique];
         if (tech->hidden) {
             continue;
         }
@@ -382,7 +386,7 @@ static void build_rows(ip_overlay *ov, ip_effects *fx, fxgl_runtime *rt, fxgl_ui
         r->order = (int)i;
         r->technique = (int)t.technique;
         if ((int)i == ov->want_cursor_order) {
-            ov->cursor = (int)ov->row_count - 1;
+            ov->cursor = (int)ov->d->row_count - 1;
             ov->want_cursor_order = -1;
         }
         if (t.status == FXGL_STATUS_FAILED && t.reason && t.reason[0]) {
@@ -408,23 +412,23 @@ static void build_rows(ip_overlay *ov, ip_effects *fx, fxgl_runtime *rt, fxgl_ui
         }
     }
     // The selected effect: the one under the cursor's technique, else the remembered one.
-    if (ov->cursor >= 0 && (size_t)ov->cursor < ov->row_count &&
-        ov->rows[ov->cursor].kind == ROW_TECH) {
-        selected_item = ov->rows[ov->cursor].item;
-        snprintf(ov->selected, sizeof(ov->selected), "%s", ov->items[selected_item].file);
+    if (ov->cursor >= 0 && (size_t)ov->cursor < ov->d->row_count &&
+        ov->d->rows[ov->cursor].kind == ROW_TECH) {
+        selected_item = ov->d->rows[ov->cursor].item;
+        snprintf(ov->selected, sizeof(ov->selected), "%s", ov->d->items[selected_item].file);
     }
-    for (size_t i = 0; selected_item < 0 && i < ov->item_count; i++) {
-        if (strcmp(ov->items[i].file, ov->selected) == 0) {
+    for (size_t i = 0; selected_item < 0 && i < ov->d->item_count; i++) {
+        if (strcmp(ov->d->items[i].file, ov->selected) == 0) {
             selected_item = (int)i;
         }
     }
-    if (selected_item < 0 && ov->item_count) {
+    if (selected_item < 0 && ov->d->item_count) {
         selected_item = 0;
     }
     if (selected_item >= 0) {
         ov_row *t = add_row(ov, ROW_TITLE);
         if (t) {
-            snprintf(t->text, sizeof(t->text), "Variables of %s", ov->items[selected_item].file);
+            snprintf(t->text, sizeof(t->text), "Variables of %s", ov->d->items[selected_item].file);
         }
         if (ip_effects_performance_mode()) {
             ov_row *r = add_row(ov, ROW_NOTE);
@@ -457,7 +461,7 @@ static bool var_of(ip_overlay *ov, const ov_row *r, ov_var *v) {
     if (r->kind != ROW_VAR) {
         return false;
     }
-    const ip_effects_item *it = &ov->items[r->item];
+    const ip_effects_item *it = &ov->d->items[r->item];
     v->u = &it->effect->uniforms[r->uniform];
     v->p = &it->view->uniforms[r->view];
     const fxgl_annotations *a = &v->u->annotations;
@@ -507,7 +511,7 @@ static void set_value(const ov_var *v, int c, double x) {
 }
 
 static void changed(ip_overlay *ov, ip_effects *fx, fxgl_runtime *rt, const ov_row *r) {
-    ip_effects_push_values(fx, rt, ov->items[r->item].runtime_index);
+    ip_effects_push_values(fx, rt, ov->d->items[r->item].runtime_index);
 }
 
 static void adjust(ip_overlay *ov, ip_effects *fx, fxgl_runtime *rt, const ov_row *r, int dir) {
@@ -554,27 +558,27 @@ static void toggle_technique(ip_overlay *ov, ip_effects *fx, fxgl_runtime *rt,
 
 // Moves the technique at order position from to position to (the others shift).
 static void move_technique(ip_overlay *ov, fxgl_runtime *rt, int from, int to) {
-    int n = (int)ov->order_count;
+    int n = (int)ov->d->order_count;
     if (from < 0 || to < 0 || from >= n || to >= n || from == to) {
         return;
     }
-    fxgl_technique_ref moved = ov->order[from];
+    fxgl_technique_ref moved = ov->d->order[from];
     if (from < to) {
-        memmove(&ov->order[from], &ov->order[from + 1], (size_t)(to - from) * sizeof(moved));
+        memmove(&ov->d->order[from], &ov->d->order[from + 1], (size_t)(to - from) * sizeof(moved));
     } else {
-        memmove(&ov->order[to + 1], &ov->order[to], (size_t)(from - to) * sizeof(moved));
+        memmove(&ov->d->order[to + 1], &ov->d->order[to], (size_t)(from - to) * sizeof(moved));
     }
-    ov->order[to] = moved;
-    fxgl_runtime_set_order(rt, ov->order, ov->order_count);
+    ov->d->order[to] = moved;
+    fxgl_runtime_set_order(rt, ov->d->order, ov->d->order_count);
     ov->want_cursor_order = to;
     snprintf(ov->message, sizeof(ov->message), "moved to position %d", to + 1);
 }
 
 // The order position of the next listed technique row above (dir -1) or below.
 static int neighbour_order(const ip_overlay *ov, int row, int dir) {
-    for (int i = row + dir; i >= 0 && i < (int)ov->row_count; i += dir) {
-        if (ov->rows[i].kind == ROW_TECH) {
-            return ov->rows[i].order;
+    for (int i = row + dir; i >= 0 && i < (int)ov->d->row_count; i += dir) {
+        if (ov->d->rows[i].kind == ROW_TECH) {
+            return ov->d->rows[i].order;
         }
     }
     return -1;
@@ -635,8 +639,8 @@ static char typed_char(const fxgl_input *in, int vk) {
 }
 
 static void move_cursor(ip_overlay *ov, int dir) {
-    for (int i = ov->cursor + dir; i >= 0 && i < (int)ov->row_count; i += dir) {
-        if (interactive(&ov->rows[i])) {
+    for (int i = ov->cursor + dir; i >= 0 && i < (int)ov->d->row_count; i += dir) {
+        if (interactive(&ov->d->rows[i])) {
             ov->cursor = i;
             return;
         }
@@ -645,7 +649,7 @@ static void move_cursor(ip_overlay *ov, int dir) {
 
 static void keys(ip_overlay *ov, ip_effects *fx, fxgl_runtime *rt, const fxgl_input *in) {
     bool ctrl = in->key_down[VK_CONTROL], alt = in->key_down[VK_MENU];
-    ov_row *r = ov->cursor >= 0 && (size_t)ov->cursor < ov->row_count ? &ov->rows[ov->cursor]
+    ov_row *r = ov->cursor >= 0 && (size_t)ov->cursor < ov->d->row_count ? &ov->d->rows[ov->cursor]
                                                                        : NULL;
     if (in->key_pressed[VK_TAB]) {
         ov->stats = !ov->stats;
@@ -851,11 +855,11 @@ static void draw_stats(ip_overlay *ov, fxgl_ui *ui, const ov_layout *L, fxgl_run
 
 static const char *row_tooltip(ip_overlay *ov, const ov_row *r) {
     if (r->kind == ROW_TECH) {
-        const fxgl_technique *t = &ov->items[r->item].effect->techniques[r->technique];
+        const fxgl_technique *t = &ov->d->items[r->item].effect->techniques[r->technique];
         return ann_string(&t->annotations, "ui_tooltip");
     }
     if (r->kind == ROW_VAR) {
-        return ann_string(&ov->items[r->item].effect->uniforms[r->uniform].annotations,
+        return ann_string(&ov->d->items[r->item].effect->uniforms[r->uniform].annotations,
                           "ui_tooltip");
     }
     return NULL;
@@ -872,13 +876,13 @@ static void draw_rows(ip_overlay *ov, fxgl_ui *ui, const ov_layout *L, fxgl_runt
         ov->scroll = ov->cursor - visible + 1;
     }
     for (size_t i = 0; i < OV_ROWS; i++) {
-        ov->row_y[i] = -1e9f;
+        ov->d->row_y[i] = -1e9f;
     }
     float y = top;
     char line[256];
-    for (int i = ov->scroll; i < (int)ov->row_count && i < ov->scroll + visible; i++, y += L->line) {
-        ov_row *r = &ov->rows[i];
-        ov->row_y[i] = y;
+    for (int i = ov->scroll; i < (int)ov->d->row_count && i < ov->scroll + visible; i++, y += L->line) {
+        ov_row *r = &ov->d->rows[i];
+        ov->d->row_y[i] = y;
         bool cur = i == ov->cursor;
         if (cur) {
             fxgl_ui_rect(ui, L->x, y, L->w, L->line, C_CURSOR);
@@ -907,7 +911,7 @@ static void draw_rows(ip_overlay *ov, fxgl_ui *ui, const ov_layout *L, fxgl_runt
             if (!fxgl_runtime_technique(rt, (size_t)r->order, &t)) {
                 break;
             }
-            const fxgl_technique *tech = &ov->items[r->item].effect->techniques[r->technique];
+            const fxgl_technique *tech = &ov->d->items[r->item].effect->techniques[r->technique];
             float box = L->line - 6;
             bool drag = ov->drag_order == r->order;
             fxgl_ui_rect(ui, L->x + L->pad, y + 3, box, box, drag ? C_ACCENT : C_BOX);
@@ -917,7 +921,7 @@ static void draw_rows(ip_overlay *ov, fxgl_ui *ui, const ov_layout *L, fxgl_runt
             snprintf(line, sizeof(line), "%s", tech_label(tech));
             float x = fxgl_ui_text(ui, L->x + L->pad + box + L->pad, y, line,
                                    t.status == FXGL_STATUS_FAILED ? C_ERROR : C_TEXT);
-            snprintf(line, sizeof(line), "  %s", ov->items[r->item].file);
+            snprintf(line, sizeof(line), "  %s", ov->d->items[r->item].file);
             fxgl_ui_text(ui, x, y, line, C_DIM);
             break;
         }
@@ -937,7 +941,7 @@ static void draw_rows(ip_overlay *ov, fxgl_ui *ui, const ov_layout *L, fxgl_runt
         }
     }
     // The bottom lines: the row's tooltip, then the last action's outcome.
-    const char *tip = ov->cursor < (int)ov->row_count ? row_tooltip(ov, &ov->rows[ov->cursor])
+    const char *tip = ov->cursor < (int)ov->d->row_count ? row_tooltip(ov, &ov->d->rows[ov->cursor])
                                                       : NULL;
     fxgl_ui_rect(ui, L->x, L->h - 2 * L->line - L->pad, L->w, 1, C_DIM);
     if (tip) {
@@ -949,8 +953,8 @@ static void draw_rows(ip_overlay *ov, fxgl_ui *ui, const ov_layout *L, fxgl_runt
 }
 
 static int row_at(const ip_overlay *ov, const ov_layout *L, float y) {
-    for (size_t i = 0; i < ov->row_count; i++) {
-        if (y >= ov->row_y[i] && y < ov->row_y[i] + L->line) {
+    for (size_t i = 0; i < ov->d->row_count; i++) {
+        if (y >= ov->d->row_y[i] && y < ov->d->row_y[i] + L->line) {
             return (int)i;
         }
     }
@@ -977,9 +981,9 @@ static void mouse(ip_overlay *ov, ip_effects *fx, fxgl_runtime *rt, const ov_lay
     bool inside = mx >= L->x && mx < L->x + L->w && my >= L->y && my < L->y + L->h;
     if (in->button_pressed[0] && inside && !ov->stats) {
         int i = row_at(ov, L, my);
-        if (i >= 0 && interactive(&ov->rows[i])) {
+        if (i >= 0 && interactive(&ov->d->rows[i])) {
             ov->cursor = i;
-            ov_row *r = &ov->rows[i];
+            ov_row *r = &ov->d->rows[i];
             if (r->kind == ROW_TECH) {
                 if (mx < L->x + L->pad + L->line) {
                     toggle_technique(ov, fx, rt, r);
@@ -1000,14 +1004,14 @@ static void mouse(ip_overlay *ov, ip_effects *fx, fxgl_runtime *rt, const ov_lay
                 activate(ov, fx, rt, r);
             }
         }
-    } else if (in->button_down[0] && ov->mouse_slider && ov->cursor < (int)ov->row_count) {
-        slider_to(ov, fx, rt, L, &ov->rows[ov->cursor], mx);
+    } else if (in->button_down[0] && ov->mouse_slider && ov->cursor < (int)ov->d->row_count) {
+        slider_to(ov, fx, rt, L, &ov->d->rows[ov->cursor], mx);
     }
     if (in->button_released[0] || !in->button_down[0]) {
         if (ov->drag_order >= 0) {
             int i = row_at(ov, L, my);
-            if (i >= 0 && ov->rows[i].kind == ROW_TECH) {
-                move_technique(ov, rt, ov->drag_order, ov->rows[i].order);
+            if (i >= 0 && ov->d->rows[i].kind == ROW_TECH) {
+                move_technique(ov, rt, ov->drag_order, ov->d->rows[i].order);
             }
         }
         ov->drag_order = -1;
@@ -1051,6 +1055,16 @@ bool ip_overlay_frame(ip_overlay *ov, ip_effects *fx, fxgl_runtime *rt, fxgl_ui 
         }
         return ov->open;
     }
+    if (ov->open && !ov->d) {
+        ov->d = calloc(1, sizeof(*ov->d));
+        for (size_t i = 0; ov->d && i < OV_ROWS; i++) {
+            ov->d->row_y[i] = -1e9f;
+        }
+        if (!ov->d) {
+            FXGL_LOG_ONCE(FXGL_LOG_WARN, "overlay: out of memory");
+            ov->open = false;
+        }
+    }
     if (!ov->open || !ui) {
         return false;
     }
@@ -1064,10 +1078,10 @@ bool ip_overlay_frame(ip_overlay *ov, ip_effects *fx, fxgl_runtime *rt, fxgl_ui 
     ov_layout L;
     panel_layout(ui, width, height, &L);
     build_rows(ov, fx, rt, ui);
-    if (ov->cursor >= (int)ov->row_count) {
-        ov->cursor = (int)ov->row_count - 1;
+    if (ov->cursor >= (int)ov->d->row_count) {
+        ov->cursor = (int)ov->d->row_count - 1;
     }
-    if (ov->cursor < 0 || !interactive(&ov->rows[ov->cursor])) {
+    if (ov->cursor < 0 || !interactive(&ov->d->rows[ov->cursor])) {
         move_cursor(ov, 1);
     }
     if (in && in->has_focus) {
@@ -1090,8 +1104,8 @@ bool ip_overlay_frame(ip_overlay *ov, ip_effects *fx, fxgl_runtime *rt, fxgl_ui 
             }
         }
         build_rows(ov, fx, rt, ui); // what the keys changed, shown this frame
-        if (ov->cursor >= (int)ov->row_count) {
-            ov->cursor = (int)ov->row_count - 1;
+        if (ov->cursor >= (int)ov->d->row_count) {
+            ov->cursor = (int)ov->d->row_count - 1;
         }
     }
     fxgl_ui_rect(ui, L.x, L.y, L.w, L.h, C_PANEL);
