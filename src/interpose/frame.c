@@ -384,12 +384,18 @@ static bool run_effects(ip_runtime *rt, ip_view *v, const ip_frame_desc *frame) 
     // The program's depth attachments (FXGL_DEPTH=fbo): choice and end-of-frame copy.
     ip_depth_frame(v->fx, frame->wsi, frame->context, frame->drawable.width,
                    frame->drawable.height);
+    bool was_open = ip_overlay_is_open(v->overlay);
     if (ip_overlay_frame(v->overlay, v->effects, v->fx, ip_inspect_ui(v->inspect),
                          have_input ? &input : NULL, frame->drawable.width,
                          frame->drawable.height, now) && others == &input) {
         unfocused = input; // opened this frame: its key is the overlay's
         unfocused.has_focus = false;
         others = &unfocused;
+    }
+    if (was_open != ip_overlay_is_open(v->overlay) && !frame->wl_display &&
+        !getenv("FXGL_OVERLAY_NO_GRAB")) {
+        // X11: the program gets no keys or clicks while the overlay is open (docs/overlay.md).
+        ip_input_grab(frame->x_display, frame->x_window, ip_overlay_is_open(v->overlay));
     }
     fxgl_frame_desc desc = {
         .width = frame->drawable.width,

@@ -201,6 +201,14 @@ FXGL_INTERNAL bool ip_input_poll(ip_input *in, const char *display_name, uint32_
                                  int width, int height, void *wl_display,
                                  struct fxgl_input *out);
 
+// While the editing overlay is open (on): the keyboard and pointer grabbed for fxgl's
+// private connection on the program's window, so the X server sends the program none of
+// their events (its window keeps the focus; fxgl still reads the state by polling). The
+// answers are read without waiting, at later polls; a refusal (the program holds a grab
+// itself) is logged and leaves the program its events. off releases it. No-op without a
+// window (EGL surfaces whose X window is unknown) or a connection.
+FXGL_INTERNAL void ip_input_grab(const char *display_name, uint32_t window, bool on);
+
 // The size of X window `window` on display_name (NULL: $DISPLAY) as the
 // server last announced it to fxgl's private connection (StructureNotify,
 // read without blocking; one round trip on a window's first call). False
