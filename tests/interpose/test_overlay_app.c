@@ -85,6 +85,44 @@ static Window app_window(void) {
     return found;
 }
 
+static int to8(double v) {
+    return (int)(v * 255.0 + 0.5);
+}
+
+// Pixels of (r, g, b) (within 2) in the window's columns from x0 on.
+static int count_colour(int x0, int r, int g, int b) {
+    XWindowAttributes wa;
+    if (!win || !XGetWindowAttributes(dpy, win, &wa) || wa.width <= x0) {
+        return 0;
+    }
+    XImage *img = XGetImage(dpy, win, x0, 0, (unsigned)(wa.width - x0), (unsigned)wa.height,
+                            AllPlanes, ZPixmap);
+    int n = 0;
+    for (int y = 0; img && y < wa.height; y++) {
+        for (int x = 0; x < wa.width - x0; x++) {
+            unsigned long p = XGetPixel(img, x, y);
+            n += abs((int)(p >> 16 & 0xff) - r) <= 2 && abs((int)(p >> 8 & 0xff) - g) <= 2 &&
+                 abs((int)(p & 0xff) - b) <= 2;
+        }
+    }
+    if (img) {
+        XDestroyImage(img);
+    }
+    return n;
+}
+
+// Waits until at least min pixels right of x0 are (r, g, b) as computed.
+static void wait_area(const char *step, int x0, int min, double r, double g, double b) {
+    long end = now_ms() + WAIT_MS;
+    int n = 0;
+    while (now_ms() < end && (n = count_colour(x0, to8(r), to8(g), to8(b))) < min) {
+        usleep(20000);
+    }
+    ck_assert_msg(n >= min, "%s: %d pixels of (%d, %d, %d), want %d", step, n, to8(r), to8(g),
+                  to8(b), min);
+    printf("%s: %d pixels of (%d, %d, %d) as computed\n", step, n, to8(r), to8(g), to8(b));
+}
+
 static bool probe(int *r, int *g, int *b) {
     XImage *img = win ? XGetImage(dpy, win, PROBE_X, PROBE_Y, 1, 1, AllPlanes, ZPixmap) : NULL;
     if (!img) {
@@ -94,10 +132,6 @@ static bool probe(int *r, int *g, int *b) {
     *r = (int)(p >> 16 & 0xff), *g = (int)(p >> 8 & 0xff), *b = (int)(p & 0xff);
     XDestroyImage(img);
     return true;
-}
-
-static int to8(double v) {
-    return (int)(v * 255.0 + 0.5);
 }
 
 // Waits until the probe shows (r, g, b) within 2 (rounding of the UNORM back buffer).
@@ -348,6 +382,124 @@ START_TEST(overlay_edit_save) {
 }
 END_TEST
 
+// --- Wayland: weston's X11 backend in the same Xvfb ---
+//
+// weston's headless backend has no input devices, and weston offers no protocol through
+// which one client injects input into another (docs/overlay.md). Its X11 backend does:
+// weston is an X client in the test's Xvfb, XTest keys sent to its window become
+// wl_keyboard events for the focused Wayland client (kiosk shell: the only one), and fxgl
+// reads them from its own seat objects (wayland.c). The program gets them too: a Wayland
+// client cannot grab the keyboard.
+
+static pid_t weston;
+
+START_TEST(overlay_wayland) {
+    long end = now_ms() + WAIT_MS;
+    while (!(win = app_window()) && now_ms() < end) {
+        usleep(20000);
+    }
+    ck_assert_msg(win, "weston never mapped its window");
+    // glmark2's build scene under Fill -> Half -> Blue: (64, 0, 255) everywhere it draws.
+    wait_area("Wayland: start", 0, 20000, 0.25, 0.0, 1.0);
+    XSetInputFocus(dpy, win, RevertToParent, CurrentTime);
+    XTestFakeMotionEvent(dpy, DefaultScreen(dpy), 700, 300, 0); // weston's pointer focus
+    XSync(dpy, False);
+    key_edge(XK_Home, true, false);
+    wait_log("overlay open", 1);
+    key_edge(XK_Home, false, true);
+    press(XK_Down, false);
+    press(XK_Down, false);
+    press(XK_space, false);
+    // Right of the panel (under 480 pixels wide on weston's 800x600 output).
+    wait_area("Wayland: Blue unticked", 560, 20000, 0.25, 0.0, 0.0);
+    shot("overlay-wayland");
+    press(XK_s, true);
+    wait_log("overlay: saved ", 1);
+    char path[400];
+    snprintf(path, sizeof(path), "%s/overlay.ini", dir);
+    const char *ini = read_all(path);
+    const char *list = strstr(ini, "Techniques=");
+    ck_assert(list);
+    char techniques[256];
+    snprintf(techniques, sizeof(techniques), ",%.*s,", (int)strcspn(list + 11, "\n"), list + 11);
+    ck_assert_msg(strstr(techniques, ",Fill@Overlay.fx,") && !strstr(techniques, "Blue"),
+                  "Wayland: saved Techniques %s", techniques);
+    ck_assert_msg(kill(app, 0) == 0 && waitpid(app, &(int){0}, WNOHANG) == 0,
+                  "glmark2-es2-wayland is gone");
+    printf("Wayland: overlay opened, Blue unticked, saved; glmark2-es2-wayland still running\n");
+}
+END_TEST
+
+// weston on the test's Xvfb, then glmark2-es2-wayland through fxgl on it. False: skip.
+static bool start_wayland(char *why, size_t size) {
+    if (access("/usr/bin/weston", X_OK) != 0 || access("/usr/bin/glmark2-es2-wayland", X_OK) != 0) {
+        snprintf(why, size, "weston or glmark2-es2-wayland absent (apt-get install weston "
+                 "glmark2-es2-wayland)");
+        return false;
+    }
+    char runtime[300], socket_path[400];
+    snprintf(runtime, sizeof(runtime), "%s/wl", dir);
+    mkdir(runtime, 0700);
+    snprintf(socket_path, sizeof(socket_path), "%s/fxgl-overlay-wl", runtime);
+    weston = fork();
+    if (weston == 0) {
+        char log[400];
+        snprintf(log, sizeof(log), "--log=%s/weston.log", runtime);
+        setenv("XDG_RUNTIME_DIR", runtime, 1);
+        unsetenv("WAYLAND_DISPLAY");
+        execl("/usr/bin/weston", "weston", "--backend=x11-backend.so", "--width=800",
+              "--height=600", "--socket=fxgl-overlay-wl", "--idle-time=0",
+              "--shell=kiosk-shell.so", log, (char *)NULL);
+        _exit(127);
+    }
+    long end = now_ms() + WAIT_MS;
+    while (access(socket_path, F_OK) != 0 && now_ms() < end &&
+           waitpid(weston, NULL, WNOHANG) == 0) {
+        usleep(20000);
+    }
+    if (access(socket_path, F_OK) != 0) {
+        snprintf(why, size, "weston's X11 backend did not come up on the Xvfb");
+        return false;
+    }
+    char cmd[900];
+    snprintf(cmd, sizeof(cmd), "cp '%s/interpose/data/overlay/overlay.ini' '%s/'",
+             FXGL_TEST_SRCDIR, dir);
+    if (system(cmd) != 0) {
+        snprintf(why, size, "cannot copy the preset again");
+        return false;
+    }
+    snprintf(log_path, sizeof(log_path), "%s/log-wayland.txt", dir);
+    app = fork();
+    if (app == 0) {
+        char env[2][400];
+        snprintf(env[0], sizeof(env[0]), "%s/overlay.ini", dir);
+        snprintf(env[1], sizeof(env[1]), "%s/cache", dir);
+        setenv("FXGL_PRESET", env[0], 1);
+        setenv("FXGL_EFFECT_PATHS", dir, 1);
+        setenv("FXGL_LOG_FILE", log_path, 1);
+        setenv("FXGL_LOG", "debug", 1);
+        setenv("XDG_RUNTIME_DIR", runtime, 1);
+        setenv("WAYLAND_DISPLAY", "fxgl-overlay-wl", 1);
+        setenv("XDG_CACHE_HOME", env[1], 1);
+        setenv("XDG_CONFIG_HOME", dir, 1);
+        unsetenv("DISPLAY"); // glmark2 must be the Wayland client, not X
+        unsetenv("FXGL_CONFIG");
+        unsetenv("LD_PRELOAD");
+        execl("/bin/sh", "sh", FXGL_SCRIPT_PATH, "/usr/bin/glmark2-es2-wayland", "--run-forever",
+              "-b", "build", "-s", "800x600", (char *)NULL);
+        _exit(127);
+    }
+    return true;
+}
+
+static void stop(pid_t *pid) {
+    if (*pid > 0) {
+        kill(*pid, SIGTERM);
+        waitpid(*pid, NULL, 0);
+        *pid = 0;
+    }
+}
+
 int main(void) {
 #ifdef FXGL_TEST_SANITIZERS
     printf("SKIP: preload tests do not run in the sanitizer build\n");
@@ -415,16 +567,43 @@ int main(void) {
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);
-    if (app > 0) {
-        kill(app, SIGTERM);
-        waitpid(app, NULL, 0);
-    }
+    stop(&app);
     if (failed) {
         snprintf(cmd, sizeof(cmd), "tail -n 40 '%s'", log_path);
         if (system(cmd) != 0) {
             printf("(no log)\n");
         }
     }
+    // The same on Wayland, as far as input can be injected there.
+    char why[300];
+    win = 0;
+    long gone = now_ms() + WAIT_MS;
+    while (app_window() && now_ms() < gone) {
+        usleep(20000); // glxgears' window goes with its connection
+    }
+    if (start_wayland(why, sizeof(why))) {
+        s = suite_create("overlay_wayland");
+        tc = tcase_create("overlay_wayland");
+        tcase_set_timeout(tc, 600);
+        tcase_add_test(tc, overlay_wayland);
+        suite_add_tcase(s, tc);
+        sr = srunner_create(s);
+        srunner_set_fork_status(sr, CK_NOFORK);
+        srunner_run_all(sr, CK_NORMAL);
+        int wl_failed = srunner_ntests_failed(sr);
+        srunner_free(sr);
+        if (wl_failed) {
+            snprintf(cmd, sizeof(cmd), "tail -n 30 '%s'", log_path);
+            if (system(cmd) != 0) {
+                printf("(no log)\n");
+            }
+        }
+        failed += wl_failed;
+    } else {
+        printf("Wayland case not run: %s\n", why);
+    }
+    stop(&app);
+    stop(&weston);
     XCloseDisplay(dpy);
     fxgl_test_xvfb_stop(&xvfb);
     snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
