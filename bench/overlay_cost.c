@@ -12,7 +12,8 @@
  *            rows like the real panel's (a row background, a checkbox or a
  *            slider's two rectangles, about 48 characters of text), the
  *            CPU time of building the list included
- * CPU: wall time of building plus the layer's frame call; "to finish": the
+ * CPU: wall time of building plus the layer's frame call ("build": building the list
+ * alone, "draw cpu": the overlay's own draw calls, last frame); "to finish": the
  * same plus a glFinish (on llvmpipe the meaningful figure: its "GPU" is the
  * CPU); GPU: GL_TIME_ELAPSED around the call, medians. The first bake of
  * DejaVu Sans (the overlay's first opening; FXGL_FONT names another file) is timed
@@ -160,6 +161,7 @@ static int run(bool es, int frames, int w, int h, bool trace) {
         cpu[m] = calloc((size_t)frames, sizeof(double));
         gpu[m] = calloc((size_t)frames, sizeof(double));
     }
+    double *build = calloc((size_t)frames, sizeof(double));
     double time = 0;
     int warm = 10;
     for (int i = 0; !trace && i < frames + warm; i++) {
@@ -173,6 +175,9 @@ static int run(bool es, int frames, int w, int h, bool trace) {
             double t0 = now_ms();
             if (m == 2) {
                 build_panel(open, w, h);
+                if (i >= warm) {
+                    build[i - warm] = now_ms() - t0;
+                }
             }
             fxgl_inspect_frame(layer[m], &d);
             double t1 = now_ms();
@@ -202,12 +207,14 @@ static int run(bool es, int frames, int w, int h, bool trace) {
         }
         fxgl_ui_stats st;
         fxgl_ui_stats_get(open, &st);
+        double b = median(build, frames);
         printf("| %-8s | %-30.30s | %4dx%-4d | %8.4f | %8.4f | %8.4f | %8.4f | %8.4f | %8.4f | "
-               "%8.4f | %5u | %6.1f | %s |\n",
+               "%8.4f | %8.4f | %8.4f | %5u | %6.1f | %s |\n",
                es ? "GLES 3.2" : "GL 4.5", info->renderer, w, h, c[0], c[1], c[2],
                e[1] - e[0], e[2] - e[1], timer ? g[1] - g[0] : 0.0, timer ? g[2] - g[1] : 0.0,
-               st.quads, bake, fxgl_ui_truetype(open) ? "TrueType" : "built-in");
+               b, st.cpu_ms, st.quads, bake, fxgl_ui_truetype(open) ? "TrueType" : "built-in");
     }
+    free(build);
     for (int m = 0; m < 3; m++) {
         free(fin[m]);
         free(cpu[m]);
@@ -248,10 +255,11 @@ int main(int argc, char **argv) {
     printf("overlay_cost: %d frames, medians in ms; cpu: building the list + the layer's "
            "frame; fin: the same to glFinish; gpu: GL_TIME_ELAPSED\n", frames);
     printf("| context  | renderer                       | size      | cpu nevr | cpu clsd | "
-           "cpu open | fin clsd-nevr | fin open-clsd | gpu clsd-nevr | gpu open-clsd | quads | "
-           "bake ms | face |\n");
+           "cpu open | fin clsd-nevr | fin open-clsd | gpu clsd-nevr | gpu open-clsd | "
+           "build | draw cpu | quads | bake ms | face |\n");
     printf("|----------|--------------------------------|-----------|----------|----------|"
-           "----------|----------|----------|----------|----------|-------|--------|------|\n");
+           "----------|----------|----------|----------|----------|----------|----------|"
+           "-------|--------|------|\n");
     int rc = run(false, frames, w, h, false);
     rc |= run(true, frames, w, h, false);
     return rc;
