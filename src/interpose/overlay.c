@@ -126,6 +126,7 @@ struct ip_overlay {
     size_t cat_count;
     double frame_ms;             // smoothed frame interval
     double last_now;
+    float logged_line, logged_width; // the layout last logged (debug)
     struct ov_data *d;           // the rows, made at the first opening (about 200 KiB)
 };
 
@@ -1077,6 +1078,15 @@ bool ip_overlay_frame(ip_overlay *ov, ip_effects *fx, fxgl_runtime *rt, fxgl_ui 
     fxgl_ui_begin(ui, width, height, font_px(height));
     ov_layout L;
     panel_layout(ui, width, height, &L);
+    if ((L.line != ov->logged_line || L.w != ov->logged_width) &&
+        ip_log_enabled(FXGL_LOG_DEBUG)) {
+        // Where rows and widgets are (row i's top: pad + i * line): for tests and bug reports.
+        fxgl_log(FXGL_LOG_DEBUG, "overlay: layout line=%g pad=%g width=%g col=%g widget=%g "
+                 "font=%s", (double)L.line, (double)L.pad, (double)L.w, (double)L.col,
+                 (double)L.ww, fxgl_ui_truetype(ui) ? "truetype" : "built-in");
+        ov->logged_line = L.line;
+        ov->logged_width = L.w;
+    }
     build_rows(ov, fx, rt, ui);
     if (ov->cursor >= (int)ov->d->row_count) {
         ov->cursor = (int)ov->d->row_count - 1;

@@ -5,7 +5,8 @@
  *
  * Steps: open the overlay (Home), untick Blue, move Half above Fill
  * (Ctrl+Up), move the Red slider one step (Right), save (Ctrl+S), open a
- * closed category, search, close. The preset also names Broken.fx, which
+ * closed category, search, tick Blue and set Red to 30% with the mouse,
+ * close. The preset also names Broken.fx, which
  * does not compile: the overlay lists its error, and the save keeps it.
  * After each step the window's pixel right of the panel must hold the
  * colour computed here from the order, the enabled set and Red (Fill writes
@@ -224,6 +225,44 @@ static void press(KeySym sym, bool ctrl) {
     }
 }
 
+typedef struct layout {
+    double line, pad, width, col, widget;
+} layout;
+
+// The overlay's geometry as it last logged it (FXGL_LOG=debug).
+static layout read_layout(void) {
+    FILE *f = fopen(log_path, "r");
+    ck_assert(f);
+    static char buf[1 << 20];
+    size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+    buf[n] = 0;
+    fclose(f);
+    layout L = {0};
+    const char *last = NULL;
+    for (const char *p = buf; (p = strstr(p, "overlay: layout line=")) != NULL; p++) {
+        last = p;
+    }
+    ck_assert_msg(last && sscanf(last, "overlay: layout line=%lf pad=%lf width=%lf col=%lf "
+                                       "widget=%lf", &L.line, &L.pad, &L.width, &L.col,
+                                 &L.widget) == 5, "no layout in the log");
+    return L;
+}
+
+// A left click at (x, y) of the window, each edge seen by the overlay.
+static void click(double x, double y) {
+    int rx, ry;
+    Window child;
+    XTranslateCoordinates(dpy, win, DefaultRootWindow(dpy), (int)x, (int)y, &rx, &ry, &child);
+    XTestFakeMotionEvent(dpy, DefaultScreen(dpy), rx, ry, 0);
+    for (int down = 1; down >= 0; down--) {
+        const char *needle = down ? "overlay: button 0 down" : "overlay: button 0 up";
+        int before = log_count(needle);
+        XTestFakeButtonEvent(dpy, 1, down, 0);
+        XSync(dpy, False);
+        wait_log(needle, before + 1);
+    }
+}
+
 static void shot(const char *name) {
     const char *out = getenv("FXGL_OVERLAY_SHOTS");
     if (!out || !out[0]) {
@@ -309,6 +348,8 @@ START_TEST(overlay_edit_save) {
 
     press(XK_s, true);
     wait_log("overlay: saved ", 1);
+    // The watcher re-applies the saved file: wait for it, or it could undo later edits.
+    wait_log("changed on disk: applied", 1);
 
     press(XK_Tab, false);
     shot("overlay-statistics");
@@ -326,6 +367,14 @@ START_TEST(overlay_edit_save) {
     press(XK_BackSpace, false);
     press(XK_BackSpace, false);
     wait_colour("after browsing", 0.6, 0.0, 0.0);
+
+    // The mouse: rows are at pad + row * line (the overlay logs its layout). Blue's
+    // checkbox (row 5) ticked again, then Red's slider (row 10) clicked at 30% of its bar.
+    layout L = read_layout();
+    click(L.pad + 3, L.pad + 5 * L.line + L.line / 2);
+    wait_colour("mouse: Blue ticked", 0.6, 0.0, 1.0);
+    click(L.col + 0.3 * L.widget, L.pad + 10 * L.line + L.line / 2);
+    wait_colour("mouse: Red slider at 30%", 0.3, 0.0, 1.0);
 
     // Escape quits glxgears, but the overlay holds the keyboard grab: the overlay sees it
     // (by polling the server's key state), the program gets no event. Two more keys seen
@@ -361,7 +410,7 @@ START_TEST(overlay_edit_save) {
     key_edge(XK_Home, true, false);
     wait_log("overlay closed", 1);
     key_edge(XK_Home, false, false);
-    wait_colour("overlay closed, edits kept", 0.6, 0.0, 0.0);
+    wait_colour("overlay closed, edits kept", 0.3, 0.0, 1.0);
     ck_assert_msg(kill(app, 0) == 0, "glxgears is gone");
     int status;
     ck_assert_int_eq(waitpid(app, &status, WNOHANG), 0);
