@@ -42,6 +42,8 @@ void fxgl_ui_rect(fxgl_ui *ui, float x, float y, float w, float h, uint32_t rgba
 // Draws s (ASCII; other bytes show as '?') with its top at y; returns the pen's x after it.
 float fxgl_ui_text(fxgl_ui *ui, float x, float y, const char *s, uint32_t rgba);
 float fxgl_ui_text_width(const fxgl_ui *ui, const char *s);
+// Glyphs that would end right of x are left out until the next begin (x <= 0: no limit).
+void fxgl_ui_clip_right(fxgl_ui *ui, float x);
 float fxgl_ui_line_height(const fxgl_ui *ui);
 // Quads that did not fit the list this frame (it holds FXGL_UI_QUADS).
 size_t fxgl_ui_dropped(const fxgl_ui *ui);

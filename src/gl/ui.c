@@ -71,6 +71,7 @@ struct fxgl_ui {
     size_t quads;
     size_t dropped;
     int width, height;
+    float clip_right;            // glyphs ending right of it are left out, 0: none
     bool building;
     bool ready;                  // ended since the last draw
     // GL
@@ -298,6 +299,7 @@ void fxgl_ui_begin(fxgl_ui *ui, int width, int height, float px) {
     ui->height = height;
     ui->quads = 0;
     ui->dropped = 0;
+    ui->clip_right = 0;
     ui->building = ui->verts != NULL && ui->atlas != NULL;
 }
 
@@ -342,6 +344,9 @@ float fxgl_ui_text(fxgl_ui *ui, float x, float y, const char *s, uint32_t rgba) 
     float base = floorf(y + ui->ascent);
     for (; *s; s++) {
         const stbtt_bakedchar *b = &ui->glyphs[glyph_of(*s)];
+        if (ui->clip_right > 0 && x + b->xadvance > ui->clip_right) {
+            break;
+        }
         if (*s != ' ') {
             float gx = floorf(x + b->xoff + 0.5f), gy = floorf(base + b->yoff + 0.5f);
             quad(ui, gx, gy, gx + (float)(b->x1 - b->x0), gy + (float)(b->y1 - b->y0),
@@ -359,6 +364,12 @@ float fxgl_ui_text_width(const fxgl_ui *ui, const char *s) {
         w += ui->glyphs[glyph_of(*s)].xadvance;
     }
     return w;
+}
+
+void fxgl_ui_clip_right(fxgl_ui *ui, float x) {
+    if (ui) {
+        ui->clip_right = x > 0 ? x : 0;
+    }
 }
 
 float fxgl_ui_line_height(const fxgl_ui *ui) {

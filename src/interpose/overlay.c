@@ -942,8 +942,9 @@ static void draw_rows(ip_overlay *ov, fxgl_ui *ui, const ov_layout *L, fxgl_runt
         }
     }
     // The bottom lines: the row's tooltip, then the last action's outcome.
-    const char *tip = ov->cursor < (int)ov->d->row_count ? row_tooltip(ov, &ov->d->rows[ov->cursor])
-                                                      : NULL;
+    const char *tip = ov->cursor >= 0 && ov->cursor < (int)ov->d->row_count
+                          ? row_tooltip(ov, &ov->d->rows[ov->cursor])
+                          : NULL;
     fxgl_ui_rect(ui, L->x, L->h - 2 * L->line - L->pad, L->w, 1, C_DIM);
     if (tip) {
         snprintf(line, sizeof(line), "%.*s", (int)strcspn(tip, "\n"), tip);
@@ -1119,6 +1120,7 @@ bool ip_overlay_frame(ip_overlay *ov, ip_effects *fx, fxgl_runtime *rt, fxgl_ui 
         }
     }
     fxgl_ui_rect(ui, L.x, L.y, L.w, L.h, C_PANEL);
+    fxgl_ui_clip_right(ui, L.x + L.w - L.pad / 2); // long labels and errors end at the edge
     if (ov->stats) {
         draw_stats(ov, ui, &L, rt);
     } else {

@@ -5,7 +5,8 @@
  * The application's frame is an FBO of one known colour. Checked against
  * values computed here: an opaque rectangle's pixels, a half-transparent
  * one's blend, a glyph of the built-in face (its rows written out by hand
- * below, scaled by the whole factor the line height asks for), nothing
+ * below, scaled by the whole factor the line height asks for), text cut
+ * at a clip edge, nothing
  * drawn in a frame with no list or with a list built for another size, and
  * the face chosen: TrueType from DejaVu Sans where installed, the built-in
  * one for a missing file, a truncated font and a file of garbage (none of
@@ -161,6 +162,22 @@ static void run_pixels(bool es) {
     ck_assert_int_eq((int)st.draws, 1);
     ck_assert_int_eq((int)st.quads, 3);
     ck_assert_int_ge((int)st.frames_closed, 1);
+
+    // A glyph that would end right of the clip is left out: "HH" clipped after the first.
+    fxgl_ui_begin(ui, W, H, 18.0f);
+    fxgl_ui_clip_right(ui, 58);
+    fxgl_ui_text(ui, 40, 30, "HH", 0xFFFFFFFFu);
+    fxgl_ui_end(ui);
+    frame(&f, W, H, &img);
+    for (int y = 32; y < 46; y++) {
+        for (int x = 40; x < 64; x++) {
+            int row = (y - 32) / 2, col = (x - 40) / 2;
+            bool lit = x < 50 && glyph_h[row][col] == '#';
+            expect_px(&f, &img, x, y, lit ? 255 : bg[0], lit ? 255 : bg[1], lit ? 255 : bg[2],
+                      0, "'H' then a clipped 'H'");
+        }
+    }
+    fxgl_image_free(&img);
 
     // A list built for another size (the window was resized under it) is not drawn.
     fxgl_ui_begin(ui, W / 2, H, 18.0f);
