@@ -118,6 +118,9 @@ void ip_runtime_context_gone(ip_runtime *rt, void *ctx, bool current) {
         if (v->ctx == ctx) {
             drop_effects(v, current);
             ip_input_destroy(v->input);
+            if (ip_overlay_is_open(v->overlay)) {
+                ip_input_grab_release(); // the overlay that held it goes with the context
+            }
             ip_overlay_destroy(v->overlay);
             *v = (ip_view){0};
         }
@@ -133,6 +136,9 @@ void ip_runtime_destroy(ip_runtime *rt) {
     // group's GL objects are gone with it: the share table frees CPU memory only.
     for (int i = 0; i < IP_MAX_VIEWS; i++) {
         ip_input_destroy(rt->views[i].input);
+        if (ip_overlay_is_open(rt->views[i].overlay)) {
+            ip_input_grab_release();
+        }
         ip_overlay_destroy(rt->views[i].overlay);
     }
     fxgl_gl_share_unref(rt->share);

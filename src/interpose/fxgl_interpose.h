@@ -208,6 +208,9 @@ FXGL_INTERNAL bool ip_input_poll(ip_input *in, const char *display_name, uint32_
 // itself) is logged and leaves the program its events. off releases it. No-op without a
 // window (EGL surfaces whose X window is unknown) or a connection.
 FXGL_INTERNAL void ip_input_grab(const char *display_name, uint32_t window, bool on);
+// Releases the grab if one is held (the context of an open overlay went: glmark2 makes a
+// context per scene). No request otherwise.
+FXGL_INTERNAL void ip_input_grab_release(void);
 
 // The size of X window `window` on display_name (NULL: $DISPLAY) as the
 // server last announced it to fxgl's private connection (StructureNotify,

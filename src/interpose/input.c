@@ -549,6 +549,17 @@ void ip_input_grab(const char *display_name, uint32_t window, bool on) {
     pthread_mutex_unlock(&x_lock);
 }
 
+void ip_input_grab_release(void) {
+    pthread_mutex_lock(&x_lock);
+    if (x_conn && grab.held && !xcb.has_error(x_conn)) {
+        xcb.ungrab_keyboard(x_conn, XCB_CURRENT_TIME);
+        xcb.ungrab_pointer(x_conn, XCB_CURRENT_TIME);
+        xcb.flush(x_conn);
+    }
+    grab.held = false;
+    pthread_mutex_unlock(&x_lock);
+}
+
 static bool poll_x11(const char *display_name, uint32_t window, int width, int height,
                      fxgl_input *out) {
     memset(out, 0, sizeof(*out));

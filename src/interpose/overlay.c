@@ -607,11 +607,20 @@ static void activate(ip_overlay *ov, ip_effects *fx, fxgl_runtime *rt, const ov_
         break;
     }
     case ROW_PRESET: save(ov, fx, rt); break;
-    case ROW_PERF:
-        ip_effects_set_performance_mode(!ip_effects_performance_mode());
-        snprintf(ov->message, sizeof(ov->message), "performance mode %s: recompiling",
-                 ip_effects_performance_mode() ? "on" : "off");
+    case ROW_PERF: {
+        // Turning it on folds the preset's values into the code: the values shown are
+        // saved first, as the reference does, or the edits since the last save would go.
+        bool on = !ip_effects_performance_mode();
+        char saved[256] = "";
+        if (on) {
+            save(ov, fx, rt);
+            snprintf(saved, sizeof(saved), " (%.200s)", ov->message);
+        }
+        ip_effects_set_performance_mode(on);
+        snprintf(ov->message, sizeof(ov->message), "performance mode %s: recompiling%.210s",
+                 on ? "on" : "off", saved);
         break;
+    }
     default: break;
     }
 }

@@ -6,7 +6,7 @@
  * Steps: open the overlay (Home), untick Blue, move Half above Fill
  * (Ctrl+Up), move the Red slider one step (Right), save (Ctrl+S), open a
  * closed category, search, tick Blue and set Red to 30% with the mouse,
- * close. The preset also names Broken.fx, which
+ * performance mode on (saved first; a save then refused) and off, close. The preset also names Broken.fx, which
  * does not compile: the overlay lists its error, and the save keeps it.
  * After each step the window's pixel right of the panel must hold the
  * colour computed here from the order, the enabled set and Red (Fill writes
@@ -192,6 +192,7 @@ static int vk_of(KeySym sym) {
     case XK_Tab: return 0x09;
     case XK_s: return 'S';
     case XK_b: return 'B';
+    case XK_p: return 'P';
     case XK_l: return 'L';
     case XK_Return: return 0x0D;
     case XK_BackSpace: return 0x08;
@@ -351,6 +352,26 @@ START_TEST(overlay_edit_save) {
     // The watcher re-applies the saved file: wait for it, or it could undo later edits.
     wait_log("changed on disk: applied", 1);
 
+    char path[400];
+    snprintf(path, sizeof(path), "%s/overlay.ini", dir);
+    const char *ini = read_all(path);
+    printf("saved preset:\n%s", ini);
+    ck_assert_msg(has_line(ini, "UnknownKey=kept"), "the save lost what fxgl does not know");
+    // Fill and Half, not Blue; Broken@Broken.fx (it never compiled) kept.
+    const char *list = strstr(ini, "Techniques=");
+    ck_assert(list && (list == ini || list[-1] == '\n'));
+    char techniques[256];
+    snprintf(techniques, sizeof(techniques), ",%.*s,", (int)strcspn(list + 11, "\n"), list + 11);
+    ck_assert_msg(strstr(techniques, ",Fill@Overlay.fx,") && strstr(techniques, ",Half@Overlay.fx,") &&
+                      strstr(techniques, ",Broken@Broken.fx,") && !strstr(techniques, "Blue"),
+                  "Techniques is not Fill, Half and Broken without Blue: %s", techniques);
+    ck_assert_msg(has_line(ini, "TechniqueSorting=Half@Overlay.fx,Fill@Overlay.fx,"
+                                "Blue@Overlay.fx"), "TechniqueSorting is not Half, Fill, Blue");
+    ck_assert_msg(has_line(ini, "Red=0.600000") || has_line(ini, "Red=0.6"), "Red is not 0.6");
+    ck_assert_msg(has_line(ini, "Mode=0") && has_line(ini, "Fixed=3.000000"),
+                  "the variables not edited are not at their defaults");
+
+
     press(XK_Tab, false);
     shot("overlay-statistics");
     press(XK_Tab, false);
@@ -376,6 +397,28 @@ START_TEST(overlay_edit_save) {
     click(L.col + 0.3 * L.widget, L.pad + 10 * L.line + L.line / 2);
     wait_colour("mouse: Red slider at 30%", 0.3, 0.0, 1.0);
 
+    // Performance mode (Ctrl+P): the overlay saves first (the values become the code), so
+    // the picture stays; a save in performance mode is refused and leaves the file as it
+    // was; Ctrl+P again goes back.
+    press(XK_p, true);
+    wait_log("overlay: saved ", 2);
+    wait_log("performance mode on", 1);
+    char saved[65536];
+    snprintf(saved, sizeof(saved), "%s", read_all(path));
+    const char *enabled = strstr(saved, "Techniques=");
+    ck_assert_msg(has_line(saved, "Red=0.300000") && enabled &&
+                      memmem(enabled, strcspn(enabled, "\n"), "Blue@Overlay.fx", 15),
+                  "performance mode: the values were not saved first:\n%s", saved);
+    press(XK_Tab, false); // frames: the preset is locked at the next one
+    press(XK_Tab, false);
+    press(XK_s, true);
+    wait_log("overlay: error: ", 1);
+    ck_assert_msg(strcmp(saved, read_all(path)) == 0, "saved in performance mode");
+    wait_colour("performance mode on", 0.3, 0.0, 1.0);
+    press(XK_p, true);
+    wait_log("performance mode off", 1);
+    wait_colour("performance mode off", 0.3, 0.0, 1.0);
+
     // Escape quits glxgears, but the overlay holds the keyboard grab: the overlay sees it
     // (by polling the server's key state), the program gets no event. Two more keys seen
     // by the overlay are frames enough for glxgears to have acted on one.
@@ -385,25 +428,6 @@ START_TEST(overlay_edit_save) {
     ck_assert_msg(kill(app, 0) == 0 && waitpid(app, &(int){0}, WNOHANG) == 0,
                   "glxgears got the Escape typed into the overlay");
     printf("Escape typed into the open overlay: glxgears still running\n");
-
-    char path[400];
-    snprintf(path, sizeof(path), "%s/overlay.ini", dir);
-    const char *ini = read_all(path);
-    printf("saved preset:\n%s", ini);
-    ck_assert_msg(has_line(ini, "UnknownKey=kept"), "the save lost what fxgl does not know");
-    // Fill and Half, not Blue; Broken@Broken.fx (it never compiled) kept.
-    const char *list = strstr(ini, "Techniques=");
-    ck_assert(list && (list == ini || list[-1] == '\n'));
-    char techniques[256];
-    snprintf(techniques, sizeof(techniques), ",%.*s,", (int)strcspn(list + 11, "\n"), list + 11);
-    ck_assert_msg(strstr(techniques, ",Fill@Overlay.fx,") && strstr(techniques, ",Half@Overlay.fx,") &&
-                      strstr(techniques, ",Broken@Broken.fx,") && !strstr(techniques, "Blue"),
-                  "Techniques is not Fill, Half and Broken without Blue: %s", techniques);
-    ck_assert_msg(has_line(ini, "TechniqueSorting=Half@Overlay.fx,Fill@Overlay.fx,"
-                                "Blue@Overlay.fx"), "TechniqueSorting is not Half, Fill, Blue");
-    ck_assert_msg(has_line(ini, "Red=0.600000") || has_line(ini, "Red=0.6"), "Red is not 0.6");
-    ck_assert_msg(has_line(ini, "Mode=0") && has_line(ini, "Fixed=3.000000"),
-                  "the variables not edited are not at their defaults");
 
     // Closed again: the same picture (the save was re-read from disk by the watcher), no
     // panel over the left side.
@@ -535,7 +559,7 @@ static bool start_wayland(char *why, size_t size) {
         unsetenv("FXGL_CONFIG");
         unsetenv("LD_PRELOAD");
         execl("/bin/sh", "sh", FXGL_SCRIPT_PATH, "/usr/bin/glmark2-es2-wayland", "--run-forever",
-              "-b", "build", "-s", "800x600", (char *)NULL);
+              "-b", "build:duration=3600", "-s", "800x600", (char *)NULL);
         _exit(127);
     }
     return true;
