@@ -5,7 +5,8 @@
  *
  * Steps: open the overlay (Home), untick Blue, move Half above Fill
  * (Ctrl+Up), move the Red slider one step (Right), save (Ctrl+S), open a
- * closed category, search, tick Blue and set Red to 30% with the mouse,
+ * closed category, search, tick Blue, set Red to 30% and drag Blue to the
+ * top with the mouse,
  * performance mode on (saved first; a save then refused) and off, close. The preset also names Broken.fx, which
  * does not compile: the overlay lists its error, and the save keeps it.
  * After each step the window's pixel right of the panel must hold the
@@ -249,19 +250,27 @@ static layout read_layout(void) {
     return L;
 }
 
-// A left click at (x, y) of the window, each edge seen by the overlay.
-static void click(double x, double y) {
+static void move_to(double x, double y) {
     int rx, ry;
     Window child;
     XTranslateCoordinates(dpy, win, DefaultRootWindow(dpy), (int)x, (int)y, &rx, &ry, &child);
     XTestFakeMotionEvent(dpy, DefaultScreen(dpy), rx, ry, 0);
-    for (int down = 1; down >= 0; down--) {
-        const char *needle = down ? "overlay: button 0 down" : "overlay: button 0 up";
-        int before = log_count(needle);
-        XTestFakeButtonEvent(dpy, 1, down, 0);
-        XSync(dpy, False);
-        wait_log(needle, before + 1);
-    }
+    XSync(dpy, False);
+}
+
+static void button(bool down) {
+    const char *needle = down ? "overlay: button 0 down" : "overlay: button 0 up";
+    int before = log_count(needle);
+    XTestFakeButtonEvent(dpy, 1, down, 0);
+    XSync(dpy, False);
+    wait_log(needle, before + 1);
+}
+
+// A left click at (x, y) of the window, each edge seen by the overlay.
+static void click(double x, double y) {
+    move_to(x, y);
+    button(true);
+    button(false);
 }
 
 static void shot(const char *name) {
@@ -396,6 +405,13 @@ START_TEST(overlay_edit_save) {
     wait_colour("mouse: Blue ticked", 0.6, 0.0, 1.0);
     click(L.col + 0.3 * L.widget, L.pad + 10 * L.line + L.line / 2);
     wait_colour("mouse: Red slider at 30%", 0.3, 0.0, 1.0);
+    // Blue (row 5) dragged by its label onto Half (row 3): Blue, Half, Fill - Fill last
+    // writes (Red, 0, 0) over everything.
+    move_to(L.pad + L.line + 20, L.pad + 5 * L.line + L.line / 2);
+    button(true);
+    move_to(L.pad + L.line + 20, L.pad + 3 * L.line + L.line / 2);
+    button(false);
+    wait_colour("mouse: Blue dragged to the top", 0.3, 0.0, 0.0);
 
     // Performance mode (Ctrl+P): the overlay saves first (the values become the code), so
     // the picture stays; a save in performance mode is refused and leaves the file as it
@@ -409,15 +425,18 @@ START_TEST(overlay_edit_save) {
     ck_assert_msg(has_line(saved, "Red=0.300000") && enabled &&
                       memmem(enabled, strcspn(enabled, "\n"), "Blue@Overlay.fx", 15),
                   "performance mode: the values were not saved first:\n%s", saved);
+    ck_assert_msg(has_line(saved, "TechniqueSorting=Blue@Overlay.fx,Half@Overlay.fx,"
+                                  "Fill@Overlay.fx"), "the dragged order was not saved:\n%s",
+                  saved);
     press(XK_Tab, false); // frames: the preset is locked at the next one
     press(XK_Tab, false);
     press(XK_s, true);
     wait_log("overlay: error: ", 1);
     ck_assert_msg(strcmp(saved, read_all(path)) == 0, "saved in performance mode");
-    wait_colour("performance mode on", 0.3, 0.0, 1.0);
+    wait_colour("performance mode on", 0.3, 0.0, 0.0);
     press(XK_p, true);
     wait_log("performance mode off", 1);
-    wait_colour("performance mode off", 0.3, 0.0, 1.0);
+    wait_colour("performance mode off", 0.3, 0.0, 0.0);
 
     // Escape quits glxgears, but the overlay holds the keyboard grab: the overlay sees it
     // (by polling the server's key state), the program gets no event. Two more keys seen
@@ -434,7 +453,7 @@ START_TEST(overlay_edit_save) {
     key_edge(XK_Home, true, false);
     wait_log("overlay closed", 1);
     key_edge(XK_Home, false, false);
-    wait_colour("overlay closed, edits kept", 0.3, 0.0, 1.0);
+    wait_colour("overlay closed, edits kept", 0.3, 0.0, 0.0);
     ck_assert_msg(kill(app, 0) == 0, "glxgears is gone");
     int status;
     ck_assert_int_eq(waitpid(app, &status, WNOHANG), 0);
