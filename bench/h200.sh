@@ -20,9 +20,11 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 if [ "${1:-}" = --pack ]; then
     dst=$2; build=$(cd "$3" && pwd)
     mkdir -p "$dst/bench" "$dst/tests/effects" "$dst/tests/gl" "$dst/data" "$dst/lib"
-    make -C "$build" -s bench/sweep bench/state_cost fxgl-render fxc tests/effects/fxgl-effect \
-        tests/gl/test_compute >/dev/null
-    cp "$build/bench/sweep" "$build/bench/state_cost" "$dst/bench/"
+    make -C "$build" -s bench/sweep bench/state_cost bench/overlay_cost fxgl-render fxc \
+        tests/effects/fxgl-effect tests/gl/test_compute >/dev/null
+    cp "$build/bench/sweep" "$build/bench/state_cost" "$build/bench/overlay_cost" "$dst/bench/"
+    # The editing overlay's face, for bench/overlay_cost there (FXGL_FONT).
+    cp /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf "$dst/data/" 2>/dev/null || true
     cp "$build/fxgl-render" "$build/fxc" "$dst/"
     # The Vulkan path's tool and the image comparison, for bench/vs_graph.sh
     # (BUILD=.benchbin there); fxgl-vkrender needs Vulkan's loader (.gl).

@@ -31,7 +31,8 @@ BUILD_PACKAGES="autoconf automake libtool pkg-config make gcc binutils
     libglvnd-core-dev libxtst-dev libxcb1-dev
     libwayland-dev libxkbcommon-dev wayland-protocols"
 # What the demo runs on: a private X server and Mesa's drivers.
-RUN_PACKAGES="xvfb xauth libegl1-mesa libgl1-mesa-dri libglx-mesa0"
+# fonts-dejavu-core: the editing overlay's face (DejaVu Sans; without it the built-in one).
+RUN_PACKAGES="xvfb xauth libegl1-mesa libgl1-mesa-dri libglx-mesa0 fonts-dejavu-core"
 # What only the tests drive: real programs, a compositor, Wine and MinGW for the
 # Windows program, glslang's validator; vkBasalt, lavapipe and Vulkan's
 # headers for the differential check against the reference path

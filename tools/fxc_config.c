@@ -114,6 +114,7 @@ static void print_config(const fxgl_config *c, const fxgl_config_env *env)
     print_key("KeyPreviousPreset", &c->key_previous_preset, false);
     print_key("KeyScreenshot", &c->key_screenshot, false);
     print_key("KeyPerformanceMode", &c->key_performance_mode, false);
+    print_key("KeyOverlay", &c->key_overlay, false);
     printf("\n");
     printf("cache: %s (IntermediateCachePath, FXGL_CACHE_DIR; compiled effects, "
            "FXGL_CACHE_DIR=off: none)\n", c->cache_path ? c->cache_path : "off");

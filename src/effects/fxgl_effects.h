@@ -237,9 +237,15 @@ bool fxgl_effect_set_enable(fxgl_effect_set *set, size_t member, size_t techniqu
 // view and the back end, ending a transition of it.
 bool fxgl_effect_set_value(fxgl_effect_set *set, size_t member, size_t uniform,
                            const fxgl_preset_value *components);
+// The render order as (member, technique) pairs; techniques not listed go after. The back
+// end gets it at once; a capture records it until the next apply brings the preset's.
+bool fxgl_effect_set_order(fxgl_effect_set *set, const fxgl_technique_ref *order,
+                           size_t count);
+// The member whose back-end index is backend_index ((size_t)-1: none).
+size_t fxgl_effect_set_member_of(const fxgl_effect_set *set, size_t backend_index);
 // Records every member's techniques, keys and values in preset as the reference's save
-// does (fxgl_preset_capture, in the render order the preset gives); the caller saves it.
-// false when out of memory.
+// does (fxgl_preset_capture, in the order fxgl_effect_set_order set, or else the one the
+// preset gives); the caller saves it. false when out of memory.
 bool fxgl_effect_set_capture(const fxgl_effect_set *set, fxgl_preset *preset);
 
 // --- live reload (reload.c) ---

@@ -29,6 +29,10 @@ struct fxgl_effect_set {
     size_t count;
     size_t capacity;
     bool transitioning;          // some member's transitions are running
+    // The render order as a host last set it (member, technique), for the next capture;
+    // NULL: the applied preset's order. An apply drops it.
+    fxgl_technique_ref *order;
+    size_t order_count;
 };
 
 static void report(const fxgl_effect_set *set, fxgl_effect_set_level level,
@@ -75,6 +79,7 @@ void fxgl_effect_set_destroy(fxgl_effect_set *set)
         free(set->members[i].file);
     }
     free(set->members);
+    free(set->order);
     free(set);
 }
 
@@ -172,6 +177,9 @@ bool fxgl_effect_set_apply(fxgl_effect_set *set, const fxgl_preset *preset, doub
     }
     bool complete = views == NULL || fxgl_preset_apply(preset, views, n);
     set->transitioning = false;
+    free(set->order); // the preset's order from now on
+    set->order = NULL;
+    set->order_count = 0;
     for (size_t k = 0; k < n; k++) {
         set_member *m = &set->members[members[k]];
         m->view = views[k]; // apply wrote enabled flags and values into the copies
@@ -343,23 +351,75 @@ bool fxgl_effect_set_value(fxgl_effect_set *set, size_t member, size_t uniform,
            set->desc.ops->set_value(set->desc.backend, m->backend_index, uniform, &v);
 }
 
+bool fxgl_effect_set_order(fxgl_effect_set *set, const fxgl_technique_ref *order, size_t count)
+{
+    fxgl_technique_ref *mine = calloc(count + 1, sizeof(*mine));
+    fxgl_technique_ref *refs = calloc(count + 1, sizeof(*refs));
+    if (mine == NULL || refs == NULL) {
+        free(mine);
+        free(refs);
+        return false;
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < count; i++) {
+        if (order[i].effect < set->count) {
+            mine[n] = order[i];
+            refs[n++] = (fxgl_technique_ref){
+                (uint32_t)set->members[order[i].effect].backend_index, order[i].technique};
+        }
+    }
+    bool ok = set->desc.ops->order(set->desc.backend, refs, n);
+    free(refs);
+    free(set->order);
+    set->order = mine;
+    set->order_count = n;
+    return ok;
+}
+
+size_t fxgl_effect_set_member_of(const fxgl_effect_set *set, size_t backend_index)
+{
+    for (size_t i = 0; i < set->count; i++) {
+        if (set->members[i].backend_index == backend_index) {
+            return i;
+        }
+    }
+    return (size_t)-1;
+}
+
 bool fxgl_effect_set_capture(const fxgl_effect_set *set, fxgl_preset *preset)
 {
     fxgl_preset_effect *views = calloc(set->count + 1, sizeof(*views));
+    size_t *view_of = calloc(set->count + 1, sizeof(*view_of)); // member -> views index
     size_t n = 0, total = 0;
-    for (size_t i = 0; views != NULL && i < set->count; i++) {
+    for (size_t i = 0; views != NULL && view_of != NULL && i < set->count; i++) {
+        view_of[i] = (size_t)-1;
         if (set->members[i].described) {
+            view_of[i] = n;
             views[n] = set->members[i].view;
             total += views[n++].technique_count;
         }
     }
-    fxgl_preset_technique_ref *order = views ? calloc(total + 1, sizeof(*order)) : NULL;
+    fxgl_preset_technique_ref *order =
+        views && view_of ? calloc(total + set->order_count + 1, sizeof(*order)) : NULL;
     bool ok = order != NULL;
     if (ok) {
-        size_t count = preset_order(set, preset, views, n, order);
+        size_t count = 0;
+        if (set->order != NULL) {
+            // The order a host set (an overlay's reordering), over what is described.
+            for (size_t i = 0; i < set->order_count; i++) {
+                size_t v = view_of[set->order[i].effect];
+                if (v != (size_t)-1 && set->order[i].technique < views[v].technique_count) {
+                    order[count++] = (fxgl_preset_technique_ref){(uint32_t)v,
+                                                                 set->order[i].technique};
+                }
+            }
+        } else {
+            count = preset_order(set, preset, views, n, order);
+        }
         ok = fxgl_preset_capture(preset, views, n, order, count);
     }
     free(order);
+    free(view_of);
     free(views);
     return ok;
 }

@@ -128,6 +128,7 @@ struct fxgl_inspect {
     bool timer_pending[2];
     gl_avg overlay_gpu_ms;
     gl_avg overlay_cpu_ms;
+    struct fxgl_ui *ui;          // the editing overlay's list (ui.c), NULL until first asked for
 
     // screenshots
     gl_shot shot_with, shot_without;
@@ -160,6 +161,12 @@ void gl_vis_release(fxgl_inspect *in);
 extern const char *const gl_in_font[GL_IN_FONT_COUNT];
 void gl_ov_draw(fxgl_inspect *in, const fxgl_frame_desc *f);
 void gl_ov_release(fxgl_inspect *in);
+
+// ui.c: the editing overlay's list, drawn when one was ended since the last frame.
+bool gl_ui_pending(const fxgl_inspect *in);
+void gl_ui_closed_frame(fxgl_inspect *in);
+void gl_ui_draw(fxgl_inspect *in, const fxgl_frame_desc *f);
+void gl_ui_release(fxgl_inspect *in, bool gl); // its GL objects (gl: context current), memory
 
 // screenshot.c
 void gl_shot_read(fxgl_inspect *in, gl_shot *s, const fxgl_frame_desc *f, const char *suffix);

@@ -146,6 +146,7 @@ void fxgl_inspect_destroy(fxgl_inspect *in) {
     gl_state_set_runtime_defaults(&in->st);
     gl_vis_release(in);
     gl_ov_release(in);
+    gl_ui_release(in, true);
     gl_shot_release(in);
     if (in->vao) {
         in->gl->DeleteVertexArrays(1, &in->vao);
@@ -163,6 +164,7 @@ void fxgl_inspect_abandon(fxgl_inspect *in) {
         return;
     }
     gl_shot_stop(in); // the worker writes what it was handed first
+    gl_ui_release(in, false);
     in->st.gl = NULL; // gl_state_finish then frees memory only
     gl_state_finish(&in->st);
     free_cpu(in);
@@ -293,7 +295,11 @@ bool fxgl_inspect_frame(fxgl_inspect *in, const fxgl_frame_desc *f) {
     in->last_time = f->time;
     in->frames++;
     bool busy = in->shot_with.busy || in->shot_without.busy;
-    if (in->vis.on || in->overlay || shot || busy) {
+    bool ui = gl_ui_pending(in);
+    if (!ui) {
+        gl_ui_closed_frame(in);
+    }
+    if (in->vis.on || in->overlay || shot || busy || ui) {
         gl_state_capture(&in->st);
         gl_state_set_runtime_defaults(&in->st);
         bind_target(in, f);
@@ -305,6 +311,10 @@ bool fxgl_inspect_frame(fxgl_inspect *in, const fxgl_frame_desc *f) {
         }
         if (shot) {
             gl_shot_read(in, &in->shot_with, f, "");
+        }
+        if (ui) {
+            // After the screenshot's read: screenshots show the effects, not the overlay.
+            gl_ui_draw(in, f);
         }
         gl_shot_collect(in, false);
         gl_state_restore(&in->st);

@@ -29,6 +29,8 @@ libfxgl_gl_la_SOURCES = \
 	src/gl/visualise.c \
 	src/gl/overlay.c \
 	src/gl/font.c \
+	src/gl/fxgl_ui.h \
+	src/gl/ui.c \
 	src/gl/screenshot.c
 libfxgl_gl_la_CPPFLAGS = $(AM_CPPFLAGS) $(STB_CFLAGS)
 libfxgl_gl_la_LIBADD = libfxgl_glad.la libfxgl_fx.la -lpthread -lm
@@ -66,6 +68,12 @@ tests_gl_test_gles_emulation_SOURCES = tests/gl/test_gles_emulation.c
 tests_gl_test_gles_emulation_CPPFLAGS = $(TEST_CPPFLAGS) $(EGL_CFLAGS)
 tests_gl_test_gles_emulation_LDADD = $(TEST_LDADD) -lm
 
+# The editing overlay's renderer: rectangles, blend, a built-in glyph, the font fallback.
+check_PROGRAMS += tests/gl/test_ui
+tests_gl_test_ui_SOURCES = tests/gl/test_ui.c
+tests_gl_test_ui_CPPFLAGS = $(TEST_CPPFLAGS) $(EGL_CFLAGS)
+tests_gl_test_ui_LDADD = $(TEST_LDADD)
+
 check_PROGRAMS += tests/gl/test_inspect
 tests_gl_test_inspect_SOURCES = tests/gl/test_inspect.c tests/gl/tfx.h
 tests_gl_test_inspect_CPPFLAGS = $(TEST_CPPFLAGS) $(EGL_CFLAGS)
@@ -83,6 +91,14 @@ bench_state_cost_LDADD = $(TEST_LDADD) $(EGL_LIBS)
 
 # What the statistics overlay costs per frame (docs/inspect.md); a short
 # pass in `make check`, figures with bench/inspect.sh.
+# The editing overlay's drawing, closed and open (bench/overlay.sh runs it at 1080p and
+# counts its calls with apitrace); make check runs a short pass.
+check_PROGRAMS += bench/overlay_cost
+bench_overlay_cost_SOURCES = bench/overlay_cost.c
+bench_overlay_cost_CPPFLAGS = $(TEST_CPPFLAGS) $(EGL_CFLAGS) -I$(top_srcdir)/tests/gl
+bench_overlay_cost_LDADD = $(TEST_LDADD) $(EGL_LIBS)
+EXTRA_DIST += bench/overlay.sh
+
 check_PROGRAMS += bench/inspect_cost
 bench_inspect_cost_SOURCES = bench/inspect_cost.c
 bench_inspect_cost_CPPFLAGS = $(TEST_CPPFLAGS) $(EGL_CFLAGS) -I$(top_srcdir)/tests/gl

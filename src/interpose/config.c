@@ -132,6 +132,11 @@ void ip_config_parse(ip_config *cfg, ip_getenv_fn get, const char *process) {
     cfg->prewarm = !prewarm || strcmp(prewarm, "0") != 0;
     cfg->control = !control || strcmp(control, "0") != 0;
     cfg->overlay = overlay && strcmp(overlay, "1") == 0;
+    cfg->overlay_grab = !get("FXGL_OVERLAY_NO_GRAB"); // set at all: no grab
+    const char *specialise = get("FXGL_SPECIALISE");
+    cfg->specialise = !specialise || strcmp(specialise, "0") != 0;
+    cfg->font_set = get("FXGL_FONT") != NULL;
+    copy_env(cfg->font, sizeof(cfg->font), get, "FXGL_FONT");
     copy_env(cfg->keys, sizeof(cfg->keys), get, "FXGL_KEYS");
     copy_env(cfg->runtime_dir, sizeof(cfg->runtime_dir), get, "XDG_RUNTIME_DIR");
     copy_env(cfg->dump, sizeof(cfg->dump), get, "FXGL_DUMP");

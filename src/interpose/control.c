@@ -31,6 +31,7 @@
 
 #include "fxgl_gl.h"
 #include "fxgl_interpose.h"
+#include "fxgl_ui.h"
 
 #define IP_CTL_CLIENTS 4         // connections served at once
 #define IP_CTL_LINE 512          // longest command
@@ -710,3 +711,6 @@ bool ip_inspect_take_reload(ip_inspect *i) {
     return true; // stays set: ip_inspect_destroy carries the overlay over
 }
 
+fxgl_ui *ip_inspect_ui(ip_inspect *i) {
+    return i ? fxgl_inspect_ui(i->in) : NULL;
+}

@@ -974,7 +974,12 @@ bool ip_effects_input(ip_effects *fx, const fxgl_input *in) {
         return true;
     }
     const fxgl_config *c = session.config;
-    if (session.ok && key_fired(&c->key_effects, in)) {
+    // KeyEffects on KeyOverlay's key (both Home by default): the overlay takes it.
+    bool shared = c->key_effects.vk == c->key_overlay.vk &&
+                  c->key_effects.ctrl == c->key_overlay.ctrl &&
+                  c->key_effects.shift == c->key_overlay.shift &&
+                  c->key_effects.alt == c->key_overlay.alt;
+    if (session.ok && !shared && key_fired(&c->key_effects, in)) {
         ip_control_toggle_effects();
     }
     if (session.ok && key_fired(&c->key_reload, in)) {
@@ -991,4 +996,103 @@ bool ip_effects_input(ip_effects *fx, const fxgl_input *in) {
     }
     fxgl_effect_set_toggle(fx->set, toggle_fired, (void *)in);
     return true;
+}
+
+// --- what the editing overlay reads and changes (src/interpose/overlay.c) ---
+
+const fxgl_config *ip_effects_config(void) {
+    return session.ok ? session.config : NULL;
+}
+
+size_t ip_effects_items(ip_effects *fx, ip_effects_item *out, size_t max) {
+    size_t n = 0;
+    size_t count = fx ? fxgl_effect_set_count(fx->set) : 0;
+    for (size_t i = 0; fx && i < fx->entry_count && n < max; i++) {
+        ip_entry *e = &fx->entries[i];
+        const fxgl_preset_effect *view =
+            e->member >= 0 && (size_t)e->member < count ? fxgl_effect_set_view(fx->set,
+                                                                              (size_t)e->member)
+                                                        : NULL;
+        if (!view || !e->effect) {
+            continue;
+        }
+        out[n++] = (ip_effects_item){
+            .path = e->path, .file = base_name(e->path), .effect = e->effect, .view = view,
+            .member = (size_t)e->member,
+            .runtime_index = fxgl_effect_set_backend_index(fx->set, (size_t)e->member)};
+    }
+    return n;
+}
+
+bool ip_effects_value(ip_effects *fx, size_t member, size_t uniform,
+                      const fxgl_preset_value *components) {
+    return fx && fxgl_effect_set_value(fx->set, member, uniform, components);
+}
+
+bool ip_effects_enable(ip_effects *fx, size_t runtime_index, size_t technique, bool on) {
+    size_t member = fx ? fxgl_effect_set_member_of(fx->set, runtime_index) : (size_t)-1;
+    return member != (size_t)-1 && fxgl_effect_set_enable(fx->set, member, technique, on);
+}
+
+bool ip_effects_order(ip_effects *fx, const fxgl_technique_ref *order, size_t count) {
+    fxgl_technique_ref *members = fx ? calloc(count + 1, sizeof(*members)) : NULL;
+    if (!members) {
+        return false;
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < count; i++) {
+        size_t m = fxgl_effect_set_member_of(fx->set, order[i].effect);
+        if (m != (size_t)-1) {
+            members[n++] = (fxgl_technique_ref){(uint32_t)m, order[i].technique};
+        }
+    }
+    bool ok = fxgl_effect_set_order(fx->set, members, n);
+    free(members);
+    return ok;
+}
+
+bool ip_effects_save(ip_effects *fx, fxgl_runtime *rt, char *reply, size_t size) {
+    char path[PATH_MAX];
+    ip_effects_preset_path(path, sizeof(path));
+    if (!fx || !path[0]) {
+        snprintf(reply, size, "error: no preset file to save to");
+        return false;
+    }
+    if (ip_effects_performance_mode()) {
+        snprintf(reply, size, "error: performance mode: the preset is not saved");
+        return false;
+    }
+    // The runtime's order and on/off state are what the player sees: `fxgl ctl disable`
+    // changes the runtime alone, so the set takes them over before it records itself.
+    size_t count = fxgl_runtime_technique_count(rt), m = 0;
+    fxgl_technique_ref *order = calloc(count + 1, sizeof(*order));
+    for (size_t i = 0; order && i < count; i++) {
+        fxgl_technique_info t;
+        size_t member;
+        if (fxgl_runtime_technique(rt, i, &t) &&
+            (member = fxgl_effect_set_member_of(fx->set, t.effect)) != (size_t)-1) {
+            const fxgl_preset_effect *view = fxgl_effect_set_view(fx->set, member);
+            if (view && t.technique < view->technique_count &&
+                view->techniques[t.technique].enabled != t.enabled) {
+                fxgl_effect_set_enable(fx->set, member, t.technique, t.enabled);
+            }
+            order[m++] = (fxgl_technique_ref){(uint32_t)member, (uint32_t)t.technique};
+        }
+    }
+    if (order) {
+        fxgl_effect_set_order(fx->set, order, m);
+    }
+    free(order);
+    // The file as it is on disk now, so what fxgl does not understand is kept as written.
+    fxgl_preset *preset = fxgl_preset_create(&(fxgl_preset_desc){.path = path,
+                                                                  .sink = {preset_diag, NULL}});
+    bool ok = preset && fxgl_preset_status(preset) != FXGL_INI_FAILED &&
+              fxgl_effect_set_capture(fx->set, preset) && fxgl_preset_save(preset, NULL);
+    fxgl_preset_destroy(preset);
+    if (ok) {
+        snprintf(reply, size, "saved %s", path);
+    } else {
+        snprintf(reply, size, "error: %s was not saved (see the log)", path);
+    }
+    return ok;
 }

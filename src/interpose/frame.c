@@ -31,6 +31,7 @@
 
 #include "fxgl_gl.h"
 #include "fxgl_interpose.h"
+#include "fxgl_preset.h"
 
 #define IP_TINY 16               // drawables up to this size are skipped (cursors, probes)
 #define IP_MARK 8                // the test mark's side in pixels
@@ -49,6 +50,7 @@ typedef struct ip_view {
     bool statuses_logged;        // the first run frame logged what loaded and was skipped
     bool frame_failed_logged;
     ip_inspect *inspect;         // control.c: dump, overlay, control; NULL: none
+    ip_overlay *overlay;         // overlay.c: the editing overlay (kept over reloads)
     bool inspect_tried;          // created once the first compiles are in (their failures too)
 } ip_view;
 
@@ -121,6 +123,10 @@ void ip_runtime_context_gone(ip_runtime *rt, void *ctx, bool current) {
         if (v->ctx == ctx) {
             drop_effects(v, current);
             ip_input_destroy(v->input);
+            if (ip_overlay_is_open(v->overlay)) {
+                ip_input_grab_release(); // the overlay that held it goes with the context
+            }
+            ip_overlay_destroy(v->overlay);
             *v = (ip_view){0};
         }
     }
@@ -135,6 +141,10 @@ void ip_runtime_destroy(ip_runtime *rt) {
     // group's GL objects are gone with it: the share table frees CPU memory only.
     for (int i = 0; i < IP_MAX_VIEWS; i++) {
         ip_input_destroy(rt->views[i].input);
+        if (ip_overlay_is_open(rt->views[i].overlay)) {
+            ip_input_grab_release();
+        }
+        ip_overlay_destroy(rt->views[i].overlay);
     }
     fxgl_gl_share_unref(rt->share);
     pthread_mutex_destroy(&rt->lock);
@@ -299,6 +309,9 @@ static void create_effects(ip_runtime *rt, ip_view *v, const ip_frame_desc *fram
     if (!v->input) {
         v->input = ip_input_create();
     }
+    if (!v->overlay) {
+        v->overlay = ip_overlay_create();
+    }
 }
 
 // What loaded and what was skipped, once, after the first frame created the
@@ -352,7 +365,9 @@ static bool run_effects(ip_runtime *rt, ip_view *v, const ip_frame_desc *frame) 
     double now = now_seconds();
     fxgl_input input;
     // Input only for what reads it: a bound key, a key or mouse uniform, the overlay.
-    bool wanted = v->input && (ip_effects_wants_input(v->effects) ||
+    const fxgl_config *config = ip_effects_config();
+    bool wanted = v->input && ((v->overlay && config && config->key_overlay.vk) ||
+                               ip_effects_wants_input(v->effects) ||
                                ip_inspect_wants_input(v->inspect) ||
                                fxgl_runtime_reads_input(v->fx));
     if (!wanted && v->input && v->inspect_tried && !v->input_idle_logged) {
@@ -364,11 +379,20 @@ static bool run_effects(ip_runtime *rt, ip_view *v, const ip_frame_desc *frame) 
                                               frame->drawable.width, frame->drawable.height,
                                               frame->wl_display, &input);
     // Keys first, so a preset switch or toggle shows in this very frame.
-    bool on = !have_input || ip_effects_input(v->effects, &input);
+    // While the overlay is open it has the keyboard: toggle keys, control keys and the
+    // key uniforms see no focus (the program itself still gets every event: docs/overlay.md).
+    fxgl_input unfocused;
+    const fxgl_input *others = have_input ? &input : NULL;
+    if (have_input && ip_overlay_is_open(v->overlay)) {
+        unfocused = input;
+        unfocused.has_focus = false;
+        others = &unfocused;
+    }
+    bool on = !others || ip_effects_input(v->effects, others);
     if (!ip_effects_frame(v->effects, frame->drawable.width, frame->drawable.height,
                           now) || !on) {
         // First compiles still on the worker, or KeyEffects: passed through.
-        ip_inspect_idle(v->inspect, have_input ? &input : NULL); // control answers
+        ip_inspect_idle(v->inspect, others); // control answers
         return false;
     }
     if (!v->inspect_tried) {
@@ -379,11 +403,24 @@ static bool run_effects(ip_runtime *rt, ip_view *v, const ip_frame_desc *frame) 
     // The program's depth attachments (unless FXGL_DEPTH=off): choice and end-of-frame copy.
     ip_depth_frame(v->fx, frame->wsi, frame->context, frame->drawable.width,
                    frame->drawable.height);
+    bool was_open = ip_overlay_is_open(v->overlay);
+    if (ip_overlay_frame(v->overlay, v->effects, v->fx, ip_inspect_ui(v->inspect),
+                         have_input ? &input : NULL, frame->drawable.width,
+                         frame->drawable.height, now) && others == &input) {
+        unfocused = input; // opened this frame: its key is the overlay's
+        unfocused.has_focus = false;
+        others = &unfocused;
+    }
+    if (was_open != ip_overlay_is_open(v->overlay) && !frame->wl_display &&
+        ip_config_get()->overlay_grab) {
+        // X11: the program gets no keys or clicks while the overlay is open (docs/overlay.md).
+        ip_input_grab(frame->x_display, frame->x_window, ip_overlay_is_open(v->overlay));
+    }
     fxgl_frame_desc desc = {
         .width = frame->drawable.width,
         .height = frame->drawable.height,
         .framebuffer = 0,
-        .input = have_input ? &input : NULL,
+        .input = others,
         .time = now,
     };
     // Through the inspection layer: control, overlay, screenshots.

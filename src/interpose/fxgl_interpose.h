@@ -84,6 +84,10 @@ typedef struct ip_config {
     bool prewarm;                // not FXGL_PREWARM=0: the compile worker prewarms (warm.c)
     bool control;                // not FXGL_CONTROL=0: the control socket (control.c)
     bool overlay;                // FXGL_OVERLAY=1: the statistics overlay from the start
+    bool overlay_grab;           // not FXGL_OVERLAY_NO_GRAB: the open overlay grabs X input
+    bool specialise;             // not FXGL_SPECIALISE=0: specialised programs (variant_ctx.c)
+    bool font_set;               // FXGL_FONT is set (font: its value, "" the built-in face)
+    char font[IP_CONFIG_PATH_MAX];
     char keys[IP_CONFIG_PATH_MAX]; // FXGL_KEYS: control key bindings, "" for the defaults
     char runtime_dir[IP_CONFIG_PATH_MAX]; // XDG_RUNTIME_DIR: where the control socket goes
     char dump[IP_CONFIG_PATH_MAX]; // FXGL_DUMP: dump file written at exit, "" when unset
@@ -221,6 +225,17 @@ FXGL_INTERNAL bool ip_input_poll(ip_input *in, const char *display_name, uint32_
                                  int width, int height, void *wl_display,
                                  struct fxgl_input *out);
 
+// While the editing overlay is open (on): the keyboard and pointer grabbed for fxgl's
+// private connection on the program's window, so the X server sends the program none of
+// their events (its window keeps the focus; fxgl still reads the state by polling). The
+// answers are read without waiting, at later polls; a refusal (the program holds a grab
+// itself) is logged and leaves the program its events. off releases it. No-op without a
+// window (EGL surfaces whose X window is unknown) or a connection.
+FXGL_INTERNAL void ip_input_grab(const char *display_name, uint32_t window, bool on);
+// Releases the grab if one is held (the context of an open overlay went: glmark2 makes a
+// context per scene). No request otherwise.
+FXGL_INTERNAL void ip_input_grab_release(void);
+
 // The size of X window `window` on display_name (NULL: $DISPLAY) as the
 // server last announced it to fxgl's private connection (StructureNotify,
 // read without blocking; one round trip on a window's first call). False
@@ -327,6 +342,59 @@ FXGL_INTERNAL bool ip_effects_performance_mode(void);
 FXGL_INTERNAL void ip_effects_preset_path(char *out, size_t size);
 // [GENERAL] TextureSearchPaths as given to the runtime.
 FXGL_INTERNAL const char *const *ip_effects_texture_paths(size_t *count);
+
+// What the editing overlay (overlay.c) reads and changes, on the render thread, all
+// through the runtime's effect set (src/effects). One loaded effect of a runtime: its
+// module (annotations, initial values) and the set's view of it (values and techniques as
+// applied and edited; view uniform k is the effect's uniform k).
+struct fxgl_preset_effect;
+union fxgl_preset_value;
+struct fxgl_config;
+struct fxgl_technique_ref;
+typedef struct ip_effects_item {
+    const char *path;            // the effect file
+    const char *file;            // its name, the preset's section ("LUT.fx")
+    const struct fxgl_effect *effect;
+    const struct fxgl_preset_effect *view; // owned by the set; changed through the calls below
+    size_t member;               // the effect's index in the set
+    size_t runtime_index;        // and in the runtime
+} ip_effects_item;
+// The configuration read at the first frame (keys, font), NULL before.
+FXGL_INTERNAL const struct fxgl_config *ip_effects_config(void);
+FXGL_INTERNAL size_t ip_effects_items(ip_effects *fx, ip_effects_item *out, size_t max);
+// A new value of a member's uniform (its view's component count), into the runtime; it
+// ends a preset switch's blend of that uniform.
+FXGL_INTERNAL bool ip_effects_value(ip_effects *fx, size_t member, size_t uniform,
+                                    const union fxgl_preset_value *components);
+FXGL_INTERNAL bool ip_effects_enable(ip_effects *fx, size_t runtime_index, size_t technique,
+                                     bool on);
+// The render order, in the runtime's effect indices (fxgl_technique_info.effect).
+FXGL_INTERNAL bool ip_effects_order(ip_effects *fx, const struct fxgl_technique_ref *order,
+                                    size_t count);
+// Records the running state (values, enabled techniques, render order) in the current
+// preset file and writes it atomically (src/preset keeps what it does not understand).
+// reply says what happened; false when nothing was written (performance mode, no file).
+FXGL_INTERNAL bool ip_effects_save(ip_effects *fx, struct fxgl_runtime *rt, char *reply,
+                                   size_t size);
+
+// --- overlay.c: the editing overlay (KeyOverlay) ---
+
+typedef struct ip_inspect ip_inspect;
+
+typedef struct ip_overlay ip_overlay;
+struct fxgl_ui;
+FXGL_INTERNAL ip_overlay *ip_overlay_create(void);
+FXGL_INTERNAL void ip_overlay_destroy(ip_overlay *ov);
+// Once per frame before the effects' own input: opens or closes on KeyOverlay and, while
+// open, acts on the input and builds the frame's list into ui. Returns true while open:
+// the caller then gives the effects' keys and the control keys no focus (the overlay has
+// it). Closed, it reads one key and touches nothing else.
+FXGL_INTERNAL bool ip_overlay_frame(ip_overlay *ov, ip_effects *fx, struct fxgl_runtime *rt,
+                                    struct fxgl_ui *ui, const struct fxgl_input *in,
+                                    int width, int height, double now);
+FXGL_INTERNAL bool ip_overlay_is_open(const ip_overlay *ov);
+// control.c: the inspection layer's list for the overlay (NULL: no layer).
+FXGL_INTERNAL struct fxgl_ui *ip_inspect_ui(ip_inspect *in);
 
 // --- context.c ---
 

@@ -71,6 +71,10 @@ typedef struct xcb_api {
     __typeof__(xcb_poll_for_event) *poll_for_event;
     __typeof__(xcb_poll_for_reply) *poll_for_reply;
     __typeof__(xcb_flush) *flush;
+    __typeof__(xcb_grab_keyboard) *grab_keyboard;
+    __typeof__(xcb_grab_pointer) *grab_pointer;
+    __typeof__(xcb_ungrab_keyboard) *ungrab_keyboard;
+    __typeof__(xcb_ungrab_pointer) *ungrab_pointer;
 } xcb_api;
 
 // The private connection: one per process (the keyboard and pointer are
@@ -134,6 +138,10 @@ static bool load_xcb(void) {
     LOAD(poll_for_event, xcb_poll_for_event);
     LOAD(poll_for_reply, xcb_poll_for_reply);
     LOAD(flush, xcb_flush);
+    LOAD(grab_keyboard, xcb_grab_keyboard);
+    LOAD(grab_pointer, xcb_grab_pointer);
+    LOAD(ungrab_keyboard, xcb_ungrab_keyboard);
+    LOAD(ungrab_pointer, xcb_ungrab_pointer);
 #undef LOAD
     return true;
 }
@@ -478,6 +486,80 @@ void ip_input_x11_settle(void) {
     pthread_mutex_unlock(&x_lock);
 }
 
+// The editing overlay's grab (ip_input_grab): the answers are read when they are in.
+static struct {
+    bool asked;
+    unsigned keyboard_seq, pointer_seq;
+    bool keyboard_done, pointer_done;
+    bool held;                   // granted and not released
+} grab;
+
+// Under x_lock: the grab's answers that have arrived, logged once each.
+static void take_grab(void) {
+    for (int k = 0; grab.asked && k < 2; k++) {
+        bool *done = k == 0 ? &grab.keyboard_done : &grab.pointer_done;
+        if (*done) {
+            continue;
+        }
+        void *reply = NULL;
+        xcb_generic_error_t *error = NULL;
+        if (!xcb.poll_for_reply(x_conn, k == 0 ? grab.keyboard_seq : grab.pointer_seq, &reply,
+                                &error)) {
+            continue; // not in yet
+        }
+        *done = true;
+        // Both replies start with the status byte at the same place.
+        uint8_t status = reply ? ((xcb_grab_keyboard_reply_t *)reply)->status : 255;
+        if (status == XCB_GRAB_STATUS_SUCCESS) {
+            fxgl_log(FXGL_LOG_DEBUG, "overlay: %s grabbed: the program gets none of its events",
+                     k == 0 ? "keyboard" : "pointer");
+        } else {
+            fxgl_log(FXGL_LOG_INFO, "overlay: the %s could not be grabbed (status %u: %s): the "
+                     "program still gets its events", k == 0 ? "keyboard" : "pointer",
+                     (unsigned)status, status == XCB_GRAB_STATUS_ALREADY_GRABBED
+                                           ? "the program or another client holds a grab"
+                                           : "not viewable, frozen or an error");
+        }
+        free(reply);
+        free(error);
+    }
+}
+
+void ip_input_grab(const char *display_name, uint32_t window, bool on) {
+    pthread_mutex_lock(&x_lock);
+    if (!window || !connect_once(display_name) || xcb.has_error(x_conn)) {
+        pthread_mutex_unlock(&x_lock);
+        return;
+    }
+    if (on && !grab.held) {
+        // Events while the grab lasts come to this connection: drained at each poll.
+        xcb_grab_keyboard_cookie_t k = xcb.grab_keyboard(
+            x_conn, 0, window, XCB_CURRENT_TIME, XCB_GRAB_MODE_ASYNC, XCB_GRAB_MODE_ASYNC);
+        xcb_grab_pointer_cookie_t p = xcb.grab_pointer(
+            x_conn, 0, window, 0, XCB_GRAB_MODE_ASYNC, XCB_GRAB_MODE_ASYNC, XCB_NONE, XCB_NONE,
+            XCB_CURRENT_TIME);
+        grab = (__typeof__(grab)){.asked = true, .keyboard_seq = k.sequence,
+                                  .pointer_seq = p.sequence, .held = true};
+    } else if (!on && grab.held) {
+        xcb.ungrab_keyboard(x_conn, XCB_CURRENT_TIME);
+        xcb.ungrab_pointer(x_conn, XCB_CURRENT_TIME);
+        grab.held = false;
+    }
+    xcb.flush(x_conn);
+    pthread_mutex_unlock(&x_lock);
+}
+
+void ip_input_grab_release(void) {
+    pthread_mutex_lock(&x_lock);
+    if (x_conn && grab.held && !xcb.has_error(x_conn)) {
+        xcb.ungrab_keyboard(x_conn, XCB_CURRENT_TIME);
+        xcb.ungrab_pointer(x_conn, XCB_CURRENT_TIME);
+        xcb.flush(x_conn);
+    }
+    grab.held = false;
+    pthread_mutex_unlock(&x_lock);
+}
+
 static bool poll_x11(const char *display_name, uint32_t window, int width, int height,
                      fxgl_input *out) {
     memset(out, 0, sizeof(*out));
@@ -489,6 +571,10 @@ static bool poll_x11(const char *display_name, uint32_t window, int width, int h
     xcb_window_t target = window ? window : x_root;
     if (asked.pending) {
         take(); // asked at the previous swap: in by now
+    }
+    if (grab.asked) {
+        take_grab();
+        drain_events(); // the key and button events the grab sends here
     }
     if (x_state_window != target) {
         // A new window (or the first poll): ask and wait, once.

@@ -23,7 +23,8 @@ libfxgl_la_SOURCES = \
 	src/interpose/stats.c \
 	src/interpose/draws.c \
 	src/interpose/depth.c \
-	src/interpose/control.c
+	src/interpose/control.c \
+	src/interpose/overlay.c
 # GLX/EGL headers only: the library never links libGL/libEGL, it finds
 # them at run time (real.c).
 libfxgl_la_CPPFLAGS = $(AM_CPPFLAGS) $(X11_CFLAGS) $(GLX_CFLAGS) $(EGL_CFLAGS) \
@@ -224,6 +225,19 @@ EXTRA_tests_interpose_test_inspect_app_DEPENDENCIES = fxgl-ctl$(EXEEXT) \
 if SANITIZERS
 tests_interpose_test_inspect_app_CPPFLAGS += -DFXGL_TEST_SANITIZERS=1
 endif
+
+# The editing overlay on glxgears under Xvfb, driven through XTest: untick, reorder, a
+# slider, save; pixels and the saved preset checked (skips without glxgears or XTest).
+check_PROGRAMS += tests/interpose/test_overlay_app
+tests_interpose_test_overlay_app_SOURCES = tests/interpose/test_overlay_app.c
+tests_interpose_test_overlay_app_CPPFLAGS = $(TEST_CPPFLAGS) $(X11_CFLAGS) $(XTST_CFLAGS) \
+	-DFXGL_SCRIPT_PATH='"$(abs_top_builddir)/tests/interpose/fxgl-uninstalled"'
+tests_interpose_test_overlay_app_LDADD = $(TEST_LDADD) $(XTST_LIBS) $(X11_LIBS)
+EXTRA_tests_interpose_test_overlay_app_DEPENDENCIES = tests/interpose/fxgl-uninstalled libfxgl.la
+if SANITIZERS
+tests_interpose_test_overlay_app_CPPFLAGS += -DFXGL_TEST_SANITIZERS=1
+endif
+EXTRA_DIST += tests/interpose/data/overlay/Overlay.fx tests/interpose/data/overlay/overlay.ini
 
 EXTRA_DIST += tests/interpose/data/Invert.fx tests/interpose/data/Broken.fx \
 	tests/interpose/data/invert.ini tests/interpose/data/broken.ini \

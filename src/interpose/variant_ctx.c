@@ -73,8 +73,7 @@ struct ip_variant_ctx {
 #define REAL(kind, type, name) IP_FN(type, ip_real_##kind##_terminal(name))
 
 static bool specialise_wanted(void) {
-    const char *env = getenv("FXGL_SPECIALISE");
-    if (env && strcmp(env, "0") == 0) {
+    if (!ip_config_get()->specialise) {
         FXGL_LOG_ONCE(FXGL_LOG_INFO, "specialised programs off (FXGL_SPECIALISE=0): passes "
                       "read their values from the uniform block");
         return false;

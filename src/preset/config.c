@@ -498,6 +498,10 @@ static void set_defaults(config_reader *r, fxgl_config *config)
     // Effects on/off on Home, as vkBasalt's toggleKey: a key games rarely bind (the
     // reference ships none; its overlay key is Home, which this takes the place of).
     config->key_effects = (fxgl_preset_key){.vk = 0x24};
+    // The editing overlay on Home, as the reference's KeyOverlay. Where KeyEffects is the
+    // same key (both defaults), the overlay takes it (src/interpose/effects.c).
+    config->key_overlay = (fxgl_preset_key){.vk = 0x24};
+    config->font_scale = 1.0f;
     config->force_shortcut_modifiers = true;
     config->log_level = FXGL_CONFIG_LOG_WARN;
     free(data_home);
@@ -580,6 +584,24 @@ static void read_input_and_log(config_reader *r, fxgl_config *config)
     read_key_binding(r, "KeyPreviousPreset", &config->key_previous_preset);
     read_key_binding(r, "KeyScreenshot", &config->key_screenshot);
     read_key_binding(r, "KeyPerformanceMode", &config->key_performance_mode);
+    read_key_binding(r, "KeyOverlay", &config->key_overlay);
+    size_t fn;
+    size_t flayer;
+    const char *const *font = layer_get(r, "OVERLAY", "FontScale", &fn, &flayer);
+    if (font != NULL) {
+        char *end = NULL;
+        float scale = fn > 0 ? strtof(font[0], &end) : 0.0f;
+        if (fn > 0 && end != font[0] && *end == '\0' && scale >= 0.25f && scale <= 8.0f) {
+            config->font_scale = scale;
+        } else {
+            warn_at(r, flayer, "OVERLAY", "FontScale", "'%s' is not a scale from 0.25 to 8",
+                    fn > 0 ? font[0] : "");
+        }
+    }
+    font = layer_get(r, "STYLE", "Font", &fn, &flayer);
+    if (font != NULL && fn > 0 && font[0][0] != '\0') {
+        r->oom |= !replace_path(&config->font_path, r->env, font[0], r->layers[flayer].dir);
+    }
     read_bool(r, "INPUT", "ForceShortcutModifiers", &config->force_shortcut_modifiers);
     size_t n;
     size_t layer;
@@ -908,5 +930,6 @@ void fxgl_config_finish(fxgl_config *config)
     }
     free(config->technique_sorting);
     free(config->log_file);
+    free(config->font_path);
     *config = (fxgl_config){0};
 }

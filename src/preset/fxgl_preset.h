@@ -409,6 +409,9 @@ typedef struct fxgl_config {
     fxgl_preset_key key_previous_preset; // [INPUT] KeyPreviousPreset
     fxgl_preset_key key_screenshot; // [INPUT] KeyScreenshot, default PrintScreen
     fxgl_preset_key key_performance_mode; // [INPUT] KeyPerformanceMode
+    fxgl_preset_key key_overlay; // [INPUT] KeyOverlay: the editing overlay, default Home (0x24)
+    float font_scale;            // [OVERLAY] FontScale: the overlay's text size factor, default 1
+    char *font_path;             // owned; [STYLE] Font: a TrueType file, NULL: the default face
     bool force_shortcut_modifiers; // [INPUT] ForceShortcutModifiers, default true
     fxgl_config_log_level log_level; // [LOG] Level: error, warn, info, debug (or 0-3)
     char *log_file;              // owned; [LOG] File, NULL = stderr

@@ -304,12 +304,15 @@ mv "$xdg/fxgl/other.conf" "$xdg/fxgl/ip_glx_app.conf"
 # 5. The default effects key: Home, held during frame 3's swap, turns the effects off
 # from frame 3 on (the program expects inverted frames 0-2 only). KeyEffects of a
 # configuration replaces it: bound to I, Home does nothing and the expectation fails.
+# Home is also KeyOverlay's default, and the editing overlay takes a key both are bound
+# to (test_overlay_app): here KeyOverlay is unbound, so Home is KeyEffects' alone.
+printf '[INPUT]\r\nKeyOverlay=0,0,0,0\r\n' >> "$xdg/fxgl/ip_glx_app.conf"
 run_env XDG_CONFIG_HOME="$xdg" FXGL_TEST_EXPECT_INVERT=1 FXGL_TEST_TOGGLE_KEY=Home \
     sh "$bin/fxgl" "$plain_app" --mode one --toggle-at 3 > "$tmp/run.log" 2>&1
 rc=$?
 same "fxgl, Home pressed at frame 3: exit status" "0" "$rc"
 [ $rc -eq 0 ] || cat "$tmp/run.log"
-printf '[INPUT]\r\nKeyEffects=73,0,0,0\r\n' >> "$xdg/fxgl/ip_glx_app.conf"
+printf 'KeyEffects=73,0,0,0\r\n' >> "$xdg/fxgl/ip_glx_app.conf"
 run_env XDG_CONFIG_HOME="$xdg" FXGL_TEST_EXPECT_INVERT=1 FXGL_TEST_TOGGLE_KEY=Home \
     sh "$bin/fxgl" "$plain_app" --mode one --toggle-at 3 > "$tmp/run.log" 2>&1
 rc=$?

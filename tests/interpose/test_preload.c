@@ -623,13 +623,14 @@ START_TEST(input_polled_only_when_read) {
     // Invert.fx reads no key or mouse uniform and invert.ini binds no key:
     // with every control key unbound too, nothing reads the input and fxgl
     // does not poll it; with the control keys' defaults (F9, F10, ...) it does.
-    // KeyEffects (default Home) is unbound through a configuration file.
+    // KeyEffects and KeyOverlay (both Home by default) are unbound through a configuration
+    // file.
     char log[1100], log_var[1200], conf[1100], conf_var[1200];
     snprintf(log, sizeof(log), "%s/tests/interpose/input-polled.log", builddir);
     snprintf(log_var, sizeof(log_var), "FXGL_LOG_FILE=%s", log);
     snprintf(conf, sizeof(conf), "%s/tests/interpose/input-polled.ini", builddir);
     snprintf(conf_var, sizeof(conf_var), "FXGL_CONFIG=%s", conf);
-    write_text(conf, "[INPUT]\nKeyEffects=0,0,0,0\n");
+    write_text(conf, "[INPUT]\nKeyEffects=0,0,0,0\nKeyOverlay=0,0,0,0\n");
     remove(log);
     expect_app("ip_glx_app",
                ENV(MARK, INVERTED, preset("invert.ini"), effect_paths(), log_var, "FXGL_LOG=debug",

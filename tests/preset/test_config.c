@@ -126,7 +126,13 @@ START_TEST(test_layering_relative_paths_and_reshade_ini)
                                            "KeyNextPreset=bad\n"
                                            "[LOG]\n"
                                            "Level=debug\n"
-                                           "File=fxgl.log\n");
+                                           "File=fxgl.log\n"
+                                           "[OVERLAY]\n"
+                                           "FontScale=1.5\n"
+                                           "[STYLE]\n"
+                                           "Font=fonts/My.ttf\n"
+                                           "[INPUT]\n"
+                                           "KeyOverlay=45,1,0,0\n");
     char home[600];
     snprintf(home, sizeof(home), "HOME=%s/home", root);
     const char *envp[] = {home, "XDG_CONFIG_DIRS=/nonexistent-fxgl", NULL};
@@ -155,6 +161,10 @@ START_TEST(test_layering_relative_paths_and_reshade_ini)
     ck_assert_uint_eq(config.key_reload.vk, 116);
     ck_assert_uint_eq(config.key_next_preset.vk, 0);
     ck_assert_uint_eq(config.key_screenshot.vk, 0x2C); // default PrintScreen
+    ck_assert_uint_eq(config.key_overlay.vk, 45);      // Ctrl+Insert
+    ck_assert(config.key_overlay.ctrl && !config.key_overlay.shift);
+    ck_assert(config.font_scale == 1.5f);
+    ck_assert_str_eq(config.font_path, at("home/.config/fxgl/fonts/My.ttf"));
     ck_assert_int_eq(config.log_level, FXGL_CONFIG_LOG_DEBUG);
     ck_assert_str_eq(config.log_file, at("home/.config/fxgl/fxgl.log"));
     ck_assert_ptr_nonnull(strstr(log.text, "fxgl.ini(9): warning: 'KeyNextPreset'"));
@@ -193,6 +203,12 @@ START_TEST(test_defaults_without_files)
     ck_assert_str_eq(config.cache_path, at("home/.cache/fxgl"));
     ck_assert(!config.performance_mode && config.force_shortcut_modifiers);
     ck_assert_uint_eq(config.transition_ms, 1000);
+    // The overlay on Home (as KeyEffects: the overlay takes the key), text at scale 1, the
+    // default face.
+    ck_assert_uint_eq(config.key_overlay.vk, 0x24);
+    ck_assert_uint_eq(config.key_effects.vk, 0x24);
+    ck_assert(config.font_scale == 1.0f);
+    ck_assert_ptr_null(config.font_path);
     ck_assert_int_eq(config.log_level, FXGL_CONFIG_LOG_WARN);
     ck_assert_ptr_null(config.log_file);
     fxgl_config_finish(&config);
