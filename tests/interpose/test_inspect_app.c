@@ -268,6 +268,25 @@ START_TEST(glxgears_controlled) {
     }
     ck_assert_msg(file_has(log, "dump: fxgl dump: frame"), "no SIGUSR1 dump in %s", log);
     ck_assert(file_has(log, "dump:   technique Invert: ran"));
+
+    // preset next / prev over the socket: broken.ini's neighbours in its folder (sorted by
+    // name) are depthinvert.ini, whose DepthInvert.fx is not in this run's search path
+    // (nothing runs: the corner goes black), and sizegreen.ini; prev comes back to
+    // broken.ini (the red Invert.fx again). Neither switch reads a preset on the
+    // presenting thread: the worker read each ahead, and the library logs the presenting
+    // thread's count of preset reads since its first frame with the switch.
+    ck_assert_int_eq(ctl(out, sizeof(out), "preset next"), 0);
+    grabs = wait_corner(0, 60000);
+    printf("preset next: effects off in window grab %d after the reply\n", grabs);
+    ck_assert_msg(grabs > 0, "preset next: the corner never went black");
+    ck_assert_int_eq(ctl(out, sizeof(out), "preset prev"), 0);
+    grabs = wait_corner(2, 60000);
+    printf("preset prev: the red Invert.fx again in window grab %d after the reply\n", grabs);
+    ck_assert_msg(grabs > 0, "preset prev: broken.ini's Invert.fx never came back");
+    ck_assert_msg(file_has(log, "depthinvert.ini: read ahead on the worker; 0 preset file(s) "
+                                "read on this thread since its first frame"), "%s", log);
+    ck_assert_msg(file_has(log, "broken.ini: read ahead on the worker; 0 preset file(s) "
+                                "read on this thread since its first frame"), "%s", log);
 }
 END_TEST
 
