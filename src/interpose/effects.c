@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -514,6 +515,29 @@ bool ip_effects_switch_preset(int step) {
         fxgl_log(FXGL_LOG_INFO, "%s preset: switching once the presets beside '%s' are read",
                  step < 0 ? "previous" : "next", current);
     }
+    return true;
+}
+
+bool ip_effects_select_preset(const char *path, char *reply, size_t size) {
+    pthread_once(&session_once, session_setup);
+    const char *dot = strrchr(path, '.');
+    if (path[0] != '/' || strlen(path) >= PATH_MAX || !dot || strchr(dot, '/') ||
+        (strcasecmp(dot, ".ini") != 0 && strcasecmp(dot, ".txt") != 0)) {
+        snprintf(reply, size, "error: '%s' is not an absolute path to a .ini or .txt preset; "
+                 "nothing changed", path);
+        return false;
+    }
+    pthread_mutex_lock(&session.lock);
+    bool running = session.preset_path[0] != '\0';
+    if (running) {
+        switch_to_locked(path);
+    }
+    pthread_mutex_unlock(&session.lock);
+    if (!running) {
+        snprintf(reply, size, "error: no preset runs in this program; nothing changed");
+        return false;
+    }
+    snprintf(reply, size, "preset %s: read on the worker, shown a few frames from now", path);
     return true;
 }
 
