@@ -364,6 +364,21 @@ static void handle_event(fxgl_reloader *r, const struct inotify_event *ev)
 // hands them to the read-ahead unless it was given another base meanwhile.
 static void read_ahead(fxgl_reloader *r, const char *base)
 {
+    // Its directory, watched whatever no_watch says: the folder's presets change under
+    // the read-ahead too (handle_event leaves the rest alone with no_watch).
+    char *c = canonical(base);
+    char *slash = c != NULL ? strrchr(c, '/') : NULL;
+    char *dir = slash == NULL ? NULL : slash == c ? strdup("/") : strndup(c, (size_t)(slash - c));
+    pthread_mutex_lock(&r->lock);
+    if (dir != NULL && r->ahead_base != NULL && strcmp(r->ahead_base, base) == 0 &&
+        r->ahead_dir == NULL) {
+        watch_dir_of(r, c);
+        r->ahead_dir = dir;
+        dir = NULL;
+    }
+    pthread_mutex_unlock(&r->lock);
+    free(dir);
+    free(c);
     char *paths[2] = {NULL, NULL};
     fxgl_held_preset *held[2] = {NULL, NULL};
     for (int k = 0; k < 2; k++) {
@@ -800,35 +815,19 @@ bool fxgl_reloader_read_preset(fxgl_reloader *r, const char *path)
 
 bool fxgl_reloader_read_ahead(fxgl_reloader *r, const char *path)
 {
-    char *base = NULL, *dir = NULL;
-    if (path != NULL) {
-        base = strdup(path);
-        char *c = canonical(path);
-        char *slash = c != NULL ? strrchr(c, '/') : NULL;
-        if (slash != NULL) {
-            dir = slash == c ? strdup("/") : strndup(c, (size_t)(slash - c));
-        }
-        free(c);
-        if (base == NULL || dir == NULL) {
-            free(base);
-            free(dir);
-            return false;
-        }
+    // Nothing but a copy here (the host calls it on its presenting thread): the worker
+    // resolves the directory and watches it (read_ahead).
+    char *base = path != NULL ? strdup(path) : NULL;
+    if (path != NULL && base == NULL) {
+        return false;
     }
     char *old_paths[2];
     fxgl_held_preset *old_held[2];
     pthread_mutex_lock(&r->lock);
-    if (dir != NULL) {
-        // Watched whatever no_watch says: the folder's presets change under the
-        // read-ahead too (handle_event leaves the rest alone with no_watch).
-        char probe[PATH_MAX];
-        snprintf(probe, sizeof(probe), "%s/.", dir);
-        watch_dir_of(r, probe);
-    }
     free(r->ahead_base);
     free(r->ahead_dir);
     r->ahead_base = base;
-    r->ahead_dir = dir;
+    r->ahead_dir = NULL;
     r->ahead_ready = false;
     r->ahead_dirty = base != NULL;
     r->ahead_changed_at = 0; // read right away
