@@ -30,7 +30,7 @@ static void usage(FILE *f) {
     fprintf(f,
             "usage: fxgl-ctl [-p PID | -s SOCKET] COMMAND [ARGS...]\n"
             "commands: disable all | disable A.fx,B.fx/Technique | enable all | toggle |\n"
-            "          reload | preset next | preset prev | performance |\n"
+            "          reload | preset next | preset prev | preset /PATH.ini | performance |\n"
             "          visualise Effect.fx:Texture[@mip,channels,corner,slice=N,scale=X] |\n"
             "          visualise off |\n"
             "          overlay on|off|toggle | dump [FILE] | screenshot [both] | status |\n"

@@ -170,28 +170,45 @@ void fxgl_effects_destroy(fxgl_effects *fx)
     free(fx);
 }
 
-bool fxgl_effects_set_preset(fxgl_effects *fx, const char *path)
+fxgl_held_preset *fxgl_effects_read_preset(fxgl_effects *fx, const char *path)
 {
-    held_preset *h = NULL;
-    if (path != NULL) {
-        h = calloc(1, sizeof(*h));
-        if (h == NULL) {
-            return false;
-        }
-        h->preset = fxgl_preset_create(&(fxgl_preset_desc){.path = path,
-                                                            .sink = fx->desc.sink});
-        if (h->preset == NULL) {
-            free(h);
-            return false;
-        }
-        h->refs = 1;
-        fxgl_effects_lock_preset(fx, h->preset);
+    held_preset *h = path != NULL ? calloc(1, sizeof(*h)) : NULL;
+    if (h == NULL) {
+        return NULL;
     }
+    h->preset = fxgl_preset_create(&(fxgl_preset_desc){.path = path, .sink = fx->desc.sink});
+    if (h->preset == NULL) {
+        free(h);
+        return NULL;
+    }
+    h->refs = 1;
+    return h;
+}
+
+void fxgl_effects_use_preset(fxgl_effects *fx, fxgl_held_preset *held)
+{
     pthread_mutex_lock(&fx->lock);
     held_preset *old = fx->current;
-    fx->current = h;
+    fx->current = held;
+    if (held != NULL) {
+        held->refs++;
+        // Under the lock, as fxgl_effects_set_performance_mode does: a compile holding a
+        // reference only reads the values.
+        fxgl_preset_lock(held->preset,
+                         fx->desc.performance_mode ? FXGL_EFFECTS_PERFORMANCE_LOCK : NULL);
+    }
     pthread_mutex_unlock(&fx->lock);
     release(fx, old);
+}
+
+bool fxgl_effects_set_preset(fxgl_effects *fx, const char *path)
+{
+    held_preset *h = fxgl_effects_read_preset(fx, path);
+    if (path != NULL && h == NULL) {
+        return false;
+    }
+    fxgl_effects_use_preset(fx, h);
+    release(fx, h); // the compile object holds its own
     return true;
 }
 

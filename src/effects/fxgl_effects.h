@@ -72,6 +72,14 @@ fxgl_held_preset *fxgl_effects_hold_preset(fxgl_effects *fx);
 const fxgl_preset *fxgl_held_preset_get(const fxgl_held_preset *held);
 void fxgl_effects_release_preset(fxgl_effects *fx, fxgl_held_preset *held);
 
+// fxgl_effects_set_preset in two steps, so that the reading can run on another thread than
+// the switch: read_preset reads the file into a new hold (the caller's; NULL when path is
+// NULL or out of memory) without changing what compiles use; use_preset makes a hold the
+// preset compiles use (taking a reference of its own, locking it in performance mode)
+// and reads no file. NULL: no preset.
+fxgl_held_preset *fxgl_effects_read_preset(fxgl_effects *fx, const char *path);
+void fxgl_effects_use_preset(fxgl_effects *fx, fxgl_held_preset *held);
+
 // The message a save is refused with in performance mode.
 #define FXGL_EFFECTS_PERFORMANCE_LOCK \
     "performance mode is on: effect variables are compile-time constants and read-only; " \
@@ -316,6 +324,32 @@ bool fxgl_reloader_idle(fxgl_reloader *r);
 
 // Compiles finished since create (successful or not), for tests and statistics.
 uint64_t fxgl_reloader_compiles(fxgl_reloader *r);
+
+// Reads the preset at path on the worker and makes it the watched one: reported like an
+// edit of the watched preset (a result with preset_changed, after the worker has set it
+// on the compile object and asked for the recompiles its definitions need). For a switch
+// the read-ahead did not foresee. false when out of memory.
+bool fxgl_reloader_read_preset(fxgl_reloader *r, const char *path);
+
+// The read-ahead: the worker reads the presets beside path (fxgl_preset_neighbour, the
+// next and the previous), before any compile it owes, and again when a preset of their
+// directory is written, created or removed (that directory is watched even with
+// no_watch), so that a switch to one of them reads no file on the host's thread. It
+// owes the host nothing (fxgl_reloader_idle does not wait for it). Calling it again
+// replaces path; NULL stops it. false when out of memory.
+bool fxgl_reloader_read_ahead(fxgl_reloader *r, const char *path);
+// Bumped by every read-ahead the worker finishes: a host asks for the neighbours again
+// when it changed.
+unsigned fxgl_reloader_ahead_generation(fxgl_reloader *r);
+// The read-ahead's neighbours of path, without waiting: false while the worker has not
+// read them for path. next and previous are "" when there is no other preset.
+bool fxgl_reloader_neighbours(fxgl_reloader *r, const char *path, char *next, char *previous,
+                              size_t size);
+// The read-ahead's copy of the preset at path (one of the neighbours, spelt as
+// fxgl_reloader_neighbours gives it), handed over: the caller gives it back with
+// fxgl_effects_release_preset on the reloader's compile object. NULL when the read-ahead
+// does not hold it (not read yet, taken, unreadable): then fxgl_reloader_read_preset.
+fxgl_held_preset *fxgl_reloader_take_ahead(fxgl_reloader *r, const char *path);
 
 // --- timed preset transitions (transition.c) ---
 //

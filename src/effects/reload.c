@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/eventfd.h>
 #include <sys/inotify.h>
 #include <sys/resource.h>
@@ -72,6 +73,18 @@ struct fxgl_reloader {
     bool preset_dirty;
     uint64_t preset_changed_at;
     result_node *head, *tail;
+    // The read-ahead (fxgl_reloader_read_ahead): the presets beside ahead_base, read on
+    // the worker so that a switch to one of them reads nothing on the host's thread.
+    char *ahead_base;            // as given, NULL: off
+    char *ahead_dir;             // real path of its directory (events there refresh it)
+    bool ahead_dirty;            // to be read (again)
+    uint64_t ahead_changed_at;
+    bool ahead_ready;            // ahead[] holds ahead_base's neighbours
+    unsigned ahead_gen;          // bumped by every read the worker finishes
+    struct {
+        char *path;              // as fxgl_preset_neighbour spells it, NULL: none
+        fxgl_held_preset *held;  // read from it; NULL once taken (or unreadable)
+    } ahead[2];                  // [0] the next, [1] the previous
     uint64_t compiles;
     bool busy;                   // the worker took an item or the preset and has not
                                  // queued its result yet (fxgl_reloader_idle)
@@ -293,13 +306,17 @@ static void handle_event(fxgl_reloader *r, const struct inotify_event *ev)
         // Events were lost: any file may have changed, so everything is rebuilt.
         pthread_mutex_lock(&r->lock);
         uint64_t t = now_ms();
-        for (size_t i = 0; i < r->item_count; i++) {
+        for (size_t i = 0; !r->no_watch && i < r->item_count; i++) {
             r->items[i].dirty = true;
             r->items[i].changed_at = t;
         }
-        if (r->preset_path != NULL) {
+        if (!r->no_watch && r->preset_path != NULL) {
             r->preset_dirty = true;
             r->preset_changed_at = t;
+        }
+        if (r->ahead_base != NULL) {
+            r->ahead_dirty = true;
+            r->ahead_changed_at = t;
         }
         pthread_mutex_unlock(&r->lock);
         return;
@@ -319,7 +336,9 @@ static void handle_event(fxgl_reloader *r, const struct inotify_event *ev)
         snprintf(full, sizeof(full), "%s%s%s", dir, strcmp(dir, "/") == 0 ? "" : "/",
                  ev->name);
         uint64_t t = now_ms();
-        for (size_t i = 0; i < r->item_count; i++) {
+        // The read-ahead's directory is watched even with no_watch: only the read-ahead
+        // follows it then.
+        for (size_t i = 0; !r->no_watch && i < r->item_count; i++) {
             for (size_t k = 0; k < r->items[i].file_count; k++) {
                 if (strcmp(r->items[i].files[k], full) == 0) {
                     r->items[i].dirty = true;
@@ -327,12 +346,67 @@ static void handle_event(fxgl_reloader *r, const struct inotify_event *ev)
                 }
             }
         }
-        if (r->preset_path != NULL && strcmp(r->preset_path, full) == 0) {
+        if (!r->no_watch && r->preset_path != NULL && strcmp(r->preset_path, full) == 0) {
             r->preset_dirty = true;
             r->preset_changed_at = t;
         }
+        const char *dot = strrchr(ev->name, '.');
+        if (r->ahead_dir != NULL && strcmp(r->ahead_dir, dir) == 0 && dot != NULL &&
+            (strcasecmp(dot, ".ini") == 0 || strcasecmp(dot, ".txt") == 0)) {
+            r->ahead_dirty = true; // a preset of the folder came, went or changed
+            r->ahead_changed_at = t;
+        }
     }
     pthread_mutex_unlock(&r->lock);
+}
+
+// Reads base's neighbours (the directory listing and both files, on this thread) and
+// hands them to the read-ahead unless it was given another base meanwhile.
+static void read_ahead(fxgl_reloader *r, const char *base)
+{
+    // Its directory, watched whatever no_watch says: the folder's presets change under
+    // the read-ahead too (handle_event leaves the rest alone with no_watch).
+    char *c = canonical(base);
+    char *slash = c != NULL ? strrchr(c, '/') : NULL;
+    char *dir = slash == NULL ? NULL : slash == c ? strdup("/") : strndup(c, (size_t)(slash - c));
+    pthread_mutex_lock(&r->lock);
+    if (dir != NULL && r->ahead_base != NULL && strcmp(r->ahead_base, base) == 0 &&
+        r->ahead_dir == NULL) {
+        watch_dir_of(r, c);
+        r->ahead_dir = dir;
+        dir = NULL;
+    }
+    pthread_mutex_unlock(&r->lock);
+    free(dir);
+    free(c);
+    char *paths[2] = {NULL, NULL};
+    fxgl_held_preset *held[2] = {NULL, NULL};
+    for (int k = 0; k < 2; k++) {
+        char path[PATH_MAX];
+        if (fxgl_preset_neighbour(base, k == 0 ? 1 : -1, path, sizeof(path))) {
+            paths[k] = strdup(path);
+            held[k] = paths[k] != NULL ? fxgl_effects_read_preset(r->effects, path) : NULL;
+        }
+    }
+    pthread_mutex_lock(&r->lock);
+    bool current = r->ahead_base != NULL && strcmp(r->ahead_base, base) == 0;
+    for (int k = 0; current && k < 2; k++) {
+        char *p = r->ahead[k].path;
+        fxgl_held_preset *h = r->ahead[k].held;
+        r->ahead[k].path = paths[k];
+        r->ahead[k].held = held[k];
+        paths[k] = p;
+        held[k] = h;
+    }
+    if (current) {
+        r->ahead_ready = true;
+        r->ahead_gen++;
+    }
+    pthread_mutex_unlock(&r->lock);
+    for (int k = 0; k < 2; k++) { // the older copies, or these when base is gone
+        free(paths[k]);
+        fxgl_effects_release_preset(r->effects, held[k]);
+    }
 }
 
 // After a result is queued (or lost to memory): the worker holds nothing back any more.
@@ -377,7 +451,20 @@ static void *worker(void *arg)
                 timeout = (int)(due - t);
             }
         }
-        for (size_t i = 0; !preset_ready && ready_path == NULL && i < r->item_count; i++) {
+        // The read-ahead comes before the compiles: a switch key pressed once the effects
+        // show finds the neighbours read. It owes the host nothing (not busy).
+        char *ahead_base = NULL;
+        if (!preset_ready && r->ahead_dirty && r->ahead_base != NULL) {
+            uint64_t due = r->ahead_changed_at + r->settle_ms;
+            if (r->ahead_changed_at == 0 || due <= t) {
+                r->ahead_dirty = false;
+                ahead_base = strdup(r->ahead_base);
+            } else if (timeout < 0 || due - t < (uint64_t)timeout) {
+                timeout = (int)(due - t);
+            }
+        }
+        for (size_t i = 0; !preset_ready && ahead_base == NULL && ready_path == NULL &&
+                           i < r->item_count; i++) {
             watched *w = &r->items[i];
             if (!w->dirty) {
                 continue;
@@ -412,6 +499,11 @@ static void *worker(void *arg)
                 push_result(r, node);
             }
             set_idle(r);
+            continue;
+        }
+        if (ahead_base != NULL) {
+            read_ahead(r, ahead_base);
+            free(ahead_base);
             continue;
         }
         if (ready_path != NULL) {
@@ -508,6 +600,12 @@ void fxgl_reloader_destroy(fxgl_reloader *r)
     free(r->texture_paths);
     free(r->preset_path);
     free(r->preset_given);
+    free(r->ahead_base);
+    free(r->ahead_dir);
+    for (int k = 0; k < 2; k++) {
+        free(r->ahead[k].path);
+        fxgl_effects_release_preset(r->effects, r->ahead[k].held);
+    }
     if (r->ino >= 0) {
         close(r->ino);
     }
@@ -700,4 +798,86 @@ uint64_t fxgl_reloader_compiles(fxgl_reloader *r)
     uint64_t n = r->compiles;
     pthread_mutex_unlock(&r->lock);
     return n;
+}
+
+bool fxgl_reloader_read_preset(fxgl_reloader *r, const char *path)
+{
+    if (path == NULL || !fxgl_reloader_watch_preset(r, path)) {
+        return false;
+    }
+    pthread_mutex_lock(&r->lock);
+    r->preset_dirty = true;
+    r->preset_changed_at = 0; // read right away
+    pthread_mutex_unlock(&r->lock);
+    wake(r);
+    return true;
+}
+
+bool fxgl_reloader_read_ahead(fxgl_reloader *r, const char *path)
+{
+    // Nothing but a copy here (the host calls it on its presenting thread): the worker
+    // resolves the directory and watches it (read_ahead).
+    char *base = path != NULL ? strdup(path) : NULL;
+    if (path != NULL && base == NULL) {
+        return false;
+    }
+    char *old_paths[2];
+    fxgl_held_preset *old_held[2];
+    pthread_mutex_lock(&r->lock);
+    free(r->ahead_base);
+    free(r->ahead_dir);
+    r->ahead_base = base;
+    r->ahead_dir = NULL;
+    r->ahead_ready = false;
+    r->ahead_dirty = base != NULL;
+    r->ahead_changed_at = 0; // read right away
+    for (int k = 0; k < 2; k++) {
+        old_paths[k] = r->ahead[k].path;
+        old_held[k] = r->ahead[k].held;
+        r->ahead[k].path = NULL;
+        r->ahead[k].held = NULL;
+    }
+    pthread_mutex_unlock(&r->lock);
+    for (int k = 0; k < 2; k++) {
+        free(old_paths[k]);
+        fxgl_effects_release_preset(r->effects, old_held[k]);
+    }
+    wake(r);
+    return true;
+}
+
+unsigned fxgl_reloader_ahead_generation(fxgl_reloader *r)
+{
+    pthread_mutex_lock(&r->lock);
+    unsigned gen = r->ahead_gen;
+    pthread_mutex_unlock(&r->lock);
+    return gen;
+}
+
+bool fxgl_reloader_neighbours(fxgl_reloader *r, const char *path, char *next, char *previous,
+                              size_t size)
+{
+    pthread_mutex_lock(&r->lock);
+    bool ready = r->ahead_ready && r->ahead_base != NULL && path != NULL &&
+                 strcmp(r->ahead_base, path) == 0;
+    if (ready) {
+        snprintf(next, size, "%s", r->ahead[0].path != NULL ? r->ahead[0].path : "");
+        snprintf(previous, size, "%s", r->ahead[1].path != NULL ? r->ahead[1].path : "");
+    }
+    pthread_mutex_unlock(&r->lock);
+    return ready;
+}
+
+fxgl_held_preset *fxgl_reloader_take_ahead(fxgl_reloader *r, const char *path)
+{
+    fxgl_held_preset *held = NULL;
+    pthread_mutex_lock(&r->lock);
+    for (int k = 0; r->ahead_ready && path != NULL && held == NULL && k < 2; k++) {
+        if (r->ahead[k].path != NULL && strcmp(r->ahead[k].path, path) == 0) {
+            held = r->ahead[k].held;
+            r->ahead[k].held = NULL; // the caller's now
+        }
+    }
+    pthread_mutex_unlock(&r->lock);
+    return held;
 }

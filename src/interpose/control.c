@@ -605,6 +605,13 @@ static bool dump_to_log(ip_inspect *i, const char *line, char *reply, size_t siz
 
 static void run_command(void *user, const char *line, char *reply, size_t size) {
     ip_inspect *i = user;
+    if (strncmp(line, "preset ", 7) == 0 && strcasecmp(line + 7, "next") != 0 &&
+        strcasecmp(line + 7, "prev") != 0) { // a path: next and prev are the inspector's
+        ip_effects_select_preset(line + 7, reply, size);
+        fxgl_log(strncmp(reply, "error", 5) == 0 ? FXGL_LOG_WARN : FXGL_LOG_INFO,
+                 "control: %s: %s", line, reply);
+        return;
+    }
     if (dump_to_log(i, line, reply, size) || ip_depth_command(line, reply, size)) {
         fxgl_log(FXGL_LOG_INFO, "control: %s: %s", line, reply);
         return;

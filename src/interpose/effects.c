@@ -14,13 +14,13 @@
  * Every failure (a file that does not compile, a preset that names a missing
  * technique) is logged once and skips only what failed.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -32,7 +32,6 @@
 #include "fxgl_interpose.h"
 #include "fxgl_preset.h"
 
-#define IP_MAX_PRESET_FILES 512      // presets considered beside the current one
 #define IP_SHARED_MAX 64             // compiled effects kept for other contexts
 
 
@@ -55,6 +54,11 @@ static struct session {
     pthread_mutex_t lock;        // guards the requests, never held during I/O or a compile
     char preset_path[PATH_MAX];  // the current preset ("" none); next/previous change it
     unsigned preset_gen;         // bumped by every preset switch
+    // The presets beside preset_path, as a runtime's read-ahead found them on its worker
+    // (take_requests publishes them): a switch picks its path here and reads no file.
+    bool neighbours_known;       // next/previous are preset_path's
+    char next[PATH_MAX], previous[PATH_MAX]; // "" when there is none
+    int pending_step;            // a switch asked before they were known (the last wins)
     unsigned reload_gen;         // bumped by every reload request
     unsigned perf_gen;           // bumped by every performance-mode change
     bool performance_mode;       // the mode now asked for
@@ -92,6 +96,9 @@ struct ip_effects {
     bool apply_staged;           // preset holds a switch or an edit not applied yet
     double apply_duration;       // its blend in seconds (0: at once)
     unsigned preset_gen, reload_gen, perf_gen; // the session's, as last acted on
+    unsigned ahead_gen;          // the reloader's read-ahead, as last published
+    bool switch_read;            // a switch the read-ahead did not hold: read on the worker
+    unsigned long reads_at_load; // presets this thread had read when its first frame ended
     ip_warm *warm;               // the worker's private context for prewarms (NULL: none)
     struct timespec created;     // for the "effects ready after" line
     unsigned reused;             // first compiles taken from another context
@@ -469,89 +476,68 @@ bool ip_effects_performance_mode(void) {
     return on;
 }
 
-static int compare_names(const void *a, const void *b) {
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
+// Under session.lock: preset_path becomes path, and every runtime switches at its next
+// frame (take_requests).
+static void switch_to_locked(const char *path) {
+    snprintf(session.preset_path, sizeof(session.preset_path), "%s", path);
+    session.preset_gen++;
+    session.neighbours_known = false;
+    session.pending_step = 0;
 }
 
-// The presets beside the current one, sorted by name (the reference's
-// next/previous list): files of the preset's directory that are presets
-// (.ini/.txt with a Techniques key). Fills next with the one step places
-// away (wrapping); false when there is no other.
-static bool neighbour_preset(const char *current, int step, char *next, size_t size) {
-    char dir[PATH_MAX];
-    snprintf(dir, sizeof(dir), "%s", current);
-    char *slash = strrchr(dir, '/');
-    const char *name = slash ? slash + 1 : current;
-    if (slash) {
-        *slash = '\0';
-    } else {
-        snprintf(dir, sizeof(dir), ".");
-    }
-    DIR *d = opendir(dir);
-    if (!d) {
-        return false;
-    }
-    char **names = NULL;
-    size_t count = 0;
-    struct dirent *ent;
-    while ((ent = readdir(d)) && count < IP_MAX_PRESET_FILES) {
-        char path[PATH_MAX];
-        if (ent->d_name[0] == '.' ||
-            snprintf(path, sizeof(path), "%s/%s", dir, ent->d_name) >= (int)sizeof(path)) {
-            continue;
-        }
-        struct stat st;
-        bool is_current = strcmp(ent->d_name, name) == 0;
-        if (!is_current && (stat(path, &st) != 0 || !S_ISREG(st.st_mode) ||
-                            !fxgl_preset_is_preset_path(path))) {
-            continue;
-        }
-        char *copy = strdup(ent->d_name);
-        char **grown = copy ? realloc(names, (count + 1) * sizeof(*names)) : NULL;
-        if (!grown) {
-            free(copy);
-            break;
-        }
-        names = grown;
-        names[count++] = copy;
-    }
-    closedir(d);
-    bool found = false;
-    if (count > 1) {
-        qsort(names, count, sizeof(*names), compare_names);
-        size_t at = 0;
-        for (size_t i = 0; i < count; i++) {
-            if (strcmp(names[i], name) == 0) {
-                at = i;
-            }
-        }
-        long k = ((long)at + step) % (long)count;
-        k += k < 0 ? (long)count : 0;
-        found = snprintf(next, size, "%s/%s", dir, names[k]) < (int)size;
-    }
-    for (size_t i = 0; i < count; i++) {
-        free(names[i]);
-    }
-    free(names);
-    return found;
-}
-
+// Reads no file (a key and the control socket call it on the presenting thread): the path
+// comes from the read-ahead's list (session.next/previous). Before a runtime's worker has
+// read that list, the switch waits for it (pending_step, acted on in take_requests).
 bool ip_effects_switch_preset(int step) {
     pthread_once(&session_once, session_setup);
-    char current[PATH_MAX], next[PATH_MAX];
+    char current[PATH_MAX], next[PATH_MAX] = "";
+    bool known = false;
     pthread_mutex_lock(&session.lock);
     snprintf(current, sizeof(current), "%s", session.preset_path);
+    if (step != 0 && current[0] && session.neighbours_known) {
+        known = true;
+        snprintf(next, sizeof(next), "%s", step > 0 ? session.next : session.previous);
+        if (next[0]) {
+            switch_to_locked(next);
+        }
+    } else if (step != 0 && current[0]) {
+        session.pending_step = step;
+    }
     pthread_mutex_unlock(&session.lock);
-    if (step == 0 || !current[0] || !neighbour_preset(current, step, next, sizeof(next))) {
+    if (step == 0 || !current[0] || (known && !next[0])) {
         fxgl_log(FXGL_LOG_INFO, "no %s preset beside '%s'", step < 0 ? "previous" : "next",
                  current);
         return false;
     }
+    if (known) {
+        fxgl_log(FXGL_LOG_INFO, "preset %s", next);
+    } else {
+        fxgl_log(FXGL_LOG_INFO, "%s preset: switching once the presets beside '%s' are read",
+                 step < 0 ? "previous" : "next", current);
+    }
+    return true;
+}
+
+bool ip_effects_select_preset(const char *path, char *reply, size_t size) {
+    pthread_once(&session_once, session_setup);
+    const char *dot = strrchr(path, '.');
+    if (path[0] != '/' || strlen(path) >= PATH_MAX || !dot || strchr(dot, '/') ||
+        (strcasecmp(dot, ".ini") != 0 && strcasecmp(dot, ".txt") != 0)) {
+        snprintf(reply, size, "error: '%s' is not an absolute path to a .ini or .txt preset; "
+                 "nothing changed", path);
+        return false;
+    }
     pthread_mutex_lock(&session.lock);
-    snprintf(session.preset_path, sizeof(session.preset_path), "%s", next);
-    session.preset_gen++;
+    bool running = session.preset_path[0] != '\0';
+    if (running) {
+        switch_to_locked(path);
+    }
     pthread_mutex_unlock(&session.lock);
-    fxgl_log(FXGL_LOG_INFO, "preset %s", next);
+    if (!running) {
+        snprintf(reply, size, "error: no preset runs in this program; nothing changed");
+        return false;
+    }
+    snprintf(reply, size, "preset %s: read on the worker, shown a few frames from now", path);
     return true;
 }
 
@@ -745,6 +731,9 @@ ip_effects *ip_effects_load(fxgl_runtime *rt, const fxgl_gl_info *info, int widt
     if (live && path[0]) {
         fxgl_reloader_watch_preset(fx->reloader, path);
     }
+    if (path[0]) {
+        fxgl_reloader_read_ahead(fx->reloader, path); // before add_wanted: read first
+    }
     add_wanted(fx);
     // The preset's Techniques naming files that were not found.
     size_t technique_count = 0;
@@ -765,6 +754,7 @@ ip_effects *ip_effects_load(fxgl_runtime *rt, const fxgl_gl_info *info, int widt
              "compiled by another context)%s; frames pass through until they are ready",
              fx->entry_count - reused, reused,
              live ? ", live reload on (FXGL_RELOAD=0 turns it off)" : "");
+    fx->reads_at_load = fxgl_preset_reads_on_thread();
     return fx;
 }
 
@@ -786,6 +776,93 @@ void ip_effects_compile_counts(const ip_effects *fx, unsigned *compiled, unsigne
     *reused = fx ? fx->reused : 0;
 }
 
+// The read-ahead's list of the presets beside the current one, for the session (any
+// runtime's will do: they read the same folder); a switch asked before it was known
+// happens now.
+static void publish_neighbours(ip_effects *fx, const char *current) {
+    unsigned gen = fxgl_reloader_ahead_generation(fx->reloader);
+    char next[PATH_MAX], previous[PATH_MAX];
+    if (gen == fx->ahead_gen ||
+        !fxgl_reloader_neighbours(fx->reloader, current, next, previous, sizeof(next))) {
+        return;
+    }
+    fx->ahead_gen = gen;
+    char to[PATH_MAX] = "";
+    pthread_mutex_lock(&session.lock);
+    if (strcmp(session.preset_path, current) == 0) {
+        snprintf(session.next, sizeof(session.next), "%s", next);
+        snprintf(session.previous, sizeof(session.previous), "%s", previous);
+        session.neighbours_known = true;
+        if (session.pending_step != 0) {
+            snprintf(to, sizeof(to), "%s", session.pending_step > 0 ? next : previous);
+            session.pending_step = 0;
+            if (to[0]) {
+                switch_to_locked(to);
+            }
+        }
+    }
+    pthread_mutex_unlock(&session.lock);
+    if (to[0]) {
+        fxgl_log(FXGL_LOG_INFO, "preset %s", to);
+    }
+}
+
+// A switch to path: the read-ahead's copy when it holds it (read on the worker already:
+// the switch shows in this frame when it needs no compile), or else read on the worker
+// and applied when it is back (ip_effects_frame). Definitions may differ between
+// presets, and in performance mode the values are the code: what they change recompiles
+// in the background.
+static void switch_preset(ip_effects *fx, const char *path, bool recompile) {
+    bool live = ip_config_get()->live_reload;
+    fxgl_held_preset *next = fx->switch_read ? NULL : fxgl_reloader_take_ahead(fx->reloader,
+                                                                                path);
+    fxgl_reloader_read_ahead(fx->reloader, path); // the new neighbours, on the worker
+    if (!next) {
+        // An older read on the worker may still be owed: this one comes after it, and
+        // only the result for the current path is applied.
+        fx->switch_read = fxgl_reloader_read_preset(fx->reloader, path);
+        fxgl_log(FXGL_LOG_INFO, "preset %s: read on the worker, applied when it is in", path);
+        return;
+    }
+    fxgl_preset_define_list *before = calloc(fx->entry_count + 1, sizeof(*before));
+    for (size_t i = 0; before && i < fx->entry_count; i++) {
+        fxgl_effects_defines(fx->compiler, base_name(fx->entries[i].path), &before[i]);
+    }
+    fxgl_effects_use_preset(fx->compiler, next); // reads no file
+    bool all = fxgl_effects_performance_mode(fx->compiler);
+    for (size_t i = 0; i < fx->entry_count; i++) {
+        fxgl_preset_define_list after = {0};
+        bool same = before && !all &&
+                    fxgl_effects_defines(fx->compiler, base_name(fx->entries[i].path),
+                                         &after) &&
+                    after.count == before[i].count;
+        for (size_t k = 0; same && k < after.count; k++) {
+            same = strcmp(after.items[k].name, before[i].items[k].name) == 0 &&
+                   strcmp(after.items[k].value, before[i].items[k].value) == 0;
+        }
+        fxgl_preset_define_list_finish(&after);
+        if (!same && !recompile) {
+            fxgl_reloader_request(fx->reloader, fx->entries[i].id);
+        }
+    }
+    for (size_t i = 0; before && i < fx->entry_count; i++) {
+        fxgl_preset_define_list_finish(&before[i]);
+    }
+    free(before);
+    fxgl_effects_release_preset(fx->compiler, fx->preset);
+    fx->preset = next;
+    if (live) {
+        fxgl_reloader_watch_preset(fx->reloader, path);
+    }
+    add_wanted(fx); // effects only the new preset enables
+    // Applied with the recompiles and the new effects, as one set (ip_effects_frame).
+    fx->apply_staged = true;
+    fx->apply_duration = session.config->transition_ms / 1000.0;
+    fxgl_log(FXGL_LOG_INFO, "preset %s: read ahead on the worker; %lu preset file(s) read "
+             "on this thread since its first frame", path,
+             fxgl_preset_reads_on_thread() - fx->reads_at_load);
+}
+
 // Every request from the session since the last frame, acted on without waiting.
 static void take_requests(ip_effects *fx) {
     char path[PATH_MAX];
@@ -804,51 +881,10 @@ static void take_requests(ip_effects *fx) {
         fxgl_effects_set_performance_mode(fx->compiler, performance_mode); // locks its preset
         recompile = true;
     }
-    if (switched) {
-        // Read once, here: a switch shows in the frame whose key asked for it when it
-        // needs no compile (a set shows only once all its effects are in), so it cannot
-        // wait for the worker. Definitions may differ between presets, and in
-        // performance mode the values are the code: recompile (in the background) where
-        // they matter.
-        fxgl_preset_define_list *before = calloc(fx->entry_count + 1, sizeof(*before));
-        for (size_t i = 0; before && i < fx->entry_count; i++) {
-            fxgl_effects_defines(fx->compiler, base_name(fx->entries[i].path), &before[i]);
-        }
-        fxgl_held_preset *next = NULL;
-        if (fxgl_effects_set_preset(fx->compiler, path)) {
-            next = fxgl_effects_hold_preset(fx->compiler);
-        }
-        bool all = fxgl_effects_performance_mode(fx->compiler);
-        for (size_t i = 0; next && i < fx->entry_count; i++) {
-            fxgl_preset_define_list after = {0};
-            bool same = before && !all &&
-                        fxgl_effects_defines(fx->compiler, base_name(fx->entries[i].path),
-                                             &after) &&
-                        after.count == before[i].count;
-            for (size_t k = 0; same && k < after.count; k++) {
-                same = strcmp(after.items[k].name, before[i].items[k].name) == 0 &&
-                       strcmp(after.items[k].value, before[i].items[k].value) == 0;
-            }
-            fxgl_preset_define_list_finish(&after);
-            if (!same && !recompile) {
-                fxgl_reloader_request(fx->reloader, fx->entries[i].id);
-            }
-        }
-        for (size_t i = 0; before && i < fx->entry_count; i++) {
-            fxgl_preset_define_list_finish(&before[i]);
-        }
-        free(before);
-        if (next) {
-            fxgl_effects_release_preset(fx->compiler, fx->preset);
-            fx->preset = next;
-            if (ip_config_get()->live_reload) {
-                fxgl_reloader_watch_preset(fx->reloader, path);
-            }
-            add_wanted(fx); // effects only the new preset enables
-            // Applied with the recompiles and the new effects, as one set (ip_effects_frame).
-            fx->apply_staged = true;
-            fx->apply_duration = session.config->transition_ms / 1000.0;
-        }
+    if (switched && path[0]) {
+        switch_preset(fx, path, recompile);
+    } else if (!switched) {
+        publish_neighbours(fx, path);
     }
     for (size_t i = 0; recompile && i < fx->entry_count; i++) {
         fxgl_reloader_request(fx->reloader, fx->entries[i].id);
@@ -881,9 +917,23 @@ bool ip_effects_frame(ip_effects *fx, int width, int height, double now) {
                 stage(fx, &r, true);
             }
         }
+        char current[PATH_MAX];
+        pthread_mutex_lock(&session.lock);
+        snprintf(current, sizeof(current), "%s", session.preset_path);
+        pthread_mutex_unlock(&session.lock);
         fxgl_reload_result r;
         for (int n = 0; n < 4 && fxgl_reloader_poll(fx->reloader, &r); n++) {
-            if (r.preset_changed) {
+            const char *read = r.preset ? fxgl_preset_path(fxgl_held_preset_get(r.preset)) : "";
+            if (r.preset_changed && strcmp(read, current) != 0) {
+                // A preset switched away from since: an older read on the worker, or an
+                // edit of the old file, which set the worker's definitions back to it;
+                // they are the current preset's again once it is read there.
+                if (!fx->switch_read && r.preset) {
+                    fx->switch_read = fxgl_reloader_read_preset(fx->reloader, current);
+                } else if (!r.preset) {
+                    fx->switch_read = false; // unreadable: the previous preset stays
+                }
+            } else if (r.preset_changed) {
                 if (r.preset) {
                     fxgl_effects_release_preset(fx->compiler, next_preset); // the newest wins
                     next_preset = r.preset;
@@ -899,15 +949,19 @@ bool ip_effects_frame(ip_effects *fx, int width, int height, double now) {
     if (next_preset) {
         // The worker has its new definitions (and recompiles what they change); the
         // values and techniques are applied from the same copy, with the new effects.
-        char path[PATH_MAX];
-        pthread_mutex_lock(&session.lock);
-        snprintf(path, sizeof(path), "%s", session.preset_path);
-        pthread_mutex_unlock(&session.lock);
         fxgl_effects_release_preset(fx->compiler, fx->preset);
         fx->preset = next_preset;
         add_wanted(fx); // effects only the new preset enables
         fx->apply_staged = true;
-        fxgl_log(FXGL_LOG_INFO, "preset %s changed on disk: applied with its effects", path);
+        if (fx->switch_read) {
+            fx->switch_read = false;
+            fx->apply_duration = session.config->transition_ms / 1000.0;
+            fxgl_log(FXGL_LOG_INFO, "preset %s: read on the worker, applied with its effects",
+                     fxgl_preset_path(fxgl_held_preset_get(next_preset)));
+        } else {
+            fxgl_log(FXGL_LOG_INFO, "preset %s changed on disk: applied with its effects",
+                     fxgl_preset_path(fxgl_held_preset_get(next_preset)));
+        }
     }
     // The set changes as a whole: only once the worker owes nothing (every compile asked
     // for, by this frame's requests or a file's change, is back and taken; each failure

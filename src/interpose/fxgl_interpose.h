@@ -331,8 +331,15 @@ FXGL_INTERNAL void ip_effects_request_reload(void);
 // current preset's directory: its .ini/.txt files that are presets (have a
 // Techniques key), sorted by name, wrapping around (KeyNextPreset,
 // KeyPreviousPreset). Floats blend over PresetTransitionDuration. False
-// (logged) when there is no other preset there.
+// (logged) when there is no other preset there. Reads no file: the list is the
+// one the runtimes' reload workers read ahead (a switch asked before they have
+// read it waits for it), and every runtime swaps in its worker's copy of the
+// new preset in the frame that acts on the switch.
 FXGL_INTERNAL bool ip_effects_switch_preset(int step);
+// Switches to the preset at path (absolute, .ini or .txt; `fxgl ctl preset
+// PATH`). Nothing read it ahead: each runtime's worker reads it and the switch
+// shows a frame or a few later. False (reply says why) when path is not one.
+FXGL_INTERNAL bool ip_effects_select_preset(const char *path, char *reply, size_t size);
 // Performance mode on or off (KeyPerformanceMode toggles it): effects are
 // recompiled with the preset's values as constants
 // (__RESHADE_PERFORMANCE_MODE__=1) or back with uniforms.

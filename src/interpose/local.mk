@@ -253,6 +253,9 @@ EXTRA_DIST += tests/interpose/data/Invert.fx tests/interpose/data/Broken.fx \
 	tests/interpose/data/DepthShow.fx tests/interpose/data/depthshow.ini
 
 TESTS += tests/interpose/test_fxgl_cmd.sh tests/interpose/test_asan_glmark2.sh
+# Every file-scope variable of src/interpose in docs/interpose.md's "Process state" table.
+TESTS += tests/interpose/test_state.sh
+EXTRA_DIST += tests/interpose/test_state.sh
 EXTRA_DIST += tests/interpose/test_asan_glmark2.sh bench/interpose_overhead.sh
 EXTRA_DIST += tests/interpose/test_fxgl_cmd.sh
 # make install DESTDIR=<tmp>, then the installed fxgl on ip_glx_app (built for test_preload).

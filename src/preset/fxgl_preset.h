@@ -289,6 +289,16 @@ fxgl_ini_status fxgl_preset_status(const fxgl_preset *preset);
 // or has a global `Techniques` key.
 bool fxgl_preset_is_preset_path(const char *path);
 
+// The presets beside current, sorted by name (the reference's next/previous list): the
+// files of its directory that fxgl_preset_is_preset_path accepts, current included. Fills
+// out with the one step places away (wrapping); false when there is no other (or step is
+// 0). Reads the directory and every candidate file: not for a presenting thread.
+#define FXGL_PRESET_NEIGHBOURS_MAX 512 // files considered
+bool fxgl_preset_neighbour(const char *current, int step, char *out, size_t size);
+
+// How many presets the calling thread has read (fxgl_preset_create) so far.
+unsigned long fxgl_preset_reads_on_thread(void);
+
 fxgl_ini *fxgl_preset_ini(fxgl_preset *preset); // the document itself, borrowed
 const char *fxgl_preset_path(const fxgl_preset *preset); // "" when created from text
 

@@ -17,10 +17,13 @@
  */
 #include "preset_internal.h"
 
+#include <dirent.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 struct fxgl_preset {
     fxgl_ini *ini;               // owned; the document
@@ -35,8 +38,18 @@ static const char *diag_name(const fxgl_preset *preset)
     return preset->path != NULL ? preset->path : fxgl_ini_name(preset->ini);
 }
 
+// Presets read by the calling thread (fxgl_preset_reads_on_thread): how a host proves
+// that its presenting thread reads none once frames run.
+static _Thread_local unsigned long reads_on_thread;
+
+unsigned long fxgl_preset_reads_on_thread(void)
+{
+    return reads_on_thread;
+}
+
 fxgl_preset *fxgl_preset_create(const fxgl_preset_desc *desc)
 {
+    reads_on_thread++;
     fxgl_preset *preset = calloc(1, sizeof(*preset));
     if (preset == NULL) {
         return NULL;
@@ -98,6 +111,71 @@ bool fxgl_preset_is_preset_path(const char *path)
                      (status == FXGL_INI_OK && fxgl_ini_has(ini, NULL, "Techniques"));
     fxgl_ini_destroy(ini);
     return is_preset;
+}
+
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+bool fxgl_preset_neighbour(const char *current, int step, char *out, size_t size)
+{
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof(dir), "%s", current);
+    char *slash = strrchr(dir, '/');
+    const char *name = slash != NULL ? slash + 1 : current;
+    if (slash != NULL) {
+        *slash = '\0';
+    } else {
+        snprintf(dir, sizeof(dir), ".");
+    }
+    DIR *d = opendir(dir);
+    if (d == NULL) {
+        return false;
+    }
+    char **names = NULL;
+    size_t count = 0;
+    struct dirent *ent;
+    while ((ent = readdir(d)) != NULL && count < FXGL_PRESET_NEIGHBOURS_MAX) {
+        char path[PATH_MAX];
+        if (ent->d_name[0] == '.' ||
+            snprintf(path, sizeof(path), "%s/%s", dir, ent->d_name) >= (int)sizeof(path)) {
+            continue;
+        }
+        struct stat st;
+        bool is_current = strcmp(ent->d_name, name) == 0;
+        if (!is_current && (stat(path, &st) != 0 || !S_ISREG(st.st_mode) ||
+                            !fxgl_preset_is_preset_path(path))) {
+            continue;
+        }
+        char *copy = preset_strdup(ent->d_name);
+        char **grown = copy != NULL ? realloc(names, (count + 1) * sizeof(*names)) : NULL;
+        if (grown == NULL) {
+            free(copy);
+            break;
+        }
+        names = grown;
+        names[count++] = copy;
+    }
+    closedir(d);
+    bool found = false;
+    if (count > 1) {
+        qsort(names, count, sizeof(*names), compare_names);
+        size_t at = 0;
+        for (size_t i = 0; i < count; i++) {
+            if (strcmp(names[i], name) == 0) {
+                at = i;
+            }
+        }
+        long k = ((long)at + step) % (long)count;
+        k += k < 0 ? (long)count : 0;
+        found = step != 0 && snprintf(out, size, "%s/%s", dir, names[k]) < (int)size;
+    }
+    for (size_t i = 0; i < count; i++) {
+        free(names[i]);
+    }
+    free(names);
+    return found;
 }
 
 fxgl_ini *fxgl_preset_ini(fxgl_preset *preset)

@@ -4,6 +4,10 @@
  * preset). The new text has one line without '=', which the reader warns about once per
  * read: so the warnings count the reads, and the thread that reported them is the thread
  * that read it. An effect whose definition the edit changes is recompiled.
+ *
+ * The read-ahead (fxgl_reloader_read_ahead): the presets beside the current one are read
+ * on the worker, before a switch asks for them, and read again when the folder changes;
+ * the thread that takes one reads no file (fxgl_preset_reads_on_thread stays put).
  */
 #include <check.h>
 #include <pthread.h>
@@ -137,12 +141,106 @@ START_TEST(test_edit_read_once_on_worker)
 }
 END_TEST
 
+// Waits (bounded) until the read-ahead has read base's neighbours at a generation after
+// since; fills next and previous.
+static unsigned wait_neighbours(fxgl_reloader *r, const char *base, unsigned since, char *next,
+                                char *previous)
+{
+    for (int i = 0; i < 60000; i++) {
+        unsigned gen = fxgl_reloader_ahead_generation(r);
+        if (gen != since && fxgl_reloader_neighbours(r, base, next, previous, 600)) {
+            return gen;
+        }
+        nanosleep(&(struct timespec){0, 1000000}, NULL);
+    }
+    ck_abort_msg("the read-ahead did not read %s's neighbours within 60 s", base);
+    return since;
+}
+
+static const char *first_technique(const fxgl_held_preset *held)
+{
+    size_t count = 0;
+    const char *const *names = fxgl_preset_techniques(fxgl_held_preset_get(held), &count);
+    return count > 0 ? names[0] : "";
+}
+
+START_TEST(test_read_ahead)
+{
+    char dir[] = "/tmp/fxgl-ahead-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(root, sizeof(root), "%s", dir); // put() writes here
+    char a[600], b[600], c[600], want[600];
+    snprintf(a, sizeof(a), "%s", put("A.ini", "Techniques=A@Switch.fx\n"));
+    snprintf(b, sizeof(b), "%s", put("B.ini", "Techniques=B@Switch.fx\n"));
+    snprintf(c, sizeof(c), "%s", put("C.ini", "Techniques=C@Switch.fx\n"));
+    put("notes.ini", "[not a preset]\nx=1\n"); // no Techniques: not in the list
+    fxgl_effects *fx = fxgl_effects_create(&(fxgl_effects_desc){.target = FXGL_GLSL_NONE});
+    ck_assert_ptr_nonnull(fx);
+    // no_watch: files are not watched for reloads, the read-ahead's folder still is.
+    fxgl_reloader *r = fxgl_reloader_create(&(fxgl_reloader_desc){.effects = fx,
+                                                                  .no_watch = true});
+    ck_assert_ptr_nonnull(r);
+    unsigned long reads = fxgl_preset_reads_on_thread();
+    ck_assert_ptr_null(fxgl_reloader_take_ahead(r, b)); // nothing asked yet
+    unsigned gen = fxgl_reloader_ahead_generation(r);
+    ck_assert(fxgl_reloader_read_ahead(r, a));
+    char next[600], previous[600];
+    gen = wait_neighbours(r, a, gen, next, previous);
+    ck_assert_str_eq(next, b);
+    ck_assert_str_eq(previous, c); // wrapping
+    fxgl_held_preset *got = fxgl_reloader_take_ahead(r, b);
+    ck_assert_ptr_nonnull(got);
+    ck_assert_str_eq(first_technique(got), "B@Switch.fx");
+    ck_assert_ptr_null(fxgl_reloader_take_ahead(r, b)); // handed over once
+    // Making it the compile object's preset reads no file either.
+    fxgl_effects_use_preset(fx, got);
+    fxgl_held_preset *now = fxgl_effects_hold_preset(fx);
+    ck_assert_ptr_eq(fxgl_held_preset_get(now), fxgl_held_preset_get(got));
+    fxgl_effects_release_preset(fx, now);
+    fxgl_effects_release_preset(fx, got);
+    ck_assert_uint_eq(fxgl_preset_reads_on_thread(), reads);
+    // A preset created in the folder between A and B becomes the next one; C edited is
+    // read again.
+    put("AB.ini", "Techniques=AB@Switch.fx\n");
+    put("C.ini", "Techniques=C2@Switch.fx\n");
+    snprintf(want, sizeof(want), "%s/AB.ini", dir);
+    for (int i = 0; i < 100 && strcmp(next, want) != 0; i++) {
+        gen = wait_neighbours(r, a, gen, next, previous);
+    }
+    ck_assert_str_eq(next, want);
+    for (int i = 0; i < 100; i++) {
+        fxgl_held_preset *prev = fxgl_reloader_take_ahead(r, c);
+        bool edited = prev != NULL && strcmp(first_technique(prev), "C2@Switch.fx") == 0;
+        fxgl_effects_release_preset(fx, prev);
+        if (edited) {
+            break;
+        }
+        ck_assert_int_lt(i, 99);
+        gen = wait_neighbours(r, a, gen, next, previous);
+    }
+    // Another base: the old neighbours are gone until the worker has read the new ones.
+    ck_assert(fxgl_reloader_read_ahead(r, c));
+    ck_assert(!fxgl_reloader_neighbours(r, a, next, previous, sizeof(next)));
+    wait_neighbours(r, c, gen, next, previous);
+    ck_assert_str_eq(next, a);
+    snprintf(want, sizeof(want), "%s/B.ini", dir);
+    ck_assert_str_eq(previous, want);
+    ck_assert_uint_eq(fxgl_preset_reads_on_thread(), reads);
+    fxgl_reloader_destroy(r);
+    fxgl_effects_destroy(fx);
+    char cmd[600];
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 static Suite *switch_suite(void)
 {
     Suite *s = suite_create("switch");
     TCase *tc = tcase_create("switch");
     tcase_set_timeout(tc, 240);
     tcase_add_test(tc, test_edit_read_once_on_worker);
+    tcase_add_test(tc, test_read_ahead);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -35,6 +35,7 @@
 #include <X11/keysym.h>
 #include <check.h>
 #include <dirent.h>
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -268,6 +269,40 @@ START_TEST(glxgears_controlled) {
     }
     ck_assert_msg(file_has(log, "dump: fxgl dump: frame"), "no SIGUSR1 dump in %s", log);
     ck_assert(file_has(log, "dump:   technique Invert: ran"));
+
+    // preset next / prev over the socket: broken.ini's neighbours in its folder (sorted by
+    // name) are depthinvert.ini, whose DepthInvert.fx is not in this run's search path
+    // (nothing runs: the corner goes black), and sizegreen.ini; prev comes back to
+    // broken.ini (the red Invert.fx again). Neither switch reads a preset on the
+    // presenting thread: the worker read each ahead, and the library logs the presenting
+    // thread's count of preset reads since its first frame with the switch.
+    ck_assert_int_eq(ctl(out, sizeof(out), "preset next"), 0);
+    grabs = wait_corner(0, 60000);
+    printf("preset next: effects off in window grab %d after the reply\n", grabs);
+    ck_assert_msg(grabs > 0, "preset next: the corner never went black");
+    ck_assert_int_eq(ctl(out, sizeof(out), "preset prev"), 0);
+    grabs = wait_corner(2, 60000);
+    printf("preset prev: the red Invert.fx again in window grab %d after the reply\n", grabs);
+    ck_assert_msg(grabs > 0, "preset prev: broken.ini's Invert.fx never came back");
+    ck_assert_msg(file_has(log, "depthinvert.ini: read ahead on the worker; 0 preset file(s) "
+                                "read on this thread since its first frame"), "%s", log);
+    ck_assert_msg(file_has(log, "broken.ini: read ahead on the worker; 0 preset file(s) "
+                                "read on this thread since its first frame"), "%s", log);
+    // preset PATH: nothing read it ahead, the worker reads it and the switch follows.
+    char preset_path[PATH_MAX], line[PATH_MAX + 16];
+    snprintf(line, sizeof(line), "%s/interpose/data/depthinvert.ini", FXGL_TEST_SRCDIR);
+    ck_assert_ptr_nonnull(realpath(line, preset_path));
+    snprintf(line, sizeof(line), "preset %s", preset_path);
+    ck_assert_int_eq(ctl(out, sizeof(out), line), 0);
+    ck_assert_msg(strstr(out, "read on the worker") != NULL, "%s", out);
+    grabs = wait_corner(0, 60000);
+    printf("preset PATH: effects off in window grab %d after the reply\n", grabs);
+    ck_assert_msg(grabs > 0, "preset PATH: the corner never went black");
+    ck_assert_msg(file_has(log, "depthinvert.ini: read on the worker, applied with its effects"),
+                  "%s", log);
+    ck_assert_int_eq(ctl(out, sizeof(out), "preset relative.ini"), 1);
+    ck_assert_msg(strstr(out, "error: 'relative.ini' is not an absolute path") != NULL, "%s",
+                  out);
 }
 END_TEST
 

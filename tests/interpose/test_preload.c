@@ -534,6 +534,24 @@ START_TEST(effect_namespaced_preset_value) {
 }
 END_TEST
 
+static void write_text(const char *path, const char *text) {
+    FILE *f = fopen(path, "w");
+    ck_assert_msg(f != NULL, "cannot write %s", path);
+    fputs(text, f);
+    fclose(f);
+}
+
+static bool file_has(const char *path, const char *needle) {
+    static char buf[1 << 16];
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+    if (f) {
+        fclose(f);
+    }
+    buf[n] = '\0';
+    return strstr(buf, needle) != NULL;
+}
+
 START_TEST(effect_next_preset_key) {
     // FXGL_CONFIG binds KeyNextPreset to I; cycle/ holds a_invert.ini (Invert
     // on, and NsInvert.fx at Mix 0 so that the switch needs no compile: a set
@@ -545,8 +563,20 @@ START_TEST(effect_next_preset_key) {
              FXGL_TEST_SRCDIR);
     snprintf(cycle, sizeof(cycle), "FXGL_PRESET=%s/interpose/data/cycle/a_invert.ini",
              FXGL_TEST_SRCDIR);
-    expect_app("ip_glx_app", ENV(MARK, INVERTED, cycle, config, effect_paths()),
+    // The switch reads no preset on the presenting thread: the worker read b_plain.ini
+    // ahead (the library counts the presets each thread reads and logs the presenting
+    // thread's count since its first frame with the switch).
+    char log[1100], log_var[1200];
+    snprintf(log, sizeof(log), "%s/tests/interpose/next-preset-key.log", builddir);
+    snprintf(log_var, sizeof(log_var), "FXGL_LOG_FILE=%s", log);
+    remove(log);
+    expect_app("ip_glx_app", ENV(MARK, INVERTED, cycle, config, effect_paths(), log_var,
+                                 "FXGL_LOG=info"),
                ARGS("--mode", "one", "--toggle-at", "3"), 0);
+    ck_assert_msg(file_has(log, "b_plain.ini: read ahead on the worker; 0 preset file(s) read "
+                                "on this thread since its first frame"),
+                  "the switch read a preset on the presenting thread (or not ahead): %s", log);
+    remove(log);
     // Without the binding the key does nothing, and the same expectation fails.
     expect_app("ip_glx_app", ENV(MARK, INVERTED, cycle, effect_paths()),
                ARGS("--mode", "one", "--toggle-at", "3"), 1);
@@ -600,24 +630,6 @@ START_TEST(effect_resize_recompile) {
                ARGS("--mode", "one", "--resize-then-green", "60000"), 0);
 }
 END_TEST
-
-static void write_text(const char *path, const char *text) {
-    FILE *f = fopen(path, "w");
-    ck_assert_msg(f != NULL, "cannot write %s", path);
-    fputs(text, f);
-    fclose(f);
-}
-
-static bool file_has(const char *path, const char *needle) {
-    static char buf[1 << 16];
-    FILE *f = fopen(path, "r");
-    size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
-    if (f) {
-        fclose(f);
-    }
-    buf[n] = '\0';
-    return strstr(buf, needle) != NULL;
-}
 
 START_TEST(input_polled_only_when_read) {
     // Invert.fx reads no key or mouse uniform and invert.ini binds no key:
