@@ -470,6 +470,7 @@ static void build_rows(ip_overlay *ov, ip_effects *fx, fxgl_runtime *rt, fxgl_ui
     add_row(ov, ROW_PRESET);
     add_row(ov, ROW_PERF);
     int selected_item = -1;
+    bool reload_listed[OV_ITEMS] = {false};
     for (size_t i = 0; i < count && ov->d->order_count < OV_TECHS; i++) {
         fxgl_technique_info t;
         if (!fxgl_runtime_technique(rt, i, &t)) {
@@ -506,13 +507,19 @@ static void build_rows(ip_overlay *ov, ip_effects *fx, fxgl_runtime *rt, fxgl_ui
             }
         }
         const char *reload = ov->d->items[item].reload_failure;
-        if (reload && reload[0]) {
+        if (reload && reload[0] && !reload_listed[item]) {
+            reload_listed[item] = true; // once, under the effect's first technique listed
             // A recompile (a definition edited, the file changed) failed: the old version
             // is what runs.
+            const ip_effects_item *it = &ov->d->items[item];
+            size_t dir = strlen(it->path) - strlen(it->file);
+            if (strncmp(reload, it->path, dir) == 0) {
+                reload += dir; // "Overlay.fx(33, 25): error: ...": the directory is known
+            }
             ov_row *er = add_row(ov, ROW_ERROR);
             if (er) {
-                snprintf(er->text, sizeof(er->text), "  recompile failed, running the "
-                         "previous version: %s", reload);
+                snprintf(er->text, sizeof(er->text), "  recompile failed, the previous "
+                         "version runs: %s", reload);
             }
         }
     }

@@ -475,6 +475,7 @@ START_TEST(overlay_edit_save) {
     ck_assert_msg(log_count("overlay: FXGL_TEST_GAIN=zz: recompiling") == 1,
                   "the edit was not applied");
     wait_colour("a definition that does not compile: the old version runs", 0.3, 0.0, 0.0);
+    shot("overlay-definition-error");
     press(XK_Return, false);
     press(XK_BackSpace, false);
     press(XK_BackSpace, false);
