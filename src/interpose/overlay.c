@@ -22,9 +22,15 @@
  *   Left/Right         change a value by its ui_step (combo/radio/list: the
  *                      previous/next item), on the preset row switch presets
  *   Ctrl+Up/Ctrl+Down  move the technique under the cursor in the order
- *   Delete             reset the variable under the cursor to its default
- *   letters, digits    search (techniques whose label or name contains it)
- *   Backspace          delete the search's last character
+ *   Delete             reset the variable under the cursor to its default (a
+ *                      definition: undefined, the effect's own default)
+ *   Enter on a definition: type its value, Enter again applies it (the effect
+ *                      recompiles on the reload worker; the running version
+ *                      stays until the new one is in, or when it fails)
+ *   Enter on a listed preset: switch to it; on Save as: save as the typed name
+ *   letters, digits    the row being typed into (a definition, Save as), else
+ *                      search (techniques whose label or name contains it)
+ *   Backspace          delete the text's last character
  *   Ctrl+S             save the preset          Ctrl+P  performance mode
  *   Tab                the statistics panel and back
  * Mouse: a click on a row moves the cursor there and acts as Space does on
