@@ -25,9 +25,17 @@ struct fxgl_effects {
     char **include_paths;
     fxgl_preset_define_list defines;
     fxgl_preset_define_list builtins;
-    pthread_mutex_t lock;        // guards current (and the refs of every held_preset)
+    pthread_mutex_t lock;        // guards current (and the refs of every held_preset), edits
     held_preset *current;
+    struct edited *edits;        // definitions edited in the overlay, per file (current's)
+    size_t edit_count;
 };
+
+// One file's edited definitions: above every other layer until the preset is replaced.
+typedef struct edited {
+    char *file;
+    fxgl_preset_define_list defines; // "" value: the name is left undefined
+} edited;
 
 // Copies a define array into an owned list (one storage block, like the preset module).
 static bool copy_defines(const fxgl_preset_define *items, size_t count,
@@ -154,12 +162,25 @@ void fxgl_effects_release_preset(fxgl_effects *fx, fxgl_held_preset *held)
     release(fx, held);
 }
 
+// Called with the lock held.
+static void clear_edits(fxgl_effects *fx)
+{
+    for (size_t i = 0; i < fx->edit_count; i++) {
+        free(fx->edits[i].file);
+        fxgl_preset_define_list_finish(&fx->edits[i].defines);
+    }
+    free(fx->edits);
+    fx->edits = NULL;
+    fx->edit_count = 0;
+}
+
 void fxgl_effects_destroy(fxgl_effects *fx)
 {
     if (fx == NULL) {
         return;
     }
     release(fx, fx->current);
+    clear_edits(fx);
     for (size_t i = 0; i < fx->desc.include_path_count; i++) {
         free(fx->include_paths[i]);
     }
@@ -196,6 +217,13 @@ void fxgl_effects_use_preset(fxgl_effects *fx, fxgl_held_preset *held)
         // reference only reads the values.
         fxgl_preset_lock(held->preset,
                          fx->desc.performance_mode ? FXGL_EFFECTS_PERFORMANCE_LOCK : NULL);
+    }
+    // Edits belong to the preset they were made in: a switch drops them, the same file
+    // read again (a save, an edit on disk) keeps them, or a save racing its own re-read
+    // would undo the player's next edit.
+    if (old == NULL || held == NULL ||
+        strcmp(fxgl_preset_path(old->preset), fxgl_preset_path(held->preset)) != 0) {
+        clear_edits(fx);
     }
     pthread_mutex_unlock(&fx->lock);
     release(fx, old);
@@ -258,7 +286,7 @@ bool fxgl_effects_uniform_editable(const fxgl_effects *fx, const fxgl_uniform *u
              uniform->array_length == 0);
 }
 
-static bool layered(const fxgl_effects *fx, const fxgl_preset *preset, const char *file,
+static bool layered_file(const fxgl_effects *fx, const fxgl_preset *preset, const char *file,
                     const char *const *reserved, size_t reserved_count,
                     fxgl_preset_define_list *out)
 {
@@ -271,6 +299,102 @@ static bool layered(const fxgl_effects *fx, const fxgl_preset *preset, const cha
     const fxgl_preset_define *sets[2] = {fx->defines.items, fx->builtins.items};
     size_t counts[2] = {fx->defines.count, fx->builtins.count};
     return fxgl_preset_layer_defines(sets, counts, 2, reserved, reserved_count, out);
+}
+
+bool fxgl_effects_edited_defines(const fxgl_effects *fx, const char *file,
+                                 fxgl_preset_define_list *out)
+{
+    fxgl_effects *m = (fxgl_effects *)fx; // the lock is not the object's value
+    pthread_mutex_lock(&m->lock);
+    bool ok = true;
+    *out = (fxgl_preset_define_list){0};
+    for (size_t i = 0; i < fx->edit_count; i++) {
+        if (strcmp(fx->edits[i].file, file) == 0) {
+            ok = copy_defines(fx->edits[i].defines.items, fx->edits[i].defines.count, out);
+        }
+    }
+    pthread_mutex_unlock(&m->lock);
+    return ok;
+}
+
+bool fxgl_effects_edit_defines(fxgl_effects *fx, const char *file,
+                               const fxgl_preset_define *defines, size_t count)
+{
+    fxgl_preset_define_list copy;
+    char *name = strdup(file);
+    if (name == NULL || !copy_defines(defines, count, &copy)) {
+        free(name);
+        return false;
+    }
+    pthread_mutex_lock(&fx->lock);
+    edited *e = NULL;
+    for (size_t i = 0; i < fx->edit_count; i++) {
+        e = strcmp(fx->edits[i].file, file) == 0 ? &fx->edits[i] : e;
+    }
+    if (e == NULL) {
+        edited *grown = realloc(fx->edits, (fx->edit_count + 1) * sizeof(*grown));
+        if (grown != NULL) {
+            fx->edits = grown;
+            e = &fx->edits[fx->edit_count++];
+            *e = (edited){.file = name};
+            name = NULL;
+        }
+    }
+    if (e != NULL) {
+        fxgl_preset_define_list_finish(&e->defines);
+        e->defines = copy;
+    }
+    pthread_mutex_unlock(&fx->lock);
+    free(name);
+    if (e == NULL) {
+        fxgl_preset_define_list_finish(&copy);
+    }
+    return e != NULL;
+}
+
+// The preset's layers with the file's edits above them: an edit with a value comes first,
+// one without leaves its name undefined.
+static bool layered(const fxgl_effects *fx, const fxgl_preset *preset, const char *file,
+                    const char *const *reserved, size_t reserved_count,
+                    fxgl_preset_define_list *out)
+{
+    fxgl_preset_define_list below, edits;
+    if (!layered_file(fx, preset, file, reserved, reserved_count, &below)) {
+        return false;
+    }
+    if (!fxgl_effects_edited_defines(fx, file, &edits)) {
+        fxgl_preset_define_list_finish(&below);
+        return false;
+    }
+    if (edits.count == 0) {
+        *out = below;
+        return true;
+    }
+    fxgl_preset_define *items = calloc(edits.count + below.count + 1, sizeof(*items));
+    size_t n = 0, top = 0;
+    for (size_t i = 0; items != NULL && i < edits.count; i++) {
+        if (edits.items[i].value[0]) {
+            items[n++] = edits.items[i];
+        }
+    }
+    top = n;
+    for (size_t i = 0; items != NULL && i < below.count; i++) {
+        bool edited_name = false;
+        for (size_t k = 0; k < edits.count; k++) {
+            edited_name = edited_name || strcmp(edits.items[k].name, below.items[i].name) == 0;
+        }
+        if (!edited_name) {
+            items[n++] = below.items[i];
+        }
+    }
+    const fxgl_preset_define *sets[2] = {items, items + top};
+    size_t counts[2] = {top, n - top};
+    bool ok = items != NULL &&
+              fxgl_preset_layer_defines(sets, counts, 2, reserved, reserved_count, out);
+    free(items);
+    fxgl_preset_define_list_finish(&below);
+    fxgl_preset_define_list_finish(&edits);
+    return ok;
 }
 
 bool fxgl_effects_defines(const fxgl_effects *fx, const char *file,

@@ -114,6 +114,16 @@ bool fxgl_effects_uniform_editable(const fxgl_effects *fx, const fxgl_uniform *u
 bool fxgl_effects_defines(const fxgl_effects *fx, const char *file,
                           fxgl_preset_define_list *out);
 
+// Definitions edited for file (the editing overlay): the highest layer, above the preset's
+// effect section, until another preset replaces it (fxgl_effects_set_preset with another
+// path; the same file read again keeps them). A value "" leaves the name undefined. Replaces file's
+// edits; the caller recompiles (fxgl_reloader_request). Thread-safe against compiles.
+bool fxgl_effects_edit_defines(fxgl_effects *fx, const char *file,
+                               const fxgl_preset_define *defines, size_t count);
+// A copy of file's edits (empty when none). false when out of memory.
+bool fxgl_effects_edited_defines(const fxgl_effects *fx, const char *file,
+                                 fxgl_preset_define_list *out);
+
 // Compiles path (its preset section is the file name part). NULL on errors (in diags).
 // Thread-safe: several threads may compile at once and the preset may change meanwhile.
 fxgl_effect *fxgl_effects_compile(fxgl_effects *fx, const char *path, fxgl_diags *diags);

@@ -14,6 +14,8 @@
  * Every failure (a file that does not compile, a preset that names a missing
  * technique) is logged once and skips only what failed.
  */
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
@@ -79,6 +81,8 @@ typedef struct ip_entry {
     fxgl_effect *reused;         // another context's first compile, to deliver (a reference)
     fxgl_effect *staged;         // a finished compile waiting for the rest of the set (owned)
     char failure[512];           // its first compile's first error ("" when none), for the dump
+    char reload_failure[512];    // the last recompile's first error while the old version
+                                 // runs ("" when none), for the overlay
 } ip_entry;
 
 struct ip_effects {
@@ -616,10 +620,12 @@ static void stage(ip_effects *fx, fxgl_reload_result *r, bool shared) {
         } else {
             fxgl_log(FXGL_LOG_WARN, "reload of %s failed, the running version stays: %s",
                      e->path, msg);
+            snprintf(e->reload_failure, sizeof(e->reload_failure), "%s", msg);
         }
         return;
     }
     e->failure[0] = '\0';
+    e->reload_failure[0] = '\0';
     effect_release(e->staged); // an older result nobody saw: the newest one counts
     e->staged = r->effect;
     r->effect = NULL; // ours now
@@ -1073,7 +1079,8 @@ size_t ip_effects_items(ip_effects *fx, ip_effects_item *out, size_t max) {
         out[n++] = (ip_effects_item){
             .path = e->path, .file = base_name(e->path), .effect = e->effect, .view = view,
             .member = (size_t)e->member,
-            .runtime_index = fxgl_effect_set_backend_index(fx->set, (size_t)e->member)};
+            .runtime_index = fxgl_effect_set_backend_index(fx->set, (size_t)e->member),
+            .reload_failure = e->reload_failure};
     }
     return n;
 }
@@ -1105,17 +1112,119 @@ bool ip_effects_order(ip_effects *fx, const fxgl_technique_ref *order, size_t co
     return ok;
 }
 
-bool ip_effects_save(ip_effects *fx, fxgl_runtime *rt, char *reply, size_t size) {
-    char path[PATH_MAX];
-    ip_effects_preset_path(path, sizeof(path));
-    if (!fx || !path[0]) {
-        snprintf(reply, size, "error: no preset file to save to");
+// The entry of a member (NULL: none).
+static ip_entry *entry_of(ip_effects *fx, size_t member) {
+    for (size_t i = 0; fx && i < fx->entry_count; i++) {
+        if (fx->entries[i].member >= 0 && (size_t)fx->entries[i].member == member) {
+            return &fx->entries[i];
+        }
+    }
+    return NULL;
+}
+
+bool ip_effects_defines(ip_effects *fx, size_t member, fxgl_preset_define_list *out) {
+    *out = (fxgl_preset_define_list){0};
+    ip_entry *e = entry_of(fx, member);
+    if (!e || !e->effect) {
         return false;
     }
-    if (ip_effects_performance_mode()) {
-        snprintf(reply, size, "error: performance mode: the preset is not saved");
+    const char *file = base_name(e->path);
+    fxgl_preset_define_list now = {0};
+    if (!fxgl_effects_defines(fx->compiler, file, &now)) {
         return false;
     }
+    // What the effect tests, by the reference's rule, and what is defined for it already:
+    // each with the value in force ("" where the effect's own default applies).
+    size_t n = e->effect->ifdef_count + now.count;
+    fxgl_preset_macro_test *tests = calloc(n + 1, sizeof(*tests));
+    for (size_t i = 0; tests && i < e->effect->ifdef_count; i++) {
+        const char *v = "";
+        for (size_t k = 0; k < now.count; k++) {
+            v = strcmp(now.items[k].name, e->effect->ifdef_names[i]) == 0 ? now.items[k].value
+                                                                           : v;
+        }
+        tests[i] = (fxgl_preset_macro_test){.name = e->effect->ifdef_names[i], .final_value = v};
+    }
+    for (size_t k = 0; tests && k < now.count; k++) {
+        tests[e->effect->ifdef_count + k] =
+            (fxgl_preset_macro_test){.name = now.items[k].name, .final_value = now.items[k].value};
+    }
+    bool ok = tests && fxgl_preset_editable_defines(tests, n, out);
+    free(tests);
+    fxgl_preset_define_list_finish(&now);
+    return ok;
+}
+
+bool ip_effects_set_define(ip_effects *fx, size_t member, const char *name, const char *value) {
+    ip_entry *e = entry_of(fx, member);
+    fxgl_preset_define_list edits;
+    if (!e || !name[0] || !fxgl_effects_edited_defines(fx->compiler, base_name(e->path), &edits)) {
+        return false;
+    }
+    fxgl_preset_define *items = calloc(edits.count + 1, sizeof(*items));
+    size_t n = 0;
+    for (size_t i = 0; items && i < edits.count; i++) {
+        if (strcmp(edits.items[i].name, name) != 0) {
+            items[n++] = edits.items[i];
+        }
+    }
+    bool ok = false;
+    if (items) {
+        items[n++] = (fxgl_preset_define){name, value};
+        // The running version stays until the worker's compile is in (ip_effects_frame).
+        ok = fxgl_effects_edit_defines(fx->compiler, base_name(e->path), items, n) &&
+             fxgl_reloader_request(fx->reloader, e->id);
+    }
+    free(items);
+    fxgl_preset_define_list_finish(&edits);
+    if (ok) {
+        fxgl_log(FXGL_LOG_INFO, "%s: %s=%s, recompiling in the background", e->path, name,
+                 value[0] ? value : "(undefined)");
+    }
+    return ok;
+}
+
+// The overlay's edited definitions of every effect into the file's effect sections: an
+// edit with a value replaces or adds the name, one without removes it.
+static bool capture_defines(ip_effects *fx, fxgl_preset *preset) {
+    bool ok = true;
+    for (size_t i = 0; ok && i < fx->entry_count; i++) {
+        const char *file = base_name(fx->entries[i].path);
+        fxgl_preset_define_list edits, had;
+        if (!fxgl_effects_edited_defines(fx->compiler, file, &edits)) {
+            return false;
+        }
+        if (edits.count == 0 || !fxgl_preset_defines(preset, file, &had)) {
+            fxgl_preset_define_list_finish(&edits);
+            continue;
+        }
+        fxgl_preset_define *items = calloc(edits.count + had.count + 1, sizeof(*items));
+        size_t n = 0;
+        for (size_t k = 0; items && k < had.count; k++) {
+            bool edited = false;
+            for (size_t j = 0; j < edits.count; j++) {
+                edited = edited || strcmp(edits.items[j].name, had.items[k].name) == 0;
+            }
+            if (!edited) {
+                items[n++] = had.items[k];
+            }
+        }
+        for (size_t j = 0; items && j < edits.count; j++) {
+            if (edits.items[j].value[0]) {
+                items[n++] = edits.items[j];
+            }
+        }
+        ok = items && fxgl_preset_set_defines(preset, file, items, n);
+        free(items);
+        fxgl_preset_define_list_finish(&had);
+        fxgl_preset_define_list_finish(&edits);
+    }
+    return ok;
+}
+
+// The running state into the preset file from (read now, so what fxgl does not understand
+// is kept as written), written atomically to to (NULL: from itself).
+static bool save_state(ip_effects *fx, fxgl_runtime *rt, const char *from, const char *to) {
     // The runtime's order and on/off state are what the player sees: `fxgl ctl disable`
     // changes the runtime alone, so the set takes them over before it records itself.
     size_t count = fxgl_runtime_technique_count(rt), m = 0;
@@ -1137,16 +1246,149 @@ bool ip_effects_save(ip_effects *fx, fxgl_runtime *rt, char *reply, size_t size)
         fxgl_effect_set_order(fx->set, order, m);
     }
     free(order);
-    // The file as it is on disk now, so what fxgl does not understand is kept as written.
-    fxgl_preset *preset = fxgl_preset_create(&(fxgl_preset_desc){.path = path,
+    fxgl_preset *preset = fxgl_preset_create(&(fxgl_preset_desc){.path = from,
                                                                   .sink = {preset_diag, NULL}});
     bool ok = preset && fxgl_preset_status(preset) != FXGL_INI_FAILED &&
-              fxgl_effect_set_capture(fx->set, preset) && fxgl_preset_save(preset, NULL);
+              fxgl_effect_set_capture(fx->set, preset) && capture_defines(fx, preset) &&
+              fxgl_preset_save(preset, to);
     fxgl_preset_destroy(preset);
-    if (ok) {
-        snprintf(reply, size, "saved %s", path);
-    } else {
-        snprintf(reply, size, "error: %s was not saved (see the log)", path);
-    }
     return ok;
+}
+
+bool ip_effects_save(ip_effects *fx, fxgl_runtime *rt, char *reply, size_t size) {
+    char path[PATH_MAX];
+    ip_effects_preset_path(path, sizeof(path));
+    if (!fx || !path[0]) {
+        snprintf(reply, size, "error: no preset file to save to");
+        return false;
+    }
+    if (ip_effects_performance_mode()) {
+        snprintf(reply, size, "error: performance mode: the preset is not saved");
+        return false;
+    }
+    if (save_state(fx, rt, path, NULL)) {
+        snprintf(reply, size, "saved %s", path);
+        return true;
+    }
+    snprintf(reply, size, "error: %s was not saved (see the log)", path);
+    return false;
+}
+
+// The current preset's directory into dir ("." when it has none); its file name returned.
+static const char *preset_dir(const char *current, char *dir, size_t size) {
+    snprintf(dir, size, "%s", current);
+    char *slash = strrchr(dir, '/');
+    if (!slash) {
+        snprintf(dir, size, ".");
+        return current;
+    }
+    *slash = '\0';
+    return strrchr(current, '/') + 1;
+}
+
+static int compare_preset_names(const void *a, const void *b) {
+    return strcmp(a, b); // rows of char[IP_PRESET_NAME]
+}
+
+size_t ip_effects_presets(char (*names)[IP_PRESET_NAME], size_t max, size_t *current) {
+    pthread_once(&session_once, session_setup);
+    char path[PATH_MAX], dir[PATH_MAX];
+    ip_effects_preset_path(path, sizeof(path));
+    *current = (size_t)-1;
+    if (!path[0]) {
+        return 0;
+    }
+    const char *name = preset_dir(path, dir, sizeof(dir));
+    DIR *d = opendir(dir);
+    size_t n = 0;
+    struct dirent *ent;
+    // The same files neighbour_preset steps through (the current one even when new).
+    while (d && (ent = readdir(d)) && n < max) {
+        char file[PATH_MAX];
+        struct stat st;
+        if (ent->d_name[0] == '.' || strlen(ent->d_name) >= IP_PRESET_NAME ||
+            snprintf(file, sizeof(file), "%s/%s", dir, ent->d_name) >= (int)sizeof(file) ||
+            (strcmp(ent->d_name, name) != 0 &&
+             (stat(file, &st) != 0 || !S_ISREG(st.st_mode) || !fxgl_preset_is_preset_path(file)))) {
+            continue;
+        }
+        snprintf(names[n++], IP_PRESET_NAME, "%s", ent->d_name);
+    }
+    if (d) {
+        closedir(d);
+    }
+    qsort(names, n, sizeof(*names), compare_preset_names);
+    for (size_t i = 0; i < n; i++) {
+        *current = strcmp(names[i], name) == 0 ? i : *current;
+    }
+    return n;
+}
+
+bool ip_effects_open_preset(const char *name) {
+    char path[PATH_MAX], dir[PATH_MAX], next[PATH_MAX];
+    ip_effects_preset_path(path, sizeof(path));
+    if (!path[0] || strchr(name, '/') || name[0] == '.') {
+        return false;
+    }
+    preset_dir(path, dir, sizeof(dir));
+    if (snprintf(next, sizeof(next), "%s/%s", dir, name) >= (int)sizeof(next) ||
+        !fxgl_preset_is_preset_path(next)) {
+        return false;
+    }
+    pthread_mutex_lock(&session.lock);
+    switch_to_locked(next); // each runtime's worker reads it; shown a few frames later
+    pthread_mutex_unlock(&session.lock);
+    fxgl_log(FXGL_LOG_INFO, "preset %s", next);
+    return true;
+}
+
+bool ip_effects_save_as(ip_effects *fx, fxgl_runtime *rt, const char *name, char *reply,
+                        size_t size) {
+    char path[PATH_MAX], dir[PATH_MAX], file[IP_PRESET_NAME], target[PATH_MAX],
+        temp[PATH_MAX];
+    ip_effects_preset_path(path, sizeof(path));
+    size_t len = strlen(name);
+    bool plain = len > 0 && name[0] != '.';
+    for (size_t i = 0; i < len; i++) {
+        plain = plain && (isalnum((unsigned char)name[i]) || strchr(" ._-", name[i]));
+    }
+    if (!fx || !path[0] || !plain || len + 5 > sizeof(file)) {
+        snprintf(reply, size, "error: '%.100s' is not a preset name (letters, digits, "
+                 "space . _ -)", name);
+        return false;
+    }
+    if (ip_effects_performance_mode()) {
+        snprintf(reply, size, "error: performance mode: the preset is not saved");
+        return false;
+    }
+    bool has_ext = len > 4 && (strcasecmp(name + len - 4, ".ini") == 0 ||
+                               strcasecmp(name + len - 4, ".txt") == 0);
+    snprintf(file, sizeof(file), "%s%s", name, has_ext ? "" : ".ini");
+    preset_dir(path, dir, sizeof(dir));
+    if (snprintf(target, sizeof(target), "%s/%s", dir, file) >= (int)sizeof(target) ||
+        snprintf(temp, sizeof(temp), "%s/.%s.new-%d", dir, file, (int)getpid()) >=
+            (int)sizeof(temp)) {
+        snprintf(reply, size, "error: the path is too long");
+        return false;
+    }
+    if (access(target, F_OK) == 0) {
+        snprintf(reply, size, "error: %s exists: not overwritten", file);
+        return false;
+    }
+    // Written whole under a temporary name, then linked to the new name, which fails
+    // rather than replace a file made meanwhile.
+    unlink(temp);
+    bool ok = save_state(fx, rt, path, temp);
+    bool linked = ok && link(temp, target) == 0;
+    int err = errno;
+    unlink(temp);
+    if (!linked) {
+        snprintf(reply, size, ok && err == EEXIST ? "error: %s exists: not overwritten"
+                                                  : "error: %s was not saved (see the log)",
+                 file);
+        return false;
+    }
+    ip_effects_open_preset(file);
+    snprintf(reply, size, "saved as %s", target);
+    return true;
 }

@@ -365,6 +365,7 @@ typedef struct ip_effects_item {
     const struct fxgl_preset_effect *view; // owned by the set; changed through the calls below
     size_t member;               // the effect's index in the set
     size_t runtime_index;        // and in the runtime
+    const char *reload_failure;  // the last recompile's error, the old version runs ("")
 } ip_effects_item;
 // The configuration read at the first frame (keys, font), NULL before.
 FXGL_INTERNAL const struct fxgl_config *ip_effects_config(void);
@@ -383,6 +384,29 @@ FXGL_INTERNAL bool ip_effects_order(ip_effects *fx, const struct fxgl_technique_
 // reply says what happened; false when nothing was written (performance mode, no file).
 FXGL_INTERNAL bool ip_effects_save(ip_effects *fx, struct fxgl_runtime *rt, char *reply,
                                    size_t size);
+// The preprocessor definitions a member's effect can take (the names it tests, by the
+// reference's rule, and those defined for it), each with the value in force ("": the
+// effect's own default). Allocates: not for every frame.
+struct fxgl_preset_define_list;
+FXGL_INTERNAL bool ip_effects_defines(ip_effects *fx, size_t member,
+                                      struct fxgl_preset_define_list *out);
+// Sets one definition of a member's effect ("" leaves it undefined) above the preset's and
+// recompiles the effect on the worker; the running version stays until the new one is in,
+// and stays when it fails (the error in the item's reload_failure). A save writes it into
+// the preset's section of the effect; a preset switch drops an unsaved one.
+FXGL_INTERNAL bool ip_effects_set_define(ip_effects *fx, size_t member, const char *name,
+                                         const char *value);
+// The presets beside the current one (its directory's files ip_effects_switch_preset steps
+// through), sorted, as file names; current: the current one's index.
+#define IP_PRESET_NAME 128
+FXGL_INTERNAL size_t ip_effects_presets(char (*names)[IP_PRESET_NAME], size_t max,
+                                        size_t *current);
+// Switches to the preset name (a file name of the current preset's directory).
+FXGL_INTERNAL bool ip_effects_open_preset(const char *name);
+// Saves the running state as a new preset name (".ini" added without .ini/.txt) in the
+// current preset's directory, atomically, never over an existing file, and switches to it.
+FXGL_INTERNAL bool ip_effects_save_as(ip_effects *fx, struct fxgl_runtime *rt,
+                                      const char *name, char *reply, size_t size);
 
 // --- overlay.c: the editing overlay (KeyOverlay) ---
 

@@ -237,7 +237,7 @@ EXTRA_tests_interpose_test_overlay_app_DEPENDENCIES = tests/interpose/fxgl-unins
 if SANITIZERS
 tests_interpose_test_overlay_app_CPPFLAGS += -DFXGL_TEST_SANITIZERS=1
 endif
-EXTRA_DIST += tests/interpose/data/overlay/Overlay.fx tests/interpose/data/overlay/overlay.ini
+EXTRA_DIST += tests/interpose/data/overlay/Overlay.fx tests/interpose/data/overlay/overlay.ini tests/interpose/data/overlay/second.ini
 
 EXTRA_DIST += tests/interpose/data/Invert.fx tests/interpose/data/Broken.fx \
 	tests/interpose/data/invert.ini tests/interpose/data/broken.ini \

@@ -22,9 +22,15 @@
  *   Left/Right         change a value by its ui_step (combo/radio/list: the
  *                      previous/next item), on the preset row switch presets
  *   Ctrl+Up/Ctrl+Down  move the technique under the cursor in the order
- *   Delete             reset the variable under the cursor to its default
- *   letters, digits    search (techniques whose label or name contains it)
- *   Backspace          delete the search's last character
+ *   Delete             reset the variable under the cursor to its default (a
+ *                      definition: undefined, the effect's own default)
+ *   Enter on a definition: type its value, Enter again applies it (the effect
+ *                      recompiles on the reload worker; the running version
+ *                      stays until the new one is in, or when it fails)
+ *   Enter on a listed preset: switch to it; on Save as: save as the typed name
+ *   letters, digits    the row being typed into (a definition, Save as), else
+ *                      search (techniques whose label or name contains it)
+ *   Backspace          delete the text's last character
  *   Ctrl+S             save the preset          Ctrl+P  performance mode
  *   Tab                the statistics panel and back
  * Mouse: a click on a row moves the cursor there and acts as Space does on
@@ -54,6 +60,9 @@
 #define OV_CATS 64               // categories remembered open/closed
 #define OV_REPEAT_FRAMES 20      // a held key repeats after this many frames
 #define OV_SEARCH 48
+#define OV_DEFS 64               // definitions listed for the selected effect
+#define OV_PRESETS 64            // presets listed beside the current one
+#define OV_VALUE 128             // a definition's value or a preset name typed
 
 #define VK_BACK 0x08
 #define VK_TAB 0x09
@@ -66,6 +75,7 @@
 #define VK_UP 0x26
 #define VK_RIGHT 0x27
 #define VK_DOWN 0x28
+#define VK_ESCAPE 0x1B
 #define VK_DELETE 0x2E
 #define VK_OEM_MINUS 0xBD
 #define VK_OEM_PERIOD 0xBE
@@ -91,6 +101,9 @@ typedef enum ov_kind {
     ROW_CATEGORY,
     ROW_VAR,
     ROW_NOTE,                    // text only
+    ROW_DEFINE,                  // a preprocessor definition of the selected effect
+    ROW_PRESET_FILE,             // a preset beside the current one
+    ROW_SAVE_AS,                 // the name to save the preset as
 } ov_kind;
 
 typedef struct ov_row {
@@ -101,6 +114,7 @@ typedef struct ov_row {
     int uniform;                 // ROW_VAR: index in the module's uniforms
     int comp;                    // ROW_VAR: component
     int cat;                     // ROW_CATEGORY: index in cats
+    int index;                   // ROW_DEFINE: in defines; ROW_PRESET_FILE: in presets
     char text[160];              // ROW_TITLE, ROW_ERROR, ROW_NOTE, ROW_CATEGORY
 } ov_row;
 
@@ -126,6 +140,12 @@ struct ip_overlay {
     double frame_ms;             // smoothed frame interval
     double last_now;
     float logged_line, logged_width; // the layout last logged (debug)
+    int editing;                 // ROW_DEFINE being typed into (its index), -1 none
+    char edit[OV_VALUE];         // what is typed there
+    char save_as[OV_VALUE];      // the name typed on the save-as row
+    unsigned defines_gen;        // bumped by an edit: the definitions are read again
+    bool presets_stale;          // the preset list is read again (opening, switch, save)
+    char cursor_said[200];       // the cursor's row as last logged (debug)
     struct ov_data *d;           // the rows, made at the first opening (about 200 KiB)
 };
 
@@ -138,6 +158,16 @@ typedef struct ov_data {
     ov_row rows[OV_ROWS];
     size_t row_count;
     float row_y[OV_ROWS];        // where each row was drawn (the mouse hits those), -1e9 not
+    // The selected effect's definitions, read when it or an edit changes (they allocate).
+    const fxgl_effect *defines_of;
+    unsigned defines_gen;
+    char define_name[OV_DEFS][64];
+    char define_value[OV_DEFS][OV_VALUE];
+    size_t define_count;
+    // The presets beside the current one, read at the opening and after a switch or save.
+    char presets[OV_PRESETS][IP_PRESET_NAME];
+    size_t preset_count, preset_current;
+    char presets_for[1024];      // the preset path they were read for
 } ov_data;
 
 ip_overlay *ip_overlay_create(void) {
@@ -145,6 +175,7 @@ ip_overlay *ip_overlay_create(void) {
     if (ov) {
         ov->want_cursor_order = -1;
         ov->drag_order = -1;
+        ov->editing = -1;
     }
     return ov;
 }
@@ -250,7 +281,7 @@ static ov_row *add_row(ip_overlay *ov, ov_kind kind) {
     ov_row *r = &ov->d->rows[ov->d->row_count++];
     memset(r, 0, sizeof(*r));
     r->kind = kind;
-    r->item = r->order = r->technique = r->uniform = r->cat = -1;
+    r->item = r->order = r->technique = r->uniform = r->cat = r->index = -1;
     return r;
 }
 
@@ -349,7 +380,94 @@ static void add_variables(ip_overlay *ov, int item) {
     }
 }
 
+// The selected effect's definitions, read again when its compiled version or an edit
+// changes (reading allocates; a frame that changes nothing reads nothing).
+static void read_defines(ip_overlay *ov, ip_effects *fx, int item) {
+    const ip_effects_item *it = &ov->d->items[item];
+    if (ov->d->defines_of == it->effect && ov->d->defines_gen == ov->defines_gen) {
+        return;
+    }
+    ov->d->defines_of = it->effect;
+    ov->d->defines_gen = ov->defines_gen;
+    ov->d->define_count = 0;
+    fxgl_preset_define_list list;
+    if (!ip_effects_defines(fx, it->member, &list)) {
+        return;
+    }
+    for (size_t i = 0; i < list.count && ov->d->define_count < OV_DEFS; i++) {
+        if (strlen(list.items[i].name) < sizeof(ov->d->define_name[0])) {
+            size_t k = ov->d->define_count++;
+            snprintf(ov->d->define_name[k], sizeof(ov->d->define_name[k]), "%s",
+                     list.items[i].name);
+            snprintf(ov->d->define_value[k], sizeof(ov->d->define_value[k]), "%s",
+                     list.items[i].value);
+        }
+    }
+    fxgl_preset_define_list_finish(&list);
+}
+
+static void add_defines(ip_overlay *ov, ip_effects *fx, int item) {
+    read_defines(ov, fx, item);
+    const ip_effects_item *it = &ov->d->items[item];
+    ov_cat *cat = category(ov, it->file, "#Preprocessor definitions", false);
+    bool open = !cat || cat->open;
+    ov_row *h = add_row(ov, ROW_CATEGORY);
+    if (h) {
+        h->item = item;
+        h->cat = cat ? (int)(cat - ov->cats) : -1;
+        snprintf(h->text, sizeof(h->text), "%s Preprocessor definitions (%zu)",
+                 open ? "-" : "+", ov->d->define_count);
+    }
+    for (size_t i = 0; open && i < ov->d->define_count; i++) {
+        ov_row *r = add_row(ov, ROW_DEFINE);
+        if (r) {
+            r->item = item;
+            r->index = (int)i;
+        }
+    }
+}
+
+// The presets beside the current one, read when the current one changed or after a save.
+static void add_presets(ip_overlay *ov) {
+    char path[sizeof(ov->d->presets_for)];
+    ip_effects_preset_path(path, sizeof(path));
+    if (ov->presets_stale || strcmp(path, ov->d->presets_for) != 0) {
+        ov->presets_stale = false;
+        snprintf(ov->d->presets_for, sizeof(ov->d->presets_for), "%s", path);
+        ov->d->preset_count = ip_effects_presets(ov->d->presets, OV_PRESETS,
+                                                 &ov->d->preset_current);
+    }
+    ov_row *t = add_row(ov, ROW_TITLE);
+    if (t) {
+        snprintf(t->text, sizeof(t->text), "Presets (Enter: switch)");
+    }
+    for (size_t i = 0; i < ov->d->preset_count; i++) {
+        ov_row *r = add_row(ov, ROW_PRESET_FILE);
+        if (r) {
+            r->index = (int)i;
+        }
+    }
+    add_row(ov, ROW_SAVE_AS);
+}
+
+static bool interactive(const ov_row *r);
+
+// The same row in another build: what it shows, not where it is.
+static bool same_row(const ov_row *a, const ov_row *b) {
+    return a->kind == b->kind && a->item == b->item && a->technique == b->technique &&
+           a->uniform == b->uniform && a->comp == b->comp && a->cat == b->cat &&
+           a->index == b->index;
+}
+
 static void build_rows(ip_overlay *ov, ip_effects *fx, fxgl_runtime *rt, fxgl_ui *ui) {
+    // The cursor stays on its row when rows appear or go above it (an error listed, a
+    // search typed, a recompile's new version), unless a move placed it (want_cursor_order).
+    ov_row was = {.kind = ROW_TITLE};
+    bool follow = ov->want_cursor_order < 0 && ov->cursor >= 0 &&
+                  (size_t)ov->cursor < ov->d->row_count;
+    if (follow) {
+        was = ov->d->rows[ov->cursor];
+    }
     ov->d->row_count = 0;
     ov->d->item_count = ip_effects_items(fx, ov->d->items, OV_ITEMS);
     size_t count = fxgl_runtime_technique_count(rt);
@@ -358,6 +476,7 @@ static void build_rows(ip_overlay *ov, ip_effects *fx, fxgl_runtime *rt, fxgl_ui
     add_row(ov, ROW_PRESET);
     add_row(ov, ROW_PERF);
     int selected_item = -1;
+    bool reload_listed[OV_ITEMS] = {false};
     for (size_t i = 0; i < count && ov->d->order_count < OV_TECHS; i++) {
         fxgl_technique_info t;
         if (!fxgl_runtime_technique(rt, i, &t)) {
@@ -391,6 +510,22 @@ static void build_rows(ip_overlay *ov, ip_effects *fx, fxgl_runtime *rt, fxgl_ui
             ov_row *er = add_row(ov, ROW_ERROR);
             if (er) {
                 snprintf(er->text, sizeof(er->text), "  %s", t.reason);
+            }
+        }
+        const char *reload = ov->d->items[item].reload_failure;
+        if (reload && reload[0] && !reload_listed[item]) {
+            reload_listed[item] = true; // once, under the effect's first technique listed
+            // A recompile (a definition edited, the file changed) failed: the old version
+            // is what runs.
+            const ip_effects_item *it = &ov->d->items[item];
+            size_t dir = strlen(it->path) - strlen(it->file);
+            if (strncmp(reload, it->path, dir) == 0) {
+                reload += dir; // "Overlay.fx(33, 25): error: ...": the directory is known
+            }
+            ov_row *er = add_row(ov, ROW_ERROR);
+            if (er) {
+                snprintf(er->text, sizeof(er->text), "  recompile failed, the previous "
+                         "version runs: %s", reload);
             }
         }
     }
@@ -436,7 +571,25 @@ static void build_rows(ip_overlay *ov, ip_effects *fx, fxgl_runtime *rt, fxgl_ui
         } else {
             add_variables(ov, selected_item);
         }
+        add_defines(ov, fx, selected_item);
     }
+    add_presets(ov);
+    for (size_t i = 0; follow && interactive(&was) && i < ov->d->row_count; i++) {
+        if (same_row(&ov->d->rows[i], &was)) {
+            ov->cursor = (int)i;
+            break;
+        }
+    }
+}
+
+static const char *row_desc(const ip_overlay *ov, const ov_row *r, char *buf, size_t size) {
+    switch (r->kind) {
+    case ROW_DEFINE: snprintf(buf, size, "define %s", ov->d->define_name[r->index]); break;
+    case ROW_PRESET_FILE: snprintf(buf, size, "preset %s", ov->d->presets[r->index]); break;
+    case ROW_SAVE_AS: snprintf(buf, size, "save as"); break;
+    default: snprintf(buf, size, "row kind %d", (int)r->kind); break;
+    }
+    return buf;
 }
 
 static bool interactive(const ov_row *r) {
@@ -591,8 +744,47 @@ static void save(ip_overlay *ov, ip_effects *fx, fxgl_runtime *rt) {
              "overlay: %s", ov->message);
 }
 
+// Enter on a definition: the first starts typing its value, the second applies it (the
+// effect recompiles on the worker; the running version stays until the new one is in).
+static void define_enter(ip_overlay *ov, ip_effects *fx, const ov_row *r) {
+    const char *name = ov->d->define_name[r->index];
+    if (ov->editing != r->index) {
+        ov->editing = r->index;
+        snprintf(ov->edit, sizeof(ov->edit), "%s", ov->d->define_value[r->index]);
+        snprintf(ov->message, sizeof(ov->message), "%s: type the value, Enter applies", name);
+        return;
+    }
+    ov->editing = -1;
+    if (ip_effects_set_define(fx, ov->d->items[r->item].member, name, ov->edit)) {
+        ov->defines_gen++;
+        snprintf(ov->message, sizeof(ov->message), "%s=%s: recompiling", name,
+                 ov->edit[0] ? ov->edit : "(default)");
+    } else {
+        snprintf(ov->message, sizeof(ov->message), "error: %s was not changed", name);
+    }
+    fxgl_log(FXGL_LOG_INFO, "overlay: %s", ov->message);
+}
+
+static void save_as(ip_overlay *ov, ip_effects *fx, fxgl_runtime *rt) {
+    ip_effects_save_as(fx, rt, ov->save_as, ov->message, sizeof(ov->message));
+    bool ok = strncmp(ov->message, "error", 5) != 0;
+    fxgl_log(ok ? FXGL_LOG_INFO : FXGL_LOG_WARN, "overlay: %s", ov->message);
+    if (ok) {
+        ov->save_as[0] = 0;
+    }
+    ov->presets_stale = true;
+}
+
 static void activate(ip_overlay *ov, ip_effects *fx, fxgl_runtime *rt, const ov_row *r) {
     switch (r->kind) {
+    case ROW_DEFINE: define_enter(ov, fx, r); break;
+    case ROW_PRESET_FILE:
+        snprintf(ov->message, sizeof(ov->message), "%s %s",
+                 ip_effects_open_preset(ov->d->presets[r->index]) ? "switching to"
+                                                                 : "error: cannot open",
+                 ov->d->presets[r->index]);
+        break;
+    case ROW_SAVE_AS: save_as(ov, fx, rt); break;
     case ROW_TECH: toggle_technique(ov, fx, rt, r); break;
     case ROW_CATEGORY:
         if (r->cat >= 0) {
@@ -606,7 +798,7 @@ static void activate(ip_overlay *ov, ip_effects *fx, fxgl_runtime *rt, const ov_
         }
         break;
     }
-    case ROW_PRESET: save(ov, fx, rt); break;
+    case ROW_PRESET: save(ov, fx, rt); ov->presets_stale = true; break;
     case ROW_PERF: {
         // Turning it on folds the preset's values into the code: the values shown are
         // saved first, as the reference does, or the edits since the last save would go.
@@ -687,7 +879,21 @@ static void keys(ip_overlay *ov, ip_effects *fx, fxgl_runtime *rt, const fxgl_in
     if (!ctrl && fire(ov, in, VK_DOWN)) {
         move_cursor(ov, 1);
     }
-    if (r && (in->key_pressed[VK_RETURN] || (in->key_pressed[VK_SPACE] && r->kind != ROW_SEARCH))) {
+    // Typing goes to the row under the cursor when it takes text (a definition being
+    // edited, the save-as name), else to the search box.
+    if (ov->editing >= 0 && (!r || r->kind != ROW_DEFINE || r->index != ov->editing ||
+                             in->key_pressed[VK_ESCAPE])) {
+        ov->editing = -1; // the cursor left it: nothing applied
+    }
+    char *text = ov->search;
+    size_t text_size = sizeof(ov->search);
+    if (r && r->kind == ROW_DEFINE && ov->editing == r->index) {
+        text = ov->edit, text_size = sizeof(ov->edit);
+    } else if (r && r->kind == ROW_SAVE_AS) {
+        text = ov->save_as, text_size = sizeof(ov->save_as);
+    }
+    bool types_space = r && (r->kind == ROW_SEARCH || text != ov->search);
+    if (r && (in->key_pressed[VK_RETURN] || (in->key_pressed[VK_SPACE] && !types_space))) {
         activate(ov, fx, rt, r);
     }
     if (r && (fire(ov, in, VK_LEFT) || fire(ov, in, VK_RIGHT))) {
@@ -701,19 +907,26 @@ static void keys(ip_overlay *ov, ip_effects *fx, fxgl_runtime *rt, const fxgl_in
         }
     }
     if (r && in->key_pressed[VK_DELETE]) {
-        reset(ov, fx, rt, r);
+        if (r->kind == ROW_DEFINE) {
+            // Back to the effect's own default: the name is left undefined.
+            ov->editing = r->index;
+            ov->edit[0] = 0;
+            define_enter(ov, fx, r);
+        } else {
+            reset(ov, fx, rt, r);
+        }
     }
     if (!ctrl && !alt) {
-        size_t len = strlen(ov->search);
+        size_t len = strlen(text);
         for (int vk = 0; vk < FXGL_INPUT_KEYS; vk++) {
-            char c = vk == VK_SPACE && (!r || r->kind != ROW_SEARCH) ? 0 : typed_char(in, vk);
-            if (c && len + 1 < sizeof(ov->search)) {
-                ov->search[len++] = c;
-                ov->search[len] = 0;
+            char c = vk == VK_SPACE && !types_space ? 0 : typed_char(in, vk);
+            if (c && len + 1 < text_size) {
+                text[len++] = c;
+                text[len] = 0;
             }
         }
         if (fire(ov, in, VK_BACK) && len > 0) {
-            ov->search[len - 1] = 0;
+            text[len - 1] = 0;
         }
     }
 }
@@ -872,6 +1085,10 @@ static const char *row_tooltip(ip_overlay *ov, const ov_row *r) {
         return ann_string(&ov->d->items[r->item].effect->uniforms[r->uniform].annotations,
                           "ui_tooltip");
     }
+    if (r->kind == ROW_DEFINE) {
+        return ov->editing == r->index ? "Enter: apply (recompiles)  Esc: cancel"
+                                       : "Enter: edit  Delete: the effect's default";
+    }
     return NULL;
 }
 
@@ -948,6 +1165,28 @@ static void draw_rows(ip_overlay *ov, fxgl_ui *ui, const ov_layout *L, fxgl_runt
             text_line(ui, L, y, r->text, C_TEXT);
             break;
         case ROW_VAR: draw_var(ov, ui, L, r, y, cur); break;
+        case ROW_DEFINE: {
+            bool typing = ov->editing == r->index;
+            snprintf(line, sizeof(line), "   %s", ov->d->define_name[r->index]);
+            fxgl_ui_text(ui, L->x + L->pad, y, line, C_TEXT);
+            fxgl_ui_rect(ui, L->col, y + 1, L->ww, L->line - 2, typing ? 0x34404EFFu : C_BOX);
+            const char *v = typing ? ov->edit : ov->d->define_value[r->index];
+            snprintf(line, sizeof(line), "%s%s", v[0] || typing ? v : "(default)",
+                     typing ? "_" : "");
+            fxgl_ui_text(ui, L->col + 4, y, line, v[0] || typing ? C_TEXT : C_DIM);
+            break;
+        }
+        case ROW_PRESET_FILE: {
+            bool here = (size_t)r->index == ov->d->preset_current;
+            snprintf(line, sizeof(line), "%s %s", here ? ">" : " ", ov->d->presets[r->index]);
+            text_line(ui, L, y, line, here ? C_ACCENT : C_TEXT);
+            break;
+        }
+        case ROW_SAVE_AS:
+            snprintf(line, sizeof(line), "Save as: %s%s%s", ov->save_as, cur ? "_" : "",
+                     ov->save_as[0] || cur ? "" : "(type a name, Enter)");
+            text_line(ui, L, y, line, ov->save_as[0] ? C_TEXT : C_DIM);
+            break;
         }
     }
     // The bottom lines: the row's tooltip, then the last action's outcome.
@@ -1062,6 +1301,8 @@ bool ip_overlay_frame(ip_overlay *ov, ip_effects *fx, fxgl_runtime *rt, fxgl_ui 
         if (ov->open) {
             ov->cursor = 3; // the first technique
             ov->message[0] = 0;
+            ov->editing = -1;
+            ov->presets_stale = true;
             memset(ov->held, 0, sizeof(ov->held));
         }
         return ov->open;
@@ -1126,6 +1367,14 @@ bool ip_overlay_frame(ip_overlay *ov, ip_effects *fx, fxgl_runtime *rt, fxgl_ui 
         build_rows(ov, fx, rt, ui); // what the keys changed, shown this frame
         if (ov->cursor >= (int)ov->d->row_count) {
             ov->cursor = (int)ov->d->row_count - 1;
+        }
+        char said[sizeof(ov->cursor_said)];
+        if (ov->cursor >= 0 && ip_log_enabled(FXGL_LOG_DEBUG) &&
+            strcmp(row_desc(ov, &ov->d->rows[ov->cursor], said, sizeof(said)),
+                   ov->cursor_said) != 0) {
+            // Where the cursor is, by what the row holds: a test moves it by this.
+            memcpy(ov->cursor_said, said, sizeof(said));
+            fxgl_log(FXGL_LOG_DEBUG, "overlay: cursor on %s", said);
         }
     }
     fxgl_ui_rect(ui, L.x, L.y, L.w, L.h, C_PANEL);

@@ -199,7 +199,11 @@ static int vk_of(KeySym sym) {
     case XK_BackSpace: return 0x08;
     case XK_Escape: return 0x1B;
     case XK_Control_L: return 0x11;
-    default: return 0;
+    default:
+        if (sym >= XK_a && sym <= XK_z) {
+            return 'A' + (int)(sym - XK_a);
+        }
+        return sym >= XK_0 && sym <= XK_9 ? '0' + (int)(sym - XK_0) : 0;
     }
 }
 
@@ -225,6 +229,26 @@ static void press(KeySym sym, bool ctrl) {
     if (ctrl) {
         key_edge(XK_Control_L, false, true);
     }
+}
+
+// Keys typed as text (letters and digits), each seen by the overlay.
+static void type(const char *text) {
+    for (; *text; text++) {
+        press(*text >= '0' && *text <= '9' ? XK_0 + (*text - '0') : XK_a + (*text - 'a'),
+              false);
+    }
+}
+
+// Moves the cursor (Down, or Up with dir -1) until the overlay says it is on the row
+// described as what ("define NAME", "preset FILE", "save as").
+static void cursor_to(const char *what, int dir) {
+    char needle[200];
+    snprintf(needle, sizeof(needle), "overlay: cursor on %s\n", what);
+    int before = log_count(needle);
+    for (int i = 0; i < 80 && log_count(needle) == before; i++) {
+        press(dir < 0 ? XK_Up : XK_Down, false);
+    }
+    ck_assert_msg(log_count(needle) > before, "the cursor never reached %s", what);
 }
 
 typedef struct layout {
@@ -438,6 +462,74 @@ START_TEST(overlay_edit_save) {
     wait_log("performance mode off", 1);
     wait_colour("performance mode off", 0.3, 0.0, 0.0);
 
+    // A preprocessor definition of Overlay.fx edited: first to something that does not
+    // compile (the running version stays, the error is listed), then to 2 (Fill writes
+    // 2 * Red). Each recompiles on the worker; the picture changes once the new one is in.
+    cursor_to("define FXGL_TEST_GAIN", 1);
+    shot("overlay-definitions");
+    int failed = log_count("failed, the running version stays");
+    press(XK_Return, false);
+    type("zz");
+    press(XK_Return, false);
+    wait_log("failed, the running version stays", failed + 1);
+    ck_assert_msg(log_count("overlay: FXGL_TEST_GAIN=zz: recompiling") == 1,
+                  "the edit was not applied");
+    wait_colour("a definition that does not compile: the old version runs", 0.3, 0.0, 0.0);
+    shot("overlay-definition-error");
+    press(XK_Return, false);
+    press(XK_BackSpace, false);
+    press(XK_BackSpace, false);
+    type("2");
+    press(XK_Return, false);
+    wait_colour("FXGL_TEST_GAIN=2 recompiled: Fill writes 2 * Red", 0.6, 0.0, 0.0);
+    int applied = log_count("changed on disk: applied");
+    press(XK_s, true);
+    wait_log("overlay: saved ", 3);
+    wait_log("changed on disk: applied", applied + 1);
+    snprintf(saved, sizeof(saved), "%s", read_all(path));
+    const char *section = strstr(saved, "[Overlay.fx]");
+    ck_assert_msg(section && strstr(section, "\nPreprocessorDefinitions=FXGL_TEST_GAIN=2\n") &&
+                      has_line(saved, "UnknownKey=kept"),
+                  "the definition was not saved in the effect's section:\n%s", saved);
+    wait_colour("the saved definition re-read from disk", 0.6, 0.0, 0.0);
+
+    // Save as "mine": a new file with the state, the old one unchanged, then "mine" again
+    // is refused.
+    cursor_to("save as", 1);
+    type("mine");
+    shot("overlay-presets");
+    press(XK_Return, false);
+    wait_log("overlay: saved as ", 1);
+    char mine[400];
+    snprintf(mine, sizeof(mine), "%s/mine.ini", dir);
+    ck_assert_msg(strcmp(saved, read_all(path)) == 0, "save as changed the old preset");
+    const char *copy = read_all(mine);
+    printf("saved as mine.ini:\n%s", copy);
+    ck_assert_msg(has_line(copy, "Red=0.300000") && has_line(copy, "UnknownKey=kept") &&
+                      has_line(copy, "PreprocessorDefinitions=FXGL_TEST_GAIN=2") &&
+                      has_line(copy, "TechniqueSorting=Blue@Overlay.fx,Half@Overlay.fx,"
+                                     "Fill@Overlay.fx"),
+                  "mine.ini does not hold the state");
+    char mine_text[65536];
+    snprintf(mine_text, sizeof(mine_text), "%s", copy);
+    char switched[500];
+    snprintf(switched, sizeof(switched), "preset %s\n", mine);
+    wait_log(switched, 1);
+    wait_colour("switched to mine.ini: the same picture", 0.6, 0.0, 0.0);
+    type("mine");
+    press(XK_Return, false);
+    wait_log("overlay: error: mine.ini exists", 1);
+    ck_assert_msg(strcmp(mine_text, read_all(mine)) == 0, "save as overwrote mine.ini");
+    press(XK_BackSpace, false);
+    press(XK_BackSpace, false);
+    press(XK_BackSpace, false);
+    press(XK_BackSpace, false);
+
+    // second.ini from the list: Fill alone, Red 0.8, no definition (recompiled: 1.0).
+    cursor_to("preset second.ini", -1);
+    press(XK_Return, false);
+    wait_colour("second.ini chosen from the list", 0.8, 0.0, 0.0);
+
     // Escape quits glxgears, but the overlay holds the keyboard grab: the overlay sees it
     // (by polling the server's key state), the program gets no event. Two more keys seen
     // by the overlay are frames enough for glxgears to have acted on one.
@@ -453,7 +545,7 @@ START_TEST(overlay_edit_save) {
     key_edge(XK_Home, true, false);
     wait_log("overlay closed", 1);
     key_edge(XK_Home, false, false);
-    wait_colour("overlay closed, edits kept", 0.3, 0.0, 0.0);
+    wait_colour("overlay closed, second.ini kept", 0.8, 0.0, 0.0);
     ck_assert_msg(kill(app, 0) == 0, "glxgears is gone");
     int status;
     ck_assert_int_eq(waitpid(app, &status, WNOHANG), 0);
@@ -644,8 +736,9 @@ int main(void) {
     }
     char cmd[900];
     snprintf(cmd, sizeof(cmd), "cp '%s/interpose/data/overlay/Overlay.fx' "
-             "'%s/interpose/data/overlay/overlay.ini' '%s/interpose/data/Broken.fx' '%s/'",
-             FXGL_TEST_SRCDIR, FXGL_TEST_SRCDIR, FXGL_TEST_SRCDIR, dir);
+             "'%s/interpose/data/overlay/overlay.ini' '%s/interpose/data/overlay/second.ini' "
+             "'%s/interpose/data/Broken.fx' '%s/'",
+             FXGL_TEST_SRCDIR, FXGL_TEST_SRCDIR, FXGL_TEST_SRCDIR, FXGL_TEST_SRCDIR, dir);
     if (system(cmd) != 0) {
         printf("cannot copy the test effect\n");
         return 1;

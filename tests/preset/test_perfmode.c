@@ -295,6 +295,66 @@ START_TEST(definition_layers)
 }
 END_TEST
 
+// A layer's value for name in list, NULL when the name is not there.
+static const char *define_value(const fxgl_preset_define_list *list, const char *name)
+{
+    for (size_t i = 0; i < list->count; i++) {
+        if (strcmp(list->items[i].name, name) == 0) {
+            return list->items[i].value;
+        }
+    }
+    return NULL;
+}
+
+// The editing overlay's layer: above the effect's section for its file alone, "" leaves
+// a name undefined, kept when the same preset file is read again, dropped by another.
+START_TEST(edited_definitions)
+{
+    fxgl_effects *fx = make(false, false, at("preset.ini"));
+    const fxgl_preset_define edits[] = {{"LAYER_A", "50"}, {"LAYER_C", ""}};
+    ck_assert(fxgl_effects_edit_defines(fx, "Perf.fx", edits, 2));
+    fxgl_preset_define_list list;
+    ck_assert(fxgl_effects_edited_defines(fx, "Perf.fx", &list));
+    ck_assert_int_eq((int)list.count, 2);
+    fxgl_preset_define_list_finish(&list);
+    ck_assert(fxgl_effects_defines(fx, "Perf.fx", &list));
+    ck_assert_str_eq(define_value(&list, "LAYER_A"), "50");
+    ck_assert_str_eq(define_value(&list, "LAYER_B"), "21");
+    ck_assert_ptr_null(define_value(&list, "LAYER_C"));
+    ck_assert_str_eq(define_value(&list, "LAYER_D"), "43");
+    fxgl_preset_define_list_finish(&list);
+    ck_assert(fxgl_effects_defines(fx, "Other.fx", &list));
+    ck_assert_str_eq(define_value(&list, "LAYER_A"), "20"); // the preset's global one
+    ck_assert_str_eq(define_value(&list, "LAYER_C"), "32");
+    fxgl_preset_define_list_finish(&list);
+
+    // Compiled with it: the edit wins over the section (10).
+    const fxgl_preset_define a_only[] = {{"LAYER_A", "50"}};
+    ck_assert(fxgl_effects_edit_defines(fx, "Perf.fx", a_only, 1));
+    fxgl_effect *e = compile(fx);
+    ck_assert_int_eq(uniform(e, "SeenA")->initializer.i[0], 50);
+    ck_assert_int_eq(uniform(e, "SeenC")->initializer.i[0], 32);
+    fxgl_effect_destroy(e);
+
+    // The same file read again (a save's re-read) keeps the edit.
+    ck_assert(fxgl_effects_set_preset(fx, at("preset.ini")));
+    e = compile(fx);
+    ck_assert_int_eq(uniform(e, "SeenA")->initializer.i[0], 50);
+    fxgl_effect_destroy(e);
+
+    // Another preset drops it.
+    put_file("other.ini", preset_text);
+    ck_assert(fxgl_effects_set_preset(fx, at("other.ini")));
+    ck_assert(fxgl_effects_edited_defines(fx, "Perf.fx", &list));
+    ck_assert_int_eq((int)list.count, 0);
+    fxgl_preset_define_list_finish(&list);
+    e = compile(fx);
+    ck_assert_int_eq(uniform(e, "SeenA")->initializer.i[0], 10);
+    fxgl_effect_destroy(e);
+    fxgl_effects_destroy(fx);
+}
+END_TEST
+
 START_TEST(skip_disabled_effects)
 {
     fxgl_effects *fx = make(false, true, at("preset.ini"));
@@ -425,6 +485,7 @@ int main(void)
     tcase_add_test(tc, constants_in_generated_code);
     tcase_add_test(tc, normal_mode_keeps_uniforms);
     tcase_add_test(tc, definition_layers);
+    tcase_add_test(tc, edited_definitions);
     tcase_add_test(tc, skip_disabled_effects);
     tcase_add_test(tc, saving_refused_in_performance_mode);
     tcase_add_test(tc, bad_values_warn_and_keep_defaults);

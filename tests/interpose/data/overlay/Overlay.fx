@@ -1,8 +1,13 @@
 // Overlay.fx - the editing overlay's test effect (test_overlay_app): three techniques
 // whose result at any pixel is known from the order, the enabled set and Red.
-//   Fill:  (Red, 0, 0)             whatever was there
+//   Fill:  (Red * FXGL_TEST_GAIN, 0, 0) whatever was there (the definition is edited in
+//          the overlay: 1.0 unless the preset defines it)
 //   Half:  the colour halved
 //   Blue:  blue set to 1
+#ifndef FXGL_TEST_GAIN
+#define FXGL_TEST_GAIN 1.0
+#endif
+
 texture2D BackBufferTex : COLOR;
 sampler2D BackBuffer { Texture = BackBufferTex; };
 
@@ -25,7 +30,7 @@ void FullscreenVS(in uint id : SV_VertexID, out float4 position : SV_Position,
 
 float4 FillPS(float4 position : SV_Position, float2 texcoord : TEXCOORD) : SV_Target
 {
-    return float4(Red, 0.0, 0.0, 1.0);
+    return float4(Red * FXGL_TEST_GAIN, 0.0, 0.0, 1.0);
 }
 
 float4 HalfPS(float4 position : SV_Position, float2 texcoord : TEXCOORD) : SV_Target
