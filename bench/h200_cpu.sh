@@ -42,9 +42,9 @@ table() {
         END {
             for (r in runs) nr++
             printf "effect cost, process CPU ms per frame, median of %d runs (ratio: / vkbasalt)\n", nr
-            printf "  %-14s", "effect"; for (s = 1; s <= ns; s++) printf " %12s%s", so[s], so[s] == "vkbasalt" ? "" : "    ratio"; print ""
+            printf "  %-14s %3s", "effect", "n"; for (s = 1; s <= ns; s++) printf " %12s%s", so[s], so[s] == "vkbasalt" ? "" : "    ratio"; print ""
             for (e = 1; e <= ne; e++) {
-                printf "  %-14s", eo[e]; vk = med(eo[e] SUBSEP "vkbasalt")
+                printf "  %-14s %3d", eo[e], n[eo[e] SUBSEP "vkbasalt"]; vk = med(eo[e] SUBSEP "vkbasalt")
                 for (s = 1; s <= ns; s++) {x = med(eo[e] SUBSEP so[s]); printf " %12.2f", x
                     if (so[s] != "vkbasalt") printf " %8.2f", vk != 0 ? x / vk : 0}
                 print ""
@@ -96,7 +96,7 @@ sum=$out/cpu_summary.txt
 {
     echo "# h200_cpu.sh $(date -u +%Y-%m-%dT%H:%M:%SZ) $(uname -srm), $(nproc) cpus"
     grep -m1 'model name' /proc/cpuinfo || true
-    echo "load: $(cat /proc/loadavg)"
+    echo "load: $(cat /proc/loadavg); LP_NUM_THREADS=${LP_NUM_THREADS:-unset (llvmpipe and lavapipe: one thread per cpu)}"
 } >"$sum"
 
 # One X server for the checks and every run (vs_vulkan.sh's VS_VULKAN_INNER:
