@@ -74,6 +74,27 @@ case "${1:-}" in
     pkgs=$(apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts \
                --no-breaks --no-replaces --no-enhances xvfb glmark2-x11 x11-xkb-utils xkb-data |
            grep '^[a-z]' | grep -v ':' | sort -u | grep -v -E "$base")
+    # PACK_EXTRA: more packages (bench/h200_cpu.sh: vkbasalt, vulkan-tools,
+    # mesa-vulkan-drivers) with what they need, walked one level at a time so
+    # that a branch can be cut: PACK_PRUNE (extended regex) names packages
+    # left out together with everything only they pull in (mesa-vulkan-drivers
+    # depends on python3 for one helper script; python3 is tens of MiB).
+    if [ -n "${PACK_EXTRA:-}" ]; then
+        prune="$base"; [ -n "${PACK_PRUNE:-}" ] && prune="^(${PACK_PRUNE})\$|$base"
+        seen=" "; todo=$PACK_EXTRA
+        while [ -n "$todo" ]; do
+            next=""
+            for p in $todo; do
+                case "$seen" in *" $p "*) continue ;; esac
+                printf '%s\n' "$p" | grep -q -E "$prune" && continue
+                seen="$seen$p "
+                next="$next $(apt-cache depends --no-recommends --no-suggests --no-conflicts --no-breaks \
+                    --no-replaces --no-enhances "$p" | sed -n 's/^ *|\{0,1\}\(Pre\)\{0,1\}Depends: \([^<][^ :]*\).*/\2/p')"
+            done
+            todo=$next
+        done
+        pkgs=$(printf '%s\n' $pkgs $seen | sort -u)
+    fi
     # shellcheck disable=SC2086
     (cd "$tmp" && apt-get download -oAPT::Architectures=amd64 $pkgs >/dev/null)
     rm -f "$tmp"/*_i386.deb
