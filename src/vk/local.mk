@@ -54,3 +54,8 @@ EXTRA_DIST += tests/vk/test_render.sh
 # (skips without vulkan-validationlayers).
 TESTS += tests/vk/test_sync.sh
 EXTRA_DIST += tests/vk/test_sync.sh
+
+# Locals without an initializer read zero on the Vulkan target (skips without Vulkan).
+TESTS += tests/vk/test_locals.sh
+EXTRA_DIST += tests/vk/test_locals.sh tests/vk/data/locals/zero_locals.fx \
+	tests/vk/data/locals/expected.fx
