@@ -35,7 +35,9 @@ EXTRA_DIST += src/vk/local.mk tests/vk/data/bindings.fx tests/vk/data/stencil.fx
 # without them the tool is not built and its test skips).
 if HAVE_VULKAN
 noinst_LTLIBRARIES += libfxgl_vk.la
-libfxgl_vk_la_SOURCES = src/vk/fxgl_vk.h src/vk/runtime.c src/vk/vk_image.h src/vk/image.c
+# The back ends' shared CPU code (src/backend) is compiled into each back end.
+libfxgl_vk_la_SOURCES = src/vk/fxgl_vk.h src/vk/runtime.c src/backend/fxgl_backend.h \
+	src/backend/backend.c
 libfxgl_vk_la_CPPFLAGS = $(AM_CPPFLAGS) $(VK_CPPFLAGS) $(VULKAN_CFLAGS) $(STB_CFLAGS)
 
 bin_PROGRAMS += fxgl-vkrender

@@ -23,7 +23,7 @@
 
 #include "fxgl_graph.h"
 #include "fxgl_vk.h"
-#include "vk_image.h"
+#include "fxgl_backend.h"
 
 #define VKR_MAX_EFFECTS 32
 
@@ -82,6 +82,7 @@ typedef struct vkr_effect {
     VkDeviceMemory ubo_memory;
     uint8_t *shadow;             // the uniform block's CPU copy
     float (*pingpong)[2];        // per uniform: a pingpong's value and direction
+    fxgl_special_params *params; // per uniform: its special's annotations
     int ubo_resource;
     VkDescriptorSetLayout set_layout;
     VkPipelineLayout layout;
@@ -781,6 +782,7 @@ static void free_effect(fxgl_vk_runtime *rt, vkr_effect *e) {
     vkFreeMemory(rt->device, e->ubo_memory, NULL);
     free(e->shadow);
     free(e->pingpong);
+    free(e->params);
     vkDestroyDescriptorPool(rt->device, e->pool, NULL);
     vkDestroyPipelineLayout(rt->device, e->layout, NULL);
     vkDestroyDescriptorSetLayout(rt->device, e->set_layout, NULL);
@@ -1246,9 +1248,21 @@ static bool load_effect(fxgl_vk_runtime *rt, vkr_effect *e, char *why, size_t wh
         if (t->semantic || !t->source) {
             continue;
         }
-        char reason[512];
-        uint8_t *pixels = vk_image_load(fx->path, rt->desc.texture_dirs,
-                                        rt->desc.texture_dir_count, t, reason, sizeof(reason));
+        char reason[512], path[1024];
+        uint8_t *pixels = NULL;
+        if (t->format != FXGL_FORMAT_R8 && t->format != FXGL_FORMAT_RG8 &&
+            t->format != FXGL_FORMAT_RGBA8) {
+            snprintf(reason, sizeof(reason),
+                     "'%s': the Vulkan path loads images only into R8/RG8/RGBA8", t->source);
+        } else if (!fxgl_source_find(fx->path, rt->desc.texture_dirs, rt->desc.texture_dir_count,
+                                     t->source, path, sizeof(path))) {
+            snprintf(reason, sizeof(reason), "source '%s' not found in: %.400s", t->source,
+                     path[0] ? path : "(no folders)");
+        } else {
+            pixels = fxgl_source_pixels(path, t->source, t->width, t->height,
+                                        fxgl_format_channels(t->format), false, reason,
+                                        sizeof(reason));
+        }
         // As in the GL runtime, a missing image leaves the texture zero.
         if (!pixels) {
             logf_(rt, "texture '%s': %s; it stays zero", t->name, reason);
@@ -1294,9 +1308,13 @@ static bool load_effect(fxgl_vk_runtime *rt, vkr_effect *e, char *why, size_t wh
         }
         e->shadow = calloc(1, fx->uniform_block_size);
         e->pingpong = calloc(fx->uniform_count + 1, sizeof(*e->pingpong));
-        if (!e->shadow || !e->pingpong) {
+        e->params = calloc(fx->uniform_count + 1, sizeof(*e->params));
+        if (!e->shadow || !e->pingpong || !e->params) {
             fail(why, why_size, "out of memory");
             return false;
+        }
+        for (size_t i = 0; i < fx->uniform_count; i++) {
+            fxgl_special_params_init(&e->params[i], &fx->uniforms[i]);
         }
         for (size_t i = 0; i < fx->uniform_count; i++) {
             const fxgl_uniform *u = &fx->uniforms[i];
@@ -1359,39 +1377,14 @@ int fxgl_vk_add_effect(fxgl_vk_runtime *rt, const fxgl_effect *fx, char *why, si
 
 // --- uniforms ---
 
-static uint32_t convert(const fxgl_value *v, int i, fxgl_scalar to) {
-    double d = v->scalar == FXGL_SCALAR_FLOAT ? v->f[i]
-               : v->scalar == FXGL_SCALAR_UINT ? (double)v->u[i]
-                                               : (double)v->i[i];
-    int64_t n = v->scalar == FXGL_SCALAR_FLOAT ? (int64_t)v->f[i]
-                : v->scalar == FXGL_SCALAR_UINT ? (int64_t)v->u[i]
-                                                : (int64_t)v->i[i];
-    uint32_t bits;
-    if (to == FXGL_SCALAR_FLOAT) {
-        float f = (float)d;
-        memcpy(&bits, &f, 4);
-        return bits;
-    }
-    if (to == FXGL_SCALAR_BOOL) {
-        return d != 0.0;
-    }
-    return to == FXGL_SCALAR_UINT ? (uint32_t)n : (uint32_t)(int32_t)n;
-}
-
 // The std140 placement of the module (matrices row-major, 16-byte rows).
 static void uniform_write(vkr_effect *e, const fxgl_uniform *u, const fxgl_value *v) {
-    int cols = u->cols > 0 ? u->cols : 1;
-    int per = u->rows * cols;
-    int elements = u->array_length > 0 ? u->array_length : 1;
-    uint32_t stride = u->array_length > 0 ? u->size / (uint32_t)u->array_length : 0;
-    int n = v->count < per * elements ? v->count : per * elements;
-    for (int c = 0; c < n && c < 16; c++) {
-        int el = c / per, k = c % per;
-        uint32_t off = u->offset + (uint32_t)el * stride +
-                       (uint32_t)(cols > 1 ? (k / cols) * 16 + (k % cols) * 4 : k * 4);
-        if (off + 4 <= e->fx->uniform_block_size) {
-            uint32_t bits = convert(v, c, u->scalar);
-            memcpy(e->shadow + off, &bits, 4);
+    uint32_t offsets[16];
+    int n = fxgl_uniform_offsets(u, v->count, offsets);
+    for (int c = 0; c < n; c++) {
+        if (offsets[c] + 4 <= e->fx->uniform_block_size) {
+            uint32_t bits = fxgl_uniform_bits(v, c, u->scalar);
+            memcpy(e->shadow + offsets[c], &bits, 4);
         }
     }
 }
@@ -1412,118 +1405,22 @@ bool fxgl_vk_set_uniform(fxgl_vk_runtime *rt, int effect, const char *name,
     return false;
 }
 
-// A number of an annotation (its component index, the last one when
-// fewer), def when absent or a string.
-static double ann_num(const fxgl_uniform *u, const char *name, int index, double def) {
-    const fxgl_annotation *a = fxgl_annotation_find(&u->annotations, name);
-    if (!a || a->value.scalar == FXGL_SCALAR_STRING || a->value.count < 1) {
-        return def;
-    }
-    index = index < a->value.count ? index : a->value.count - 1;
-    return a->value.scalar == FXGL_SCALAR_FLOAT  ? a->value.f[index]
-           : a->value.scalar == FXGL_SCALAR_UINT ? (double)a->value.u[index]
-                                                 : (double)a->value.i[index];
-}
-
-// xorshift32 seeded with 1, called in the GL runtime's order (effects in
-// order, their special uniforms in declaration order), so `random` and the
-// random steps of `pingpong` give the GL path's values.
-static uint32_t next_random(fxgl_vk_runtime *rt) {
-    uint32_t x = rt->random_state;
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    rt->random_state = x;
-    return x;
-}
-
-// The reference's pingpong: up at step per second to max, down to min,
-// slowed by smoothing near the ends (the GL runtime's rule, src/gl/special.c).
-static void pingpong(fxgl_vk_runtime *rt, const fxgl_uniform *u, float state[2]) {
-    float lo = (float)ann_num(u, "min", 0, 0.0), hi = (float)ann_num(u, "max", 0, 1.0);
-    float step0 = (float)ann_num(u, "step", 0, 1.0);
-    const fxgl_annotation *st = fxgl_annotation_find(&u->annotations, "step");
-    float step1 = st && st->value.scalar != FXGL_SCALAR_STRING && st->value.count > 1
-                      ? (float)ann_num(u, "step", 1, 0.0)
-                      : 0.0f;
-    float smoothing = (float)ann_num(u, "smoothing", 0, 0.0);
-    float increment = step0;
-    if (step1 != 0.0f) {
-        increment = step0 + (step1 - step0) * (float)(next_random(rt) % 10001u) / 10000.0f;
-    }
-    float seconds = (float)(rt->frame_ms * 0.001);
-    float *value = &state[0], *dir = &state[1];
-    float slow = *dir >= 0.0f ? smoothing - (hi - *value) : smoothing - (*value - lo);
-    increment = increment - (slow > 0.0f ? slow : 0.0f);
-    increment = (increment > 0.05f ? increment : 0.05f) * seconds;
-    if (*dir >= 0.0f) {
-        *value += increment;
-        if (*value >= hi) {
-            *value = hi;
-            *dir = -1.0f;
-        }
-    } else {
-        *value -= increment;
-        if (*value <= lo) {
-            *value = lo;
-            *dir = 1.0f;
-        }
-    }
-}
-
 // The special uniforms a headless frame can give, as the GL runtime computes
 // them (src/gl/special.c); input devices and the overlay read zero here.
+// The clock's specials come from the GL runtime's own code (fxgl_backend.h),
+// drawing from one xorshift32 seeded with 1 in the GL runtime's order
+// (effects in order, their special uniforms in declaration order), so
+// `random` and pingpong's random steps give the GL path's values.
 static void update_specials(fxgl_vk_runtime *rt, vkr_effect *e, double seconds) {
+    fxgl_special_clock clock = {rt->frame_ms, rt->frame_count, seconds - rt->start_time, NULL,
+                                &rt->random_state};
     for (size_t i = 0; i < e->fx->uniform_count; i++) {
         const fxgl_uniform *u = &e->fx->uniforms[i];
-        fxgl_value v = {.scalar = FXGL_SCALAR_INT, .count = 1};
-        switch (u->special) {
-        case FXGL_SPECIAL_FRAMETIME:
-            v.scalar = FXGL_SCALAR_FLOAT;
-            v.f[0] = (float)rt->frame_ms;
-            break;
-        case FXGL_SPECIAL_FRAMECOUNT:
-            if (u->scalar == FXGL_SCALAR_BOOL) {
-                v.i[0] = rt->frame_count % 2 == 0;
-            } else {
-                v.scalar = FXGL_SCALAR_UINT;
-                v.u[0] = (uint32_t)rt->frame_count;
-            }
-            break;
-        case FXGL_SPECIAL_TIMER:
-            v.scalar = FXGL_SCALAR_UINT;
-            v.u[0] = (uint32_t)((seconds - rt->start_time) * 1000.0);
-            break;
-        case FXGL_SPECIAL_RANDOM: {
-            int64_t lo = (int)ann_num(u, "min", 0, 0), hi = (int)ann_num(u, "max", 0, RAND_MAX);
-            int64_t span = hi - lo < 0 ? lo - hi : hi - lo;
-            v.i[0] = (int32_t)(lo + (int64_t)(next_random(rt) % (uint64_t)(span + 1)));
-            break;
-        }
-        case FXGL_SPECIAL_PINGPONG:
-            pingpong(rt, u, e->pingpong[i]);
-            v.scalar = FXGL_SCALAR_FLOAT;
-            v.count = 2;
-            v.f[0] = e->pingpong[i][0];
-            v.f[1] = e->pingpong[i][1];
-            break;
-        case FXGL_SPECIAL_DATE: {
-            time_t t = time(NULL);
-            struct tm tm;
-            localtime_r(&t, &tm);
-            v.count = 4;
-            v.i[0] = tm.tm_year + 1900;
-            v.i[1] = tm.tm_mon + 1;
-            v.i[2] = tm.tm_mday;
-            v.i[3] = tm.tm_hour * 3600 + tm.tm_min * 60 + tm.tm_sec;
-            break;
-        }
-        case FXGL_SPECIAL_NONE:
+        if (u->special == FXGL_SPECIAL_NONE) {
             continue;
-        default:
-            v.count = 4; // keys, mouse, overlay, screenshot, depth: zero
-            break;
         }
+        fxgl_value v = {.scalar = FXGL_SCALAR_INT, .count = 4}; // keys, mouse, overlay, ...: zero
+        fxgl_special_clock_value(u, &e->params[i], e->pingpong[i], &clock, &v);
         uniform_write(e, u, &v);
     }
 }
