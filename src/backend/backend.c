@@ -217,6 +217,22 @@ double fxgl_annotation_number(const fxgl_uniform *u, const char *name, int index
     }
 }
 
+// --- mipmaps ---
+
+const char fxgl_mip_filter_main[] =
+    "void main() {\n"
+    "    ivec2 p = ivec2(gl_GlobalInvocationID.xy);\n"
+    "    ivec2 size = imageSize(dst);\n"
+    "    if (p.x >= size.x || p.y >= size.y) return;\n"
+    "    ivec2 last = textureSize(src, lod) - 1;\n"
+    "    ivec2 s = p * 2;\n"
+    "    vec4 c = texelFetch(src, min(s, last), lod) +\n"
+    "             texelFetch(src, min(s + ivec2(1, 0), last), lod) +\n"
+    "             texelFetch(src, min(s + ivec2(0, 1), last), lod) +\n"
+    "             texelFetch(src, min(s + ivec2(1, 1), last), lod);\n"
+    "    imageStore(dst, p, c * 0.25);\n"
+    "}\n";
+
 // --- special uniforms that depend on the clock ---
 
 void fxgl_special_params_init(fxgl_special_params *p, const fxgl_uniform *u) {

@@ -48,6 +48,15 @@ int fxgl_uniform_offsets(const fxgl_uniform *u, int count, uint32_t offsets[16])
 // it has fewer), def when absent or a string.
 double fxgl_annotation_number(const fxgl_uniform *u, const char *name, int index, double def);
 
+// --- mipmaps ---
+
+// The main() of the mip filter both back ends run as a compute shader
+// (8x8 groups): each texel of level n is the unweighted average of the 2x2
+// texels of level n-1 (clamped at an odd edge), the reference's box filter.
+// The caller declares `src` (a sampler2D), `lod` (an int, the level read)
+// and `dst` (the level written, a writeonly image2D of the image's format).
+extern const char fxgl_mip_filter_main[];
+
 // --- special uniforms that depend on the clock ---
 
 // What a special uniform's annotations say, read once.

@@ -407,24 +407,36 @@ static bool submit_wait(fxgl_vk_runtime *rt) {
     return vkWaitForFences(rt->device, 1, &rt->fence, VK_TRUE, UINT64_MAX) == VK_SUCCESS;
 }
 
-static void init_image(fxgl_vk_runtime *rt, const vkr_image *im) {
-    VkImageSubresourceRange all = {VK_IMAGE_ASPECT_COLOR_BIT, 0, VK_REMAINING_MIP_LEVELS, 0, 1};
+// A new image into GENERAL and cleared (colour to zero, depth and stencil
+// to 1 and 0), the clear visible to every command after it: load time only.
+static void init_image(fxgl_vk_runtime *rt, VkImage image, VkImageSubresourceRange range,
+                       bool depth_stencil) {
     VkImageMemoryBarrier b = {.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
                               .dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
                               .oldLayout = VK_IMAGE_LAYOUT_UNDEFINED,
                               .newLayout = VK_IMAGE_LAYOUT_GENERAL,
                               .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
                               .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-                              .image = im->image, .subresourceRange = all};
+                              .image = image, .subresourceRange = range};
     vkCmdPipelineBarrier(rt->cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
                          VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, NULL, 0, NULL, 1, &b);
-    VkClearColorValue zero = {{0}};
-    vkCmdClearColorImage(rt->cmd, im->image, VK_IMAGE_LAYOUT_GENERAL, &zero, 1, &all);
+    if (depth_stencil) {
+        VkClearDepthStencilValue zero = {1.0f, 0};
+        vkCmdClearDepthStencilImage(rt->cmd, image, VK_IMAGE_LAYOUT_GENERAL, &zero, 1, &range);
+    } else {
+        VkClearColorValue zero = {{0}};
+        vkCmdClearColorImage(rt->cmd, image, VK_IMAGE_LAYOUT_GENERAL, &zero, 1, &range);
+    }
     b.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
     b.dstAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT;
     b.oldLayout = VK_IMAGE_LAYOUT_GENERAL;
     vkCmdPipelineBarrier(rt->cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
                          VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 0, NULL, 0, NULL, 1, &b);
+}
+
+static void init_color_image(fxgl_vk_runtime *rt, const vkr_image *im) {
+    VkImageSubresourceRange all = {VK_IMAGE_ASPECT_COLOR_BIT, 0, VK_REMAINING_MIP_LEVELS, 0, 1};
+    init_image(rt, im->image, all, false);
 }
 
 // Level 0 of im from pixels (texel_size bytes a texel, rows top first),
@@ -480,8 +492,8 @@ static VkShaderModule shader_module(fxgl_vk_runtime *rt, const char *glsl, fxgl_
     return m;
 }
 
-// The GL runtime's mip filter: level n is the box average of level n-1,
-// clamped at an odd edge (src/gl/frame.c), one pipeline per image format.
+// The GL runtime's mip filter (fxgl_mip_filter_main: level n is the box
+// average of level n-1, clamped at an odd edge), one pipeline per image format.
 static VkPipeline mip_pipeline(fxgl_vk_runtime *rt, const vkr_image *im, char *why,
                                size_t why_size) {
     for (int i = 0; i < rt->mip_pipeline_count; i++) {
@@ -500,19 +512,8 @@ static VkPipeline mip_pipeline(fxgl_vk_runtime *rt, const vkr_image *im, char *w
              "layout(set = 0, binding = 0) uniform sampler2D src;\n"
              "layout(set = 0, binding = 1, %s) uniform writeonly image2D dst;\n"
              "layout(push_constant) uniform _gmip { int lod; };\n"
-             "void main() {\n"
-             "    ivec2 p = ivec2(gl_GlobalInvocationID.xy);\n"
-             "    ivec2 size = imageSize(dst);\n"
-             "    if (p.x >= size.x || p.y >= size.y) return;\n"
-             "    ivec2 last = textureSize(src, lod) - 1;\n"
-             "    ivec2 s = p * 2;\n"
-             "    vec4 c = texelFetch(src, min(s, last), lod) +\n"
-             "             texelFetch(src, min(s + ivec2(1, 0), last), lod) +\n"
-             "             texelFetch(src, min(s + ivec2(0, 1), last), lod) +\n"
-             "             texelFetch(src, min(s + ivec2(1, 1), last), lod);\n"
-             "    imageStore(dst, p, c * 0.25);\n"
-             "}\n",
-             glsl_image_format(im->fx_format));
+             "%s",
+             glsl_image_format(im->fx_format), fxgl_mip_filter_main);
     VkShaderModule m = shader_module(rt, src, FXGL_STAGE_COMPUTE, why, why_size);
     if (!m) {
         return VK_NULL_HANDLE;
@@ -733,26 +734,11 @@ fxgl_vk_runtime *fxgl_vk_create(const fxgl_vk_desc *desc, char *why, size_t why_
     }
     if (rt->stencil) {
         VkImageSubresourceRange all = {rt->stencil_aspects, 0, 1, 0, 1};
-        VkImageMemoryBarrier b = {.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
-                                  .dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
-                                  .oldLayout = VK_IMAGE_LAYOUT_UNDEFINED,
-                                  .newLayout = VK_IMAGE_LAYOUT_GENERAL,
-                                  .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-                                  .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-                                  .image = rt->stencil, .subresourceRange = all};
-        vkCmdPipelineBarrier(rt->cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
-                             VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, NULL, 0, NULL, 1, &b);
-        VkClearDepthStencilValue zero = {1.0f, 0};
-        vkCmdClearDepthStencilImage(rt->cmd, rt->stencil, VK_IMAGE_LAYOUT_GENERAL, &zero, 1, &all);
-        b.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-        b.dstAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT;
-        b.oldLayout = VK_IMAGE_LAYOUT_GENERAL;
-        vkCmdPipelineBarrier(rt->cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                             VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 0, NULL, 0, NULL, 1, &b);
+        init_image(rt, rt->stencil, all, true);
     }
-    init_image(rt, &rt->back_buffer);
-    init_image(rt, &rt->color);
-    init_image(rt, &rt->zero);
+    init_color_image(rt, &rt->back_buffer);
+    init_color_image(rt, &rt->color);
+    init_color_image(rt, &rt->zero);
     if (!submit_wait(rt)) {
         fail(why, why_size, "the first submission failed");
         fxgl_vk_destroy(rt);
@@ -1234,7 +1220,7 @@ static bool load_effect(fxgl_vk_runtime *rt, vkr_effect *e, char *why, size_t wh
         ok = make_image(rt, &e->images[i], t->format, t->width, t->height, t->levels,
                         t->render_target, t->storage_access, why, why_size);
         if (ok) {
-            init_image(rt, &e->images[i]);
+            init_color_image(rt, &e->images[i]);
         }
     }
     if (!submit_wait(rt) || !ok) {
