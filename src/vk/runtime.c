@@ -256,6 +256,17 @@ static VkImageView make_view(fxgl_vk_runtime *rt, VkImage image, VkFormat format
     return v;
 }
 
+// Device-local memory of its own for image, bound to it: load time only.
+static bool image_memory(fxgl_vk_runtime *rt, VkImage image, VkDeviceMemory *memory) {
+    VkMemoryRequirements req;
+    vkGetImageMemoryRequirements(rt->device, image, &req);
+    int type = memory_type(rt, req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+    VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+                               .allocationSize = req.size, .memoryTypeIndex = (uint32_t)type};
+    return type >= 0 && vkAllocateMemory(rt->device, &ai, NULL, memory) == VK_SUCCESS &&
+           vkBindImageMemory(rt->device, image, *memory, 0) == VK_SUCCESS;
+}
+
 static bool make_image(fxgl_vk_runtime *rt, vkr_image *im, fxgl_format f, int w, int h,
                        int levels, bool attachment, bool want_storage, char *why,
                        size_t why_size) {
@@ -313,13 +324,7 @@ static bool make_image(fxgl_vk_runtime *rt, vkr_image *im, fxgl_format f, int w,
         fail(why, why_size, "vkCreateImage failed (%dx%d %s)", w, h, fxgl_format_name(f));
         return false;
     }
-    VkMemoryRequirements req;
-    vkGetImageMemoryRequirements(rt->device, im->image, &req);
-    int type = memory_type(rt, req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
-    VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
-                               .allocationSize = req.size, .memoryTypeIndex = (uint32_t)type};
-    if (type < 0 || vkAllocateMemory(rt->device, &ai, NULL, &im->memory) != VK_SUCCESS ||
-        vkBindImageMemory(rt->device, im->image, im->memory, 0) != VK_SUCCESS) {
+    if (!image_memory(rt, im->image, &im->memory)) {
         fail(why, why_size, "out of device memory for a %dx%d image", w, h);
         return false;
     }
@@ -407,6 +412,16 @@ static bool submit_wait(fxgl_vk_runtime *rt) {
     return vkWaitForFences(rt->device, 1, &rt->fence, VK_TRUE, UINT64_MAX) == VK_SUCCESS;
 }
 
+// Every write before it visible to every command after it: load-time
+// copies, and the graph's full barriers (its switch).
+static void full_barrier(fxgl_vk_runtime *rt) {
+    VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+                          .srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT,
+                          .dstAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT};
+    vkCmdPipelineBarrier(rt->cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
+                         VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 1, &mb, 0, NULL, 0, NULL);
+}
+
 // A new image into GENERAL and cleared (colour to zero, depth and stencil
 // to 1 and 0), the clear visible to every command after it: load time only.
 static void init_image(fxgl_vk_runtime *rt, VkImage image, VkImageSubresourceRange range,
@@ -453,17 +468,11 @@ static bool upload(fxgl_vk_runtime *rt, const vkr_image *im, const uint8_t *pixe
         ok = begin_once(rt);
     }
     if (ok) {
-        VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
-                              .srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT,
-                              .dstAccessMask = VK_ACCESS_MEMORY_READ_BIT |
-                                               VK_ACCESS_MEMORY_WRITE_BIT};
-        vkCmdPipelineBarrier(rt->cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
-                             VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 1, &mb, 0, NULL, 0, NULL);
+        full_barrier(rt);
         VkBufferImageCopy c = {.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
                                .imageExtent = {(uint32_t)im->width, (uint32_t)im->height, 1}};
         vkCmdCopyBufferToImage(rt->cmd, buf, im->image, VK_IMAGE_LAYOUT_GENERAL, 1, &c);
-        vkCmdPipelineBarrier(rt->cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
-                             VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 1, &mb, 0, NULL, 0, NULL);
+        full_barrier(rt);
         ok = submit_wait(rt);
     }
     vkDestroyBuffer(rt->device, buf, NULL);
@@ -492,6 +501,29 @@ static VkShaderModule shader_module(fxgl_vk_runtime *rt, const char *glsl, fxgl_
     return m;
 }
 
+// A compute pipeline of glsl over layout; VK_NULL_HANDLE with why.
+static VkPipeline compute_pipeline(fxgl_vk_runtime *rt, const char *glsl, VkPipelineLayout layout,
+                                   char *why, size_t why_size) {
+    VkShaderModule m = shader_module(rt, glsl, FXGL_STAGE_COMPUTE, why, why_size);
+    if (!m) {
+        return VK_NULL_HANDLE;
+    }
+    VkComputePipelineCreateInfo ci = {
+        .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+        .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+                  .stage = VK_SHADER_STAGE_COMPUTE_BIT, .module = m, .pName = "main"},
+        .layout = layout,
+    };
+    VkPipeline p = VK_NULL_HANDLE;
+    VkResult r = vkCreateComputePipelines(rt->device, VK_NULL_HANDLE, 1, &ci, NULL, &p);
+    vkDestroyShaderModule(rt->device, m, NULL);
+    if (r != VK_SUCCESS) {
+        fail(why, why_size, "the compute pipeline does not build");
+        return VK_NULL_HANDLE;
+    }
+    return p;
+}
+
 // The GL runtime's mip filter (fxgl_mip_filter_main: level n is the box
 // average of level n-1, clamped at an odd edge), one pipeline per image format.
 static VkPipeline mip_pipeline(fxgl_vk_runtime *rt, const vkr_image *im, char *why,
@@ -514,21 +546,8 @@ static VkPipeline mip_pipeline(fxgl_vk_runtime *rt, const vkr_image *im, char *w
              "layout(push_constant) uniform _gmip { int lod; };\n"
              "%s",
              glsl_image_format(im->fx_format), fxgl_mip_filter_main);
-    VkShaderModule m = shader_module(rt, src, FXGL_STAGE_COMPUTE, why, why_size);
-    if (!m) {
-        return VK_NULL_HANDLE;
-    }
-    VkComputePipelineCreateInfo ci = {
-        .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
-        .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-                  .stage = VK_SHADER_STAGE_COMPUTE_BIT, .module = m, .pName = "main"},
-        .layout = rt->mip_layout,
-    };
-    VkPipeline p = VK_NULL_HANDLE;
-    VkResult r = vkCreateComputePipelines(rt->device, VK_NULL_HANDLE, 1, &ci, NULL, &p);
-    vkDestroyShaderModule(rt->device, m, NULL);
-    if (r != VK_SUCCESS) {
-        fail(why, why_size, "the mip pipeline does not build");
+    VkPipeline p = compute_pipeline(rt, src, rt->mip_layout, why, why_size);
+    if (p == VK_NULL_HANDLE) {
         return VK_NULL_HANDLE;
     }
     rt->mip_pipelines[rt->mip_pipeline_count++] = (vkr_mip_pipeline){im->format, p};
@@ -563,17 +582,11 @@ static bool make_stencil(fxgl_vk_runtime *rt) {
         rt->stencil = VK_NULL_HANDLE;
         return false;
     }
-    VkMemoryRequirements req;
-    vkGetImageMemoryRequirements(rt->device, rt->stencil, &req);
-    int type = memory_type(rt, req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
-    VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
-                               .allocationSize = req.size, .memoryTypeIndex = (uint32_t)type};
     VkImageViewCreateInfo vi = {.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
                                 .image = rt->stencil, .viewType = VK_IMAGE_VIEW_TYPE_2D,
                                 .format = rt->stencil_format,
                                 .subresourceRange = {rt->stencil_aspects, 0, 1, 0, 1}};
-    if (type < 0 || vkAllocateMemory(rt->device, &ai, NULL, &rt->stencil_memory) != VK_SUCCESS ||
-        vkBindImageMemory(rt->device, rt->stencil, rt->stencil_memory, 0) != VK_SUCCESS ||
+    if (!image_memory(rt, rt->stencil, &rt->stencil_memory) ||
         vkCreateImageView(rt->device, &vi, NULL, &rt->stencil_view) != VK_SUCCESS) {
         return false;
     }
@@ -1164,19 +1177,10 @@ static bool build_graphics(fxgl_vk_runtime *rt, vkr_effect *e, vkr_pass *p, char
 static bool build_compute(fxgl_vk_runtime *rt, vkr_effect *e, vkr_pass *p, char *why,
                           size_t why_size) {
     const fxgl_shader *cs = &e->fx->shaders[p->fp->compute_shader];
-    VkShaderModule m = shader_module(rt, cs->glsl, FXGL_STAGE_COMPUTE, why, why_size);
-    if (!m) {
-        return false;
-    }
-    VkComputePipelineCreateInfo ci = {
-        .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
-        .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-                  .stage = VK_SHADER_STAGE_COMPUTE_BIT, .module = m, .pName = "main"},
-        .layout = e->layout};
-    VkResult r = vkCreateComputePipelines(rt->device, VK_NULL_HANDLE, 1, &ci, NULL, &p->pipeline);
-    vkDestroyShaderModule(rt->device, m, NULL);
-    if (r != VK_SUCCESS) {
-        fail(why, why_size, "pass %zu: the compute pipeline does not build", p->index);
+    char reason[256] = "";
+    p->pipeline = compute_pipeline(rt, cs->glsl, e->layout, reason, sizeof(reason));
+    if (p->pipeline == VK_NULL_HANDLE) {
+        fail(why, why_size, "pass %zu: %s", p->index, reason);
         return false;
     }
     return true;
@@ -1766,12 +1770,7 @@ static void record_barriers(fxgl_vk_runtime *rt, size_t position) {
     bool full;
     const fxgl_graph_barrier *b = fxgl_graph_barriers_before(rt->graph, position, &n, &full);
     if (full) {
-        VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
-                              .srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT,
-                              .dstAccessMask = VK_ACCESS_MEMORY_READ_BIT |
-                                               VK_ACCESS_MEMORY_WRITE_BIT};
-        vkCmdPipelineBarrier(rt->cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
-                             VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 1, &mb, 0, NULL, 0, NULL);
+        full_barrier(rt);
         return;
     }
     if (!n) {
