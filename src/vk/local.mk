@@ -29,6 +29,7 @@ tests_vk_test_graph_CPPFLAGS = $(TEST_CPPFLAGS) $(VK_CPPFLAGS)
 tests_vk_test_graph_LDADD = libfxgl_vkgraph.la $(TEST_LDADD)
 
 EXTRA_DIST += src/vk/local.mk tests/vk/data/bindings.fx tests/vk/data/stencil.fx \
+	tests/vk/data/float_source.fx \
 	tools/vk-conformance.sh
 
 # The runtime and fxgl-vkrender need Vulkan's headers and loader (optional:
