@@ -199,7 +199,7 @@ vkb_count() { # tag columns...
     [ -s "$f" ] || { echo nan; return; }
     awk -F', *' -v s="$warm" -v names="$*" 'NR == 1 {n = split(names, want, " "); for (i = 1; i <= NF; i++) for (k = 1; k <= n; k++) if ($i == want[k]) use[i] = 1; next}
         NR > 1 + s {t = 0; for (i in use) t += $i; print t}' "$f" |
-        sort -n | uniq -c | sort -k1,1nr -k2,2n | awk 'NR == 1 {print $2}'
+        sort -n | uniq -c | sort -k1,1nr -k2,2n | awk 'NR == 1 {print $2} END {if (NR == 0) print "nan"}'
 }
 vkb_frame() { # tag -> median frame ms
     f=$tmp/vkb-$1.csv
