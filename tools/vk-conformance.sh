@@ -12,7 +12,8 @@
 # Vulkan, of G that render on GL`. Exit 0 when none differs or fails, 1
 # otherwise, 2 when it cannot run. FXGL_RENDER, FXGL_VKRENDER, IMGDIFF name
 # the programs (default: build/ or b/); REPOS limits the repositories (a
-# grep -E pattern on their folder names); LIMIT seconds per run (60).
+# grep -E pattern on their folder names), EFFECTS the effects (a grep -E
+# pattern on their paths); LIMIT seconds per run (60).
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 conf_here=$here
@@ -42,7 +43,7 @@ for name in $(conf_repos | grep -E "${REPOS:-.}"); do
     include=$(conf_include "$name")
     textures="$conf_corpus/$name/Textures"
     [ -d "$textures" ] || textures=${include%/\*\*}
-    conf_effects "$name" >"$t/files"
+    conf_effects "$name" | grep -E -- "${EFFECTS:-.}" >"$t/files"
     while IFS= read -r fx; do
         (cd "$conf_corpus" && timeout -k 5 "$limit" "$render" --frames 2 --input "$t/in.png" \
             -I "$include" -I "$conf_slim" --textures "$textures" --textures "$slim_textures" \

@@ -1850,6 +1850,29 @@ static void private_array(gen *g, fx_pos loc, fx_type t, const char *name) {
     }
 }
 
+static void zero_value(gen *g, buf *o, fx_type t);
+
+// Whether zero_value can spell a zero of t: numbers, bools, and arrays and
+// structs of them (not textures, samplers or storages).
+static bool zeroable(fx_type t) {
+    if (fx_type_is_array(t)) {
+        return zeroable(fx_type_element(t));
+    }
+    if (fx_type_is_struct(t)) {
+        if (!t.strct) {
+            return false;
+        }
+        for (const fx_var_decl *m = t.strct->members; m; m = m->next) {
+            if (!zeroable(m->type)) {
+                return false;
+            }
+        }
+        return true;
+    }
+    return t.base == FX_TYPE_BOOL || is_int_base(t.base) || is_uint_base(t.base) ||
+           is_float_base(t.base);
+}
+
 static void local_decl(gen *g, buf *o, const fx_var_decl *v, int depth) {
     const fx_symbol *s = v->sym;
     if (!s) {
@@ -1883,6 +1906,15 @@ static void local_decl(gen *g, buf *o, const fx_var_decl *v, int depth) {
     declarator(g, o, v->type, sym_name(g, s));
     if (init) {
         bprintf(o, " = %s", init);
+    } else if (g->vulkan && zeroable(v->type)) {
+        // A local without an initializer reads zero in the reference (its
+        // SPIR-V back end zero-fills variables, and D3D's compilers give
+        // zero too); GLSL leaves it undefined, and where GL drivers happen
+        // to give zero, SPIR-V through glslang need not (an effect that
+        // only adds to a local array reads garbage). The GL targets keep
+        // their code byte for byte, so only the Vulkan target says it.
+        bput(o, " = ");
+        zero_value(g, o, v->type);
     }
     bput(o, ";\n");
 }

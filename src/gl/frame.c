@@ -62,23 +62,10 @@ static const char mip_source_es[] =
     "precision highp float;\n"
     "precision highp image2D;\n"
     "layout(local_size_x = 8, local_size_y = 8) in;\n";
-// The reference's box filter: each texel of level n is the unweighted
-// average of the 2x2 texels of level n-1 (clamped at an odd edge).
-static const char mip_source_body[] =
+// The declarations of the shared box filter (fxgl_backend.h).
+static const char mip_source_decls[] =
     "uniform highp sampler2D src;\n"
-    "uniform int lod;\n"
-    "void main() {\n"
-    "    ivec2 p = ivec2(gl_GlobalInvocationID.xy);\n"
-    "    ivec2 size = imageSize(dst);\n"
-    "    if (p.x >= size.x || p.y >= size.y) return;\n"
-    "    ivec2 last = textureSize(src, lod) - 1;\n"
-    "    ivec2 s = p * 2;\n"
-    "    vec4 c = texelFetch(src, min(s, last), lod) +\n"
-    "             texelFetch(src, min(s + ivec2(1, 0), last), lod) +\n"
-    "             texelFetch(src, min(s + ivec2(0, 1), last), lod) +\n"
-    "             texelFetch(src, min(s + ivec2(1, 1), last), lod);\n"
-    "    imageStore(dst, p, c * 0.25);\n"
-    "}\n";
+    "uniform int lod;\n";
 
 GLuint gl_mip_program(fxgl_runtime *rt, const char *format, bool create) {
     for (int i = 0; i < rt->mip_program_count; i++) {
@@ -92,9 +79,9 @@ GLuint gl_mip_program(fxgl_runtime *rt, const char *format, bool create) {
     }
     char src[1400];
     snprintf(src, sizeof(src),
-             "%slayout(binding = 0, %s) writeonly uniform highp image2D dst;\n%s",
+             "%slayout(binding = 0, %s) writeonly uniform highp image2D dst;\n%s%s",
              rt->info.api == FXGL_API_GLES ? mip_source_es : mip_source_gl, format,
-             mip_source_body);
+             mip_source_decls, fxgl_mip_filter_main);
     const char *sources[1] = {src};
     GLenum stages[1] = {GL_COMPUTE_SHADER};
     char reason[300];

@@ -20,6 +20,7 @@
 
 #include <glad/gl.h>
 
+#include "fxgl_backend.h"
 #include "fxgl_fx.h"
 #include "fxgl_gl.h"
 #include "gl_state.h"
@@ -256,10 +257,7 @@ typedef struct gl_special {
     int keycode;                 // key / mousebutton
     int mode;                    // 0 down, 1 press, 2 toggle
     bool toggled;
-    float min, max;              // pingpong, mousewheel; random (as ints)
-    int imin, imax;
-    float step[2];
-    float smoothing;
+    fxgl_special_params p;       // random, pingpong, mousewheel
     float value[2];              // pingpong {value, direction}, mousewheel {value, delta}
 } gl_special;
 

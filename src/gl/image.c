@@ -5,112 +5,15 @@
  *
  * Images are stored top row first, like every effect texture, so nothing
  * is flipped. The path is tried next to the effect, then in each search
- * path. stb is compiled static here, so the test harness's own copy does
- * not clash with it.
+ * path; finding and decoding are the back ends' shared code (fxgl_backend.h).
  */
 #include <ctype.h>
-#include <dirent.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <sys/stat.h>
 
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmissing-prototypes"
-#pragma GCC diagnostic ignored "-Wunused-function"
-#pragma GCC diagnostic ignored "-Wsign-compare"
-#pragma GCC diagnostic ignored "-Wdouble-promotion"
-#pragma GCC diagnostic ignored "-Wconversion"
-#pragma GCC diagnostic ignored "-Wcast-qual"
-#define STB_IMAGE_STATIC
-#define STB_IMAGE_IMPLEMENTATION
-#define STBI_ONLY_PNG
-#define STBI_ONLY_JPEG
-#define STBI_ONLY_BMP
-#define STBI_ONLY_TGA
-#include <stb_image.h>
-#define STB_IMAGE_RESIZE_STATIC
-#define STB_IMAGE_RESIZE_IMPLEMENTATION
-#include <stb_image_resize.h>
-#pragma GCC diagnostic pop
-// Static stb leaves declared-only functions; the warning fires at the end of the file.
-#pragma GCC diagnostic ignored "-Wunused-function"
-
+#include "fxgl_backend.h"
 #include "gl_runtime.h"
-
-static bool file_exists(const char *path) {
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-// source in dir: exactly, else a file whose name matches ignoring case (effects written
-// on Windows spell their textures freely); the same rule as src/preset/search.c.
-static bool in_dir(const char *dir, const char *source, char *out, size_t size) {
-    if (snprintf(out, size, "%s/%s", dir, source) < (int)size && file_exists(out)) {
-        return true;
-    }
-    if (strchr(source, '/')) {
-        return false;
-    }
-    DIR *d = opendir(dir);
-    struct dirent *ent;
-    bool found = false;
-    while (d && !found && (ent = readdir(d))) {
-        found = strcasecmp(ent->d_name, source) == 0 &&
-                snprintf(out, size, "%s/%s", dir, ent->d_name) < (int)size && file_exists(out);
-    }
-    if (d) {
-        closedir(d);
-    }
-    return found;
-}
-
-// Finds source: absolute, next to the effect, then each search folder (the
-// caller expanded `dir/**` into the folders below it). When it is nowhere,
-// out names the folders looked in, for the message.
-static bool resolve(fxgl_runtime *rt, const char *effect_path, const char *source, char *out,
-                    size_t size) {
-    char name[512];
-    snprintf(name, sizeof(name), "%s", source);
-    for (char *c = name; *c; c++) {
-        *c = *c == '\\' ? '/' : *c;
-    }
-    if (name[0] == '/') {
-        snprintf(out, size, "%s", name);
-        return file_exists(out);
-    }
-    char own[1024];
-    const char *slash = effect_path ? strrchr(effect_path, '/') : NULL;
-    snprintf(own, sizeof(own), "%.*s", slash ? (int)(slash - effect_path) : 1,
-             slash ? effect_path : ".");
-    if (effect_path && in_dir(own, name, out, size)) {
-        return true;
-    }
-    for (size_t i = 0; i < rt->desc.texture_search_path_count; i++) {
-        if (in_dir(rt->desc.texture_search_paths[i], name, out, size)) {
-            return true;
-        }
-    }
-    size_t used = 0;
-    out[0] = '\0';
-    for (size_t i = 0; i <= rt->desc.texture_search_path_count; i++) {
-        const char *dir = i == 0 ? (effect_path ? own : NULL) : rt->desc.texture_search_paths[i - 1];
-        if (!dir) {
-            continue;
-        }
-        int n = snprintf(out + used, size - used, "%s%s", used ? ", " : "", dir);
-        if (n < 0 || (size_t)n >= size - used) {
-            out[used] = '\0';
-            snprintf(out + used, size - used, "%s... (%zu more)", used ? ", " : "",
-                     rt->desc.texture_search_path_count + 1 - i);
-            break;
-        }
-        used += (size_t)n;
-    }
-    return false;
-}
 
 static bool ends_with(const char *s, const char *suffix) {
     size_t n = strlen(s), m = strlen(suffix);
@@ -204,7 +107,8 @@ bool gl_image_load(fxgl_runtime *rt, const char *effect_path, const fxgl_texture
                    const gl_format *fmt, void **out, char *reason, size_t reason_size) {
     char path[1024];
     *out = NULL;
-    if (!resolve(rt, effect_path, t->source, path, sizeof(path))) {
+    if (!fxgl_source_find(effect_path, rt->desc.texture_search_paths,
+                          rt->desc.texture_search_path_count, t->source, path, sizeof(path))) {
         snprintf(reason, reason_size, "source '%s' not found in: %s", t->source,
                  path[0] ? path : "(no folders)");
         return false;
@@ -271,45 +175,9 @@ bool gl_image_load(fxgl_runtime *rt, const char *effect_path, const fxgl_texture
                  t->source);
         return false;
     }
-    int iw, ih, ic;
-    unsigned char *img = stbi_load(path, &iw, &ih, &ic, 4);
-    if (!img) {
-        snprintf(reason, reason_size, "'%s': %s", t->source, stbi_failure_reason());
-        return false;
-    }
-    unsigned char *sized = img;
-    if (iw != w || ih != h) {
-        sized = malloc((size_t)w * (size_t)h * 4);
-        if (!sized || !stbir_resize_uint8(img, iw, ih, 0, sized, w, h, 0, 4)) {
-            free(sized);
-            stbi_image_free(img);
-            snprintf(reason, reason_size, "'%s': cannot resize", t->source);
-            return false;
-        }
-        stbi_image_free(img);
-        img = NULL;
-    }
-    size_t ch = (size_t)fmt->channels;
-    void *data = malloc(texels * ch * (flt ? sizeof(float) : 1));
-    if (data) {
-        for (size_t i = 0; i < texels; i++) {
-            for (size_t c = 0; c < ch; c++) {
-                unsigned char b = sized[i * 4 + c];
-                if (flt) {
-                    ((float *)data)[i * ch + c] = (float)b / 255.0f;
-                } else {
-                    ((unsigned char *)data)[i * ch + c] = b;
-                }
-            }
-        }
-    }
-    if (img) {
-        stbi_image_free(img);
-    } else {
-        free(sized);
-    }
+    void *data = fxgl_source_pixels(path, t->source, w, h, fmt->channels, flt, reason,
+                                    reason_size);
     if (!data) {
-        snprintf(reason, reason_size, "out of memory");
         return false;
     }
     *out = data;

@@ -31,7 +31,9 @@ libfxgl_gl_la_SOURCES = \
 	src/gl/font.c \
 	src/gl/fxgl_ui.h \
 	src/gl/ui.c \
-	src/gl/screenshot.c
+	src/gl/screenshot.c \
+	src/backend/fxgl_backend.h \
+	src/backend/backend.c
 libfxgl_gl_la_CPPFLAGS = $(AM_CPPFLAGS) $(STB_CFLAGS)
 libfxgl_gl_la_LIBADD = libfxgl_glad.la libfxgl_fx.la -lpthread -lm
 

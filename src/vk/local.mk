@@ -29,13 +29,16 @@ tests_vk_test_graph_CPPFLAGS = $(TEST_CPPFLAGS) $(VK_CPPFLAGS)
 tests_vk_test_graph_LDADD = libfxgl_vkgraph.la $(TEST_LDADD)
 
 EXTRA_DIST += src/vk/local.mk tests/vk/data/bindings.fx tests/vk/data/stencil.fx \
+	tests/vk/data/float_source.fx \
 	tools/vk-conformance.sh
 
 # The runtime and fxgl-vkrender need Vulkan's headers and loader (optional:
 # without them the tool is not built and its test skips).
 if HAVE_VULKAN
 noinst_LTLIBRARIES += libfxgl_vk.la
-libfxgl_vk_la_SOURCES = src/vk/fxgl_vk.h src/vk/runtime.c src/vk/vk_image.h src/vk/image.c
+# The back ends' shared CPU code (src/backend) is compiled into each back end.
+libfxgl_vk_la_SOURCES = src/vk/fxgl_vk.h src/vk/runtime.c src/backend/fxgl_backend.h \
+	src/backend/backend.c
 libfxgl_vk_la_CPPFLAGS = $(AM_CPPFLAGS) $(VK_CPPFLAGS) $(VULKAN_CFLAGS) $(STB_CFLAGS)
 
 bin_PROGRAMS += fxgl-vkrender
@@ -54,3 +57,8 @@ EXTRA_DIST += tests/vk/test_render.sh
 # (skips without vulkan-validationlayers).
 TESTS += tests/vk/test_sync.sh
 EXTRA_DIST += tests/vk/test_sync.sh
+
+# Locals without an initializer read zero on the Vulkan target (skips without Vulkan).
+TESTS += tests/vk/test_locals.sh
+EXTRA_DIST += tests/vk/test_locals.sh tests/vk/data/locals/zero_locals.fx \
+	tests/vk/data/locals/expected.fx

@@ -23,7 +23,7 @@
 
 #include "fxgl_graph.h"
 #include "fxgl_vk.h"
-#include "vk_image.h"
+#include "fxgl_backend.h"
 
 #define VKR_MAX_EFFECTS 32
 
@@ -82,6 +82,7 @@ typedef struct vkr_effect {
     VkDeviceMemory ubo_memory;
     uint8_t *shadow;             // the uniform block's CPU copy
     float (*pingpong)[2];        // per uniform: a pingpong's value and direction
+    fxgl_special_params *params; // per uniform: its special's annotations
     int ubo_resource;
     VkDescriptorSetLayout set_layout;
     VkPipelineLayout layout;
@@ -255,6 +256,17 @@ static VkImageView make_view(fxgl_vk_runtime *rt, VkImage image, VkFormat format
     return v;
 }
 
+// Device-local memory of its own for image, bound to it: load time only.
+static bool image_memory(fxgl_vk_runtime *rt, VkImage image, VkDeviceMemory *memory) {
+    VkMemoryRequirements req;
+    vkGetImageMemoryRequirements(rt->device, image, &req);
+    int type = memory_type(rt, req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+    VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+                               .allocationSize = req.size, .memoryTypeIndex = (uint32_t)type};
+    return type >= 0 && vkAllocateMemory(rt->device, &ai, NULL, memory) == VK_SUCCESS &&
+           vkBindImageMemory(rt->device, image, *memory, 0) == VK_SUCCESS;
+}
+
 static bool make_image(fxgl_vk_runtime *rt, vkr_image *im, fxgl_format f, int w, int h,
                        int levels, bool attachment, bool want_storage, char *why,
                        size_t why_size) {
@@ -312,13 +324,7 @@ static bool make_image(fxgl_vk_runtime *rt, vkr_image *im, fxgl_format f, int w,
         fail(why, why_size, "vkCreateImage failed (%dx%d %s)", w, h, fxgl_format_name(f));
         return false;
     }
-    VkMemoryRequirements req;
-    vkGetImageMemoryRequirements(rt->device, im->image, &req);
-    int type = memory_type(rt, req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
-    VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
-                               .allocationSize = req.size, .memoryTypeIndex = (uint32_t)type};
-    if (type < 0 || vkAllocateMemory(rt->device, &ai, NULL, &im->memory) != VK_SUCCESS ||
-        vkBindImageMemory(rt->device, im->image, im->memory, 0) != VK_SUCCESS) {
+    if (!image_memory(rt, im->image, &im->memory)) {
         fail(why, why_size, "out of device memory for a %dx%d image", w, h);
         return false;
     }
@@ -406,24 +412,46 @@ static bool submit_wait(fxgl_vk_runtime *rt) {
     return vkWaitForFences(rt->device, 1, &rt->fence, VK_TRUE, UINT64_MAX) == VK_SUCCESS;
 }
 
-static void init_image(fxgl_vk_runtime *rt, const vkr_image *im) {
-    VkImageSubresourceRange all = {VK_IMAGE_ASPECT_COLOR_BIT, 0, VK_REMAINING_MIP_LEVELS, 0, 1};
+// Every write before it visible to every command after it: load-time
+// copies, and the graph's full barriers (its switch).
+static void full_barrier(fxgl_vk_runtime *rt) {
+    VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+                          .srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT,
+                          .dstAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT};
+    vkCmdPipelineBarrier(rt->cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
+                         VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 1, &mb, 0, NULL, 0, NULL);
+}
+
+// A new image into GENERAL and cleared (colour to zero, depth and stencil
+// to 1 and 0), the clear visible to every command after it: load time only.
+static void init_image(fxgl_vk_runtime *rt, VkImage image, VkImageSubresourceRange range,
+                       bool depth_stencil) {
     VkImageMemoryBarrier b = {.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
                               .dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
                               .oldLayout = VK_IMAGE_LAYOUT_UNDEFINED,
                               .newLayout = VK_IMAGE_LAYOUT_GENERAL,
                               .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
                               .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-                              .image = im->image, .subresourceRange = all};
+                              .image = image, .subresourceRange = range};
     vkCmdPipelineBarrier(rt->cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
                          VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, NULL, 0, NULL, 1, &b);
-    VkClearColorValue zero = {{0}};
-    vkCmdClearColorImage(rt->cmd, im->image, VK_IMAGE_LAYOUT_GENERAL, &zero, 1, &all);
+    if (depth_stencil) {
+        VkClearDepthStencilValue zero = {1.0f, 0};
+        vkCmdClearDepthStencilImage(rt->cmd, image, VK_IMAGE_LAYOUT_GENERAL, &zero, 1, &range);
+    } else {
+        VkClearColorValue zero = {{0}};
+        vkCmdClearColorImage(rt->cmd, image, VK_IMAGE_LAYOUT_GENERAL, &zero, 1, &range);
+    }
     b.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
     b.dstAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT;
     b.oldLayout = VK_IMAGE_LAYOUT_GENERAL;
     vkCmdPipelineBarrier(rt->cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
                          VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 0, NULL, 0, NULL, 1, &b);
+}
+
+static void init_color_image(fxgl_vk_runtime *rt, const vkr_image *im) {
+    VkImageSubresourceRange all = {VK_IMAGE_ASPECT_COLOR_BIT, 0, VK_REMAINING_MIP_LEVELS, 0, 1};
+    init_image(rt, im->image, all, false);
 }
 
 // Level 0 of im from pixels (texel_size bytes a texel, rows top first),
@@ -440,17 +468,11 @@ static bool upload(fxgl_vk_runtime *rt, const vkr_image *im, const uint8_t *pixe
         ok = begin_once(rt);
     }
     if (ok) {
-        VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
-                              .srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT,
-                              .dstAccessMask = VK_ACCESS_MEMORY_READ_BIT |
-                                               VK_ACCESS_MEMORY_WRITE_BIT};
-        vkCmdPipelineBarrier(rt->cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
-                             VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 1, &mb, 0, NULL, 0, NULL);
+        full_barrier(rt);
         VkBufferImageCopy c = {.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
                                .imageExtent = {(uint32_t)im->width, (uint32_t)im->height, 1}};
         vkCmdCopyBufferToImage(rt->cmd, buf, im->image, VK_IMAGE_LAYOUT_GENERAL, 1, &c);
-        vkCmdPipelineBarrier(rt->cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
-                             VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 1, &mb, 0, NULL, 0, NULL);
+        full_barrier(rt);
         ok = submit_wait(rt);
     }
     vkDestroyBuffer(rt->device, buf, NULL);
@@ -479,8 +501,31 @@ static VkShaderModule shader_module(fxgl_vk_runtime *rt, const char *glsl, fxgl_
     return m;
 }
 
-// The GL runtime's mip filter: level n is the box average of level n-1,
-// clamped at an odd edge (src/gl/frame.c), one pipeline per image format.
+// A compute pipeline of glsl over layout; VK_NULL_HANDLE with why.
+static VkPipeline compute_pipeline(fxgl_vk_runtime *rt, const char *glsl, VkPipelineLayout layout,
+                                   char *why, size_t why_size) {
+    VkShaderModule m = shader_module(rt, glsl, FXGL_STAGE_COMPUTE, why, why_size);
+    if (!m) {
+        return VK_NULL_HANDLE;
+    }
+    VkComputePipelineCreateInfo ci = {
+        .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+        .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+                  .stage = VK_SHADER_STAGE_COMPUTE_BIT, .module = m, .pName = "main"},
+        .layout = layout,
+    };
+    VkPipeline p = VK_NULL_HANDLE;
+    VkResult r = vkCreateComputePipelines(rt->device, VK_NULL_HANDLE, 1, &ci, NULL, &p);
+    vkDestroyShaderModule(rt->device, m, NULL);
+    if (r != VK_SUCCESS) {
+        fail(why, why_size, "the compute pipeline does not build");
+        return VK_NULL_HANDLE;
+    }
+    return p;
+}
+
+// The GL runtime's mip filter (fxgl_mip_filter_main: level n is the box
+// average of level n-1, clamped at an odd edge), one pipeline per image format.
 static VkPipeline mip_pipeline(fxgl_vk_runtime *rt, const vkr_image *im, char *why,
                                size_t why_size) {
     for (int i = 0; i < rt->mip_pipeline_count; i++) {
@@ -499,34 +544,10 @@ static VkPipeline mip_pipeline(fxgl_vk_runtime *rt, const vkr_image *im, char *w
              "layout(set = 0, binding = 0) uniform sampler2D src;\n"
              "layout(set = 0, binding = 1, %s) uniform writeonly image2D dst;\n"
              "layout(push_constant) uniform _gmip { int lod; };\n"
-             "void main() {\n"
-             "    ivec2 p = ivec2(gl_GlobalInvocationID.xy);\n"
-             "    ivec2 size = imageSize(dst);\n"
-             "    if (p.x >= size.x || p.y >= size.y) return;\n"
-             "    ivec2 last = textureSize(src, lod) - 1;\n"
-             "    ivec2 s = p * 2;\n"
-             "    vec4 c = texelFetch(src, min(s, last), lod) +\n"
-             "             texelFetch(src, min(s + ivec2(1, 0), last), lod) +\n"
-             "             texelFetch(src, min(s + ivec2(0, 1), last), lod) +\n"
-             "             texelFetch(src, min(s + ivec2(1, 1), last), lod);\n"
-             "    imageStore(dst, p, c * 0.25);\n"
-             "}\n",
-             glsl_image_format(im->fx_format));
-    VkShaderModule m = shader_module(rt, src, FXGL_STAGE_COMPUTE, why, why_size);
-    if (!m) {
-        return VK_NULL_HANDLE;
-    }
-    VkComputePipelineCreateInfo ci = {
-        .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
-        .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-                  .stage = VK_SHADER_STAGE_COMPUTE_BIT, .module = m, .pName = "main"},
-        .layout = rt->mip_layout,
-    };
-    VkPipeline p = VK_NULL_HANDLE;
-    VkResult r = vkCreateComputePipelines(rt->device, VK_NULL_HANDLE, 1, &ci, NULL, &p);
-    vkDestroyShaderModule(rt->device, m, NULL);
-    if (r != VK_SUCCESS) {
-        fail(why, why_size, "the mip pipeline does not build");
+             "%s",
+             glsl_image_format(im->fx_format), fxgl_mip_filter_main);
+    VkPipeline p = compute_pipeline(rt, src, rt->mip_layout, why, why_size);
+    if (p == VK_NULL_HANDLE) {
         return VK_NULL_HANDLE;
     }
     rt->mip_pipelines[rt->mip_pipeline_count++] = (vkr_mip_pipeline){im->format, p};
@@ -561,17 +582,11 @@ static bool make_stencil(fxgl_vk_runtime *rt) {
         rt->stencil = VK_NULL_HANDLE;
         return false;
     }
-    VkMemoryRequirements req;
-    vkGetImageMemoryRequirements(rt->device, rt->stencil, &req);
-    int type = memory_type(rt, req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
-    VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
-                               .allocationSize = req.size, .memoryTypeIndex = (uint32_t)type};
     VkImageViewCreateInfo vi = {.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
                                 .image = rt->stencil, .viewType = VK_IMAGE_VIEW_TYPE_2D,
                                 .format = rt->stencil_format,
                                 .subresourceRange = {rt->stencil_aspects, 0, 1, 0, 1}};
-    if (type < 0 || vkAllocateMemory(rt->device, &ai, NULL, &rt->stencil_memory) != VK_SUCCESS ||
-        vkBindImageMemory(rt->device, rt->stencil, rt->stencil_memory, 0) != VK_SUCCESS ||
+    if (!image_memory(rt, rt->stencil, &rt->stencil_memory) ||
         vkCreateImageView(rt->device, &vi, NULL, &rt->stencil_view) != VK_SUCCESS) {
         return false;
     }
@@ -732,26 +747,11 @@ fxgl_vk_runtime *fxgl_vk_create(const fxgl_vk_desc *desc, char *why, size_t why_
     }
     if (rt->stencil) {
         VkImageSubresourceRange all = {rt->stencil_aspects, 0, 1, 0, 1};
-        VkImageMemoryBarrier b = {.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
-                                  .dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
-                                  .oldLayout = VK_IMAGE_LAYOUT_UNDEFINED,
-                                  .newLayout = VK_IMAGE_LAYOUT_GENERAL,
-                                  .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-                                  .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-                                  .image = rt->stencil, .subresourceRange = all};
-        vkCmdPipelineBarrier(rt->cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
-                             VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, NULL, 0, NULL, 1, &b);
-        VkClearDepthStencilValue zero = {1.0f, 0};
-        vkCmdClearDepthStencilImage(rt->cmd, rt->stencil, VK_IMAGE_LAYOUT_GENERAL, &zero, 1, &all);
-        b.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-        b.dstAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT;
-        b.oldLayout = VK_IMAGE_LAYOUT_GENERAL;
-        vkCmdPipelineBarrier(rt->cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                             VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 0, NULL, 0, NULL, 1, &b);
+        init_image(rt, rt->stencil, all, true);
     }
-    init_image(rt, &rt->back_buffer);
-    init_image(rt, &rt->color);
-    init_image(rt, &rt->zero);
+    init_color_image(rt, &rt->back_buffer);
+    init_color_image(rt, &rt->color);
+    init_color_image(rt, &rt->zero);
     if (!submit_wait(rt)) {
         fail(why, why_size, "the first submission failed");
         fxgl_vk_destroy(rt);
@@ -781,6 +781,7 @@ static void free_effect(fxgl_vk_runtime *rt, vkr_effect *e) {
     vkFreeMemory(rt->device, e->ubo_memory, NULL);
     free(e->shadow);
     free(e->pingpong);
+    free(e->params);
     vkDestroyDescriptorPool(rt->device, e->pool, NULL);
     vkDestroyPipelineLayout(rt->device, e->layout, NULL);
     vkDestroyDescriptorSetLayout(rt->device, e->set_layout, NULL);
@@ -1176,19 +1177,10 @@ static bool build_graphics(fxgl_vk_runtime *rt, vkr_effect *e, vkr_pass *p, char
 static bool build_compute(fxgl_vk_runtime *rt, vkr_effect *e, vkr_pass *p, char *why,
                           size_t why_size) {
     const fxgl_shader *cs = &e->fx->shaders[p->fp->compute_shader];
-    VkShaderModule m = shader_module(rt, cs->glsl, FXGL_STAGE_COMPUTE, why, why_size);
-    if (!m) {
-        return false;
-    }
-    VkComputePipelineCreateInfo ci = {
-        .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
-        .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-                  .stage = VK_SHADER_STAGE_COMPUTE_BIT, .module = m, .pName = "main"},
-        .layout = e->layout};
-    VkResult r = vkCreateComputePipelines(rt->device, VK_NULL_HANDLE, 1, &ci, NULL, &p->pipeline);
-    vkDestroyShaderModule(rt->device, m, NULL);
-    if (r != VK_SUCCESS) {
-        fail(why, why_size, "pass %zu: the compute pipeline does not build", p->index);
+    char reason[256] = "";
+    p->pipeline = compute_pipeline(rt, cs->glsl, e->layout, reason, sizeof(reason));
+    if (p->pipeline == VK_NULL_HANDLE) {
+        fail(why, why_size, "pass %zu: %s", p->index, reason);
         return false;
     }
     return true;
@@ -1232,7 +1224,7 @@ static bool load_effect(fxgl_vk_runtime *rt, vkr_effect *e, char *why, size_t wh
         ok = make_image(rt, &e->images[i], t->format, t->width, t->height, t->levels,
                         t->render_target, t->storage_access, why, why_size);
         if (ok) {
-            init_image(rt, &e->images[i]);
+            init_color_image(rt, &e->images[i]);
         }
     }
     if (!submit_wait(rt) || !ok) {
@@ -1246,13 +1238,30 @@ static bool load_effect(fxgl_vk_runtime *rt, vkr_effect *e, char *why, size_t wh
         if (t->semantic || !t->source) {
             continue;
         }
-        char reason[512];
-        uint8_t *pixels = vk_image_load(fx->path, rt->desc.texture_dirs,
-                                        rt->desc.texture_dir_count, t, reason, sizeof(reason));
+        char reason[512], path[1024];
+        uint8_t *pixels = NULL;
+        // Bytes as they are, or floats in 0..1, as the GL runtime loads images.
+        bool bytes = t->format == FXGL_FORMAT_R8 || t->format == FXGL_FORMAT_RG8 ||
+                     t->format == FXGL_FORMAT_RGBA8;
+        bool floats = t->format == FXGL_FORMAT_R32F || t->format == FXGL_FORMAT_RG32F ||
+                      t->format == FXGL_FORMAT_RGBA32F;
+        size_t texel = (size_t)fxgl_format_channels(t->format) * (floats ? sizeof(float) : 1);
+        if (!bytes && !floats) {
+            snprintf(reason, sizeof(reason),
+                     "'%s': images load only into R8/RG8/RGBA8/R32F/RG32F/RGBA32F", t->source);
+        } else if (!fxgl_source_find(fx->path, rt->desc.texture_dirs, rt->desc.texture_dir_count,
+                                     t->source, path, sizeof(path))) {
+            snprintf(reason, sizeof(reason), "source '%s' not found in: %.400s", t->source,
+                     path[0] ? path : "(no folders)");
+        } else {
+            pixels = fxgl_source_pixels(path, t->source, t->width, t->height,
+                                        fxgl_format_channels(t->format), floats, reason,
+                                        sizeof(reason));
+        }
         // As in the GL runtime, a missing image leaves the texture zero.
         if (!pixels) {
             logf_(rt, "texture '%s': %s; it stays zero", t->name, reason);
-        } else if (!upload(rt, &e->images[i], pixels, (size_t)fxgl_format_channels(t->format))) {
+        } else if (!upload(rt, &e->images[i], pixels, texel)) {
             logf_(rt, "texture '%s': the upload of '%s' failed", t->name, t->source);
         } else if (t->levels > 1) {
             logf_(rt, "texture '%s': the mips of '%s' are not generated by the Vulkan path",
@@ -1294,9 +1303,13 @@ static bool load_effect(fxgl_vk_runtime *rt, vkr_effect *e, char *why, size_t wh
         }
         e->shadow = calloc(1, fx->uniform_block_size);
         e->pingpong = calloc(fx->uniform_count + 1, sizeof(*e->pingpong));
-        if (!e->shadow || !e->pingpong) {
+        e->params = calloc(fx->uniform_count + 1, sizeof(*e->params));
+        if (!e->shadow || !e->pingpong || !e->params) {
             fail(why, why_size, "out of memory");
             return false;
+        }
+        for (size_t i = 0; i < fx->uniform_count; i++) {
+            fxgl_special_params_init(&e->params[i], &fx->uniforms[i]);
         }
         for (size_t i = 0; i < fx->uniform_count; i++) {
             const fxgl_uniform *u = &fx->uniforms[i];
@@ -1359,39 +1372,14 @@ int fxgl_vk_add_effect(fxgl_vk_runtime *rt, const fxgl_effect *fx, char *why, si
 
 // --- uniforms ---
 
-static uint32_t convert(const fxgl_value *v, int i, fxgl_scalar to) {
-    double d = v->scalar == FXGL_SCALAR_FLOAT ? v->f[i]
-               : v->scalar == FXGL_SCALAR_UINT ? (double)v->u[i]
-                                               : (double)v->i[i];
-    int64_t n = v->scalar == FXGL_SCALAR_FLOAT ? (int64_t)v->f[i]
-                : v->scalar == FXGL_SCALAR_UINT ? (int64_t)v->u[i]
-                                                : (int64_t)v->i[i];
-    uint32_t bits;
-    if (to == FXGL_SCALAR_FLOAT) {
-        float f = (float)d;
-        memcpy(&bits, &f, 4);
-        return bits;
-    }
-    if (to == FXGL_SCALAR_BOOL) {
-        return d != 0.0;
-    }
-    return to == FXGL_SCALAR_UINT ? (uint32_t)n : (uint32_t)(int32_t)n;
-}
-
 // The std140 placement of the module (matrices row-major, 16-byte rows).
 static void uniform_write(vkr_effect *e, const fxgl_uniform *u, const fxgl_value *v) {
-    int cols = u->cols > 0 ? u->cols : 1;
-    int per = u->rows * cols;
-    int elements = u->array_length > 0 ? u->array_length : 1;
-    uint32_t stride = u->array_length > 0 ? u->size / (uint32_t)u->array_length : 0;
-    int n = v->count < per * elements ? v->count : per * elements;
-    for (int c = 0; c < n && c < 16; c++) {
-        int el = c / per, k = c % per;
-        uint32_t off = u->offset + (uint32_t)el * stride +
-                       (uint32_t)(cols > 1 ? (k / cols) * 16 + (k % cols) * 4 : k * 4);
-        if (off + 4 <= e->fx->uniform_block_size) {
-            uint32_t bits = convert(v, c, u->scalar);
-            memcpy(e->shadow + off, &bits, 4);
+    uint32_t offsets[16];
+    int n = fxgl_uniform_offsets(u, v->count, offsets);
+    for (int c = 0; c < n; c++) {
+        if (offsets[c] + 4 <= e->fx->uniform_block_size) {
+            uint32_t bits = fxgl_uniform_bits(v, c, u->scalar);
+            memcpy(e->shadow + offsets[c], &bits, 4);
         }
     }
 }
@@ -1412,118 +1400,22 @@ bool fxgl_vk_set_uniform(fxgl_vk_runtime *rt, int effect, const char *name,
     return false;
 }
 
-// A number of an annotation (its component index, the last one when
-// fewer), def when absent or a string.
-static double ann_num(const fxgl_uniform *u, const char *name, int index, double def) {
-    const fxgl_annotation *a = fxgl_annotation_find(&u->annotations, name);
-    if (!a || a->value.scalar == FXGL_SCALAR_STRING || a->value.count < 1) {
-        return def;
-    }
-    index = index < a->value.count ? index : a->value.count - 1;
-    return a->value.scalar == FXGL_SCALAR_FLOAT  ? a->value.f[index]
-           : a->value.scalar == FXGL_SCALAR_UINT ? (double)a->value.u[index]
-                                                 : (double)a->value.i[index];
-}
-
-// xorshift32 seeded with 1, called in the GL runtime's order (effects in
-// order, their special uniforms in declaration order), so `random` and the
-// random steps of `pingpong` give the GL path's values.
-static uint32_t next_random(fxgl_vk_runtime *rt) {
-    uint32_t x = rt->random_state;
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    rt->random_state = x;
-    return x;
-}
-
-// The reference's pingpong: up at step per second to max, down to min,
-// slowed by smoothing near the ends (the GL runtime's rule, src/gl/special.c).
-static void pingpong(fxgl_vk_runtime *rt, const fxgl_uniform *u, float state[2]) {
-    float lo = (float)ann_num(u, "min", 0, 0.0), hi = (float)ann_num(u, "max", 0, 1.0);
-    float step0 = (float)ann_num(u, "step", 0, 1.0);
-    const fxgl_annotation *st = fxgl_annotation_find(&u->annotations, "step");
-    float step1 = st && st->value.scalar != FXGL_SCALAR_STRING && st->value.count > 1
-                      ? (float)ann_num(u, "step", 1, 0.0)
-                      : 0.0f;
-    float smoothing = (float)ann_num(u, "smoothing", 0, 0.0);
-    float increment = step0;
-    if (step1 != 0.0f) {
-        increment = step0 + (step1 - step0) * (float)(next_random(rt) % 10001u) / 10000.0f;
-    }
-    float seconds = (float)(rt->frame_ms * 0.001);
-    float *value = &state[0], *dir = &state[1];
-    float slow = *dir >= 0.0f ? smoothing - (hi - *value) : smoothing - (*value - lo);
-    increment = increment - (slow > 0.0f ? slow : 0.0f);
-    increment = (increment > 0.05f ? increment : 0.05f) * seconds;
-    if (*dir >= 0.0f) {
-        *value += increment;
-        if (*value >= hi) {
-            *value = hi;
-            *dir = -1.0f;
-        }
-    } else {
-        *value -= increment;
-        if (*value <= lo) {
-            *value = lo;
-            *dir = 1.0f;
-        }
-    }
-}
-
 // The special uniforms a headless frame can give, as the GL runtime computes
 // them (src/gl/special.c); input devices and the overlay read zero here.
+// The clock's specials come from the GL runtime's own code (fxgl_backend.h),
+// drawing from one xorshift32 seeded with 1 in the GL runtime's order
+// (effects in order, their special uniforms in declaration order), so
+// `random` and pingpong's random steps give the GL path's values.
 static void update_specials(fxgl_vk_runtime *rt, vkr_effect *e, double seconds) {
+    fxgl_special_clock clock = {rt->frame_ms, rt->frame_count, seconds - rt->start_time, NULL,
+                                &rt->random_state};
     for (size_t i = 0; i < e->fx->uniform_count; i++) {
         const fxgl_uniform *u = &e->fx->uniforms[i];
-        fxgl_value v = {.scalar = FXGL_SCALAR_INT, .count = 1};
-        switch (u->special) {
-        case FXGL_SPECIAL_FRAMETIME:
-            v.scalar = FXGL_SCALAR_FLOAT;
-            v.f[0] = (float)rt->frame_ms;
-            break;
-        case FXGL_SPECIAL_FRAMECOUNT:
-            if (u->scalar == FXGL_SCALAR_BOOL) {
-                v.i[0] = rt->frame_count % 2 == 0;
-            } else {
-                v.scalar = FXGL_SCALAR_UINT;
-                v.u[0] = (uint32_t)rt->frame_count;
-            }
-            break;
-        case FXGL_SPECIAL_TIMER:
-            v.scalar = FXGL_SCALAR_UINT;
-            v.u[0] = (uint32_t)((seconds - rt->start_time) * 1000.0);
-            break;
-        case FXGL_SPECIAL_RANDOM: {
-            int64_t lo = (int)ann_num(u, "min", 0, 0), hi = (int)ann_num(u, "max", 0, RAND_MAX);
-            int64_t span = hi - lo < 0 ? lo - hi : hi - lo;
-            v.i[0] = (int32_t)(lo + (int64_t)(next_random(rt) % (uint64_t)(span + 1)));
-            break;
-        }
-        case FXGL_SPECIAL_PINGPONG:
-            pingpong(rt, u, e->pingpong[i]);
-            v.scalar = FXGL_SCALAR_FLOAT;
-            v.count = 2;
-            v.f[0] = e->pingpong[i][0];
-            v.f[1] = e->pingpong[i][1];
-            break;
-        case FXGL_SPECIAL_DATE: {
-            time_t t = time(NULL);
-            struct tm tm;
-            localtime_r(&t, &tm);
-            v.count = 4;
-            v.i[0] = tm.tm_year + 1900;
-            v.i[1] = tm.tm_mon + 1;
-            v.i[2] = tm.tm_mday;
-            v.i[3] = tm.tm_hour * 3600 + tm.tm_min * 60 + tm.tm_sec;
-            break;
-        }
-        case FXGL_SPECIAL_NONE:
+        if (u->special == FXGL_SPECIAL_NONE) {
             continue;
-        default:
-            v.count = 4; // keys, mouse, overlay, screenshot, depth: zero
-            break;
         }
+        fxgl_value v = {.scalar = FXGL_SCALAR_INT, .count = 4}; // keys, mouse, overlay, ...: zero
+        fxgl_special_clock_value(u, &e->params[i], e->pingpong[i], &clock, &v);
         uniform_write(e, u, &v);
     }
 }
@@ -1883,12 +1775,7 @@ static void record_barriers(fxgl_vk_runtime *rt, size_t position) {
     bool full;
     const fxgl_graph_barrier *b = fxgl_graph_barriers_before(rt->graph, position, &n, &full);
     if (full) {
-        VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
-                              .srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT,
-                              .dstAccessMask = VK_ACCESS_MEMORY_READ_BIT |
-                                               VK_ACCESS_MEMORY_WRITE_BIT};
-        vkCmdPipelineBarrier(rt->cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
-                             VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 1, &mb, 0, NULL, 0, NULL);
+        full_barrier(rt);
         return;
     }
     if (!n) {
