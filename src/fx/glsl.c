@@ -1906,13 +1906,12 @@ static void local_decl(gen *g, buf *o, const fx_var_decl *v, int depth) {
     declarator(g, o, v->type, sym_name(g, s));
     if (init) {
         bprintf(o, " = %s", init);
-    } else if (g->vulkan && zeroable(v->type)) {
+    } else if (zeroable(v->type)) {
         // A local without an initializer reads zero in the reference (its
         // SPIR-V back end zero-fills variables, and D3D's compilers give
-        // zero too); GLSL leaves it undefined, and where GL drivers happen
-        // to give zero, SPIR-V through glslang need not (an effect that
-        // only adds to a local array reads garbage). The GL targets keep
-        // their code byte for byte, so only the Vulkan target says it.
+        // zero too); GLSL leaves it undefined, and drivers differ: an effect
+        // that only adds to a local array reads garbage (GaussianBlurCS came
+        // out black on llvmpipe GL). Every target says it.
         bput(o, " = ");
         zero_value(g, o, v->type);
     }
