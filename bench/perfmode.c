@@ -23,8 +23,7 @@
 #include "fxgl_gl.h"
 #include "fxgl_test.h"
 
-static double now(void)
-{
+static double now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
@@ -38,41 +37,39 @@ typedef struct figures {
 
 // One version of an effect (normal or performance mode) with its own runtime.
 typedef struct variant {
-    fxgl_effects *fx;
+    fxgl_compiler *fx;
     fxgl_effect *effect;
     fxgl_runtime *rt;
     double *wall;                // per measured frame
     int measured;
 } variant;
 
-static int cmp_double(const void *a, const void *b)
-{
+static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
 }
 
 static bool variant_init(variant *v, fxgl_test_egl *egl, const char *dir, const char *file,
-                         const char *preset, bool performance, int w, int h, int frames)
-{
+                         const char *preset, bool performance, int w, int h, int frames) {
     memset(v, 0, sizeof(*v));
     GladGLContext *gl = fxgl_test_egl_gl(egl);
     const fxgl_gl_info *info = fxgl_test_egl_info(egl);
     const char *paths[1] = {dir};
-    v->fx = fxgl_effects_create(&(fxgl_effects_desc){
+    v->fx = fxgl_compiler_create(&(fxgl_compiler_desc){
         .env = {.width = w, .height = h, .api_major = info->major, .api_minor = info->minor},
         .target = FXGL_GLSL_GL450,
         .include_paths = paths,
         .include_path_count = 1,
         .performance_mode = performance,
     });
-    if (v->fx == NULL || (preset != NULL && !fxgl_effects_set_preset(v->fx, preset))) {
+    if (v->fx == NULL || (preset != NULL && !fxgl_compiler_set_preset(v->fx, preset))) {
         return false;
     }
     char path[4096];
     snprintf(path, sizeof(path), "%s/%s", dir, file);
     fxgl_diags diags;
     fxgl_diags_init(&diags);
-    v->effect = fxgl_effects_compile(v->fx, path, &diags);
+    v->effect = fxgl_compiler_compile(v->fx, path, &diags);
     if (v->effect == NULL) {
         fxgl_diags_print(&diags, stderr);
     }
@@ -82,16 +79,14 @@ static bool variant_init(variant *v, fxgl_test_egl *egl, const char *dir, const 
     return v->rt != NULL && v->wall != NULL && fxgl_runtime_add_effect(v->rt, v->effect, file) == 0;
 }
 
-static void variant_finish(variant *v)
-{
+static void variant_finish(variant *v) {
     fxgl_runtime_destroy(v->rt);
     fxgl_effect_destroy(v->effect);
-    fxgl_effects_destroy(v->fx);
+    fxgl_compiler_destroy(v->fx);
     free(v->wall);
 }
 
-static figures variant_figures(variant *v)
-{
+static figures variant_figures(variant *v) {
     figures out = {0};
     fxgl_technique_info ti;
     out.ok = fxgl_runtime_effect_status(v->rt, 0, NULL) == FXGL_STATUS_READY &&
@@ -107,8 +102,7 @@ static figures variant_figures(variant *v)
 // Both versions run in the same context, frame about frame, so a busy moment of the
 // machine falls on both alike.
 static void run(fxgl_test_egl *egl, const char *dir, const char *file, const char *preset,
-                int w, int h, int frames, figures *normal, figures *perf)
-{
+                int w, int h, int frames, figures *normal, figures *perf) {
     GladGLContext *gl = fxgl_test_egl_gl(egl);
     variant v[2];
     bool ok = variant_init(&v[0], egl, dir, file, preset, false, w, h, frames);
@@ -165,8 +159,7 @@ static void run(fxgl_test_egl *egl, const char *dir, const char *file, const cha
     }
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     int frames = 120, w = 1280, h = 720;
     const char *preset = NULL;
     const char *dir = NULL;

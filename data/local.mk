@@ -77,9 +77,9 @@ TESTS += tests/effects/test_headers.sh
 EXTRA_DIST += tests/effects/test_headers.sh tests/effects/data
 EXTRA_DIST += tools/conformance-headers.sh
 
-check_PROGRAMS += tests/effects/test_preset
-tests_effects_test_preset_SOURCES = tests/effects/test_preset.c
-tests_effects_test_preset_CPPFLAGS = $(TEST_CPPFLAGS) $(INIH_CFLAGS) \
+check_PROGRAMS += tests/effects/test_default_preset
+tests_effects_test_default_preset_SOURCES = tests/effects/test_default_preset.c
+tests_effects_test_default_preset_CPPFLAGS = $(TEST_CPPFLAGS) $(INIH_CFLAGS) \
 	-DFXGL_DATA_SHADERS='"$(abs_top_srcdir)/data/shaders"' \
 	-DFXGL_DATA_PRESETS='"$(abs_top_srcdir)/data/presets"'
-tests_effects_test_preset_LDADD = libfxgl_preset.la libfxgl_fx.la $(TEST_LDADD) $(INIH_LIBS) -lm
+tests_effects_test_default_preset_LDADD = libfxgl_preset.la libfxgl_fx.la $(TEST_LDADD) $(INIH_LIBS) -lm

@@ -27,8 +27,7 @@ int fxc_config_main(int argc, char **argv);
 
 extern char **environ;
 
-static void on_diag(void *user, const fxgl_preset_diag *d)
-{
+static void on_diag(void *user, const fxgl_preset_diag *d) {
     (void)user;
     char buf[1200];
     fxgl_preset_diag_format(d, buf, sizeof(buf));
@@ -37,8 +36,7 @@ static void on_diag(void *user, const fxgl_preset_diag *d)
 
 // The program as the library sees it: its resolved path (symbolic links followed, as
 // /proc/self/exe), found in PATH when the name has no '/'.
-static bool find_program(const char *name, char *out, size_t size)
-{
+static bool find_program(const char *name, char *out, size_t size) {
     char candidate[PATH_MAX];
     if (strchr(name, '/') != NULL) {
         return realpath(name, out) != NULL && size >= PATH_MAX;
@@ -57,8 +55,7 @@ static bool find_program(const char *name, char *out, size_t size)
     return false;
 }
 
-static void print_paths(const char *what, const fxgl_config_path *paths, size_t count)
-{
+static void print_paths(const char *what, const fxgl_config_path *paths, size_t count) {
     printf("%s:", what);
     for (size_t i = 0; i < count; i++) {
         printf("%s %s%s", i ? "," : "", paths[i].path, paths[i].recursive ? "/**" : "");
@@ -76,15 +73,13 @@ static void print_paths(const char *what, const fxgl_config_path *paths, size_t 
     }
 }
 
-static void print_key(const char *what, const fxgl_preset_key *key, bool first)
-{
+static void print_key(const char *what, const fxgl_preset_key *key, bool first) {
     char buf[64];
     fxgl_preset_key_describe(key, buf, sizeof(buf));
     printf("%s %s=%s", first ? "" : ",", what, buf[0] ? buf : "none");
 }
 
-static void print_config(const fxgl_config *c, const fxgl_config_env *env)
-{
+static void print_config(const fxgl_config *c, const fxgl_config_env *env) {
     char *candidates[32];
     size_t n = fxgl_config_candidates(env, candidates, 32);
     printf("program: %s%s%s\n", env->program_dir ? env->program_dir : "(none)",
@@ -126,8 +121,7 @@ static void print_config(const fxgl_config *c, const fxgl_config_env *env)
 
 // Every effect file of the search paths with its techniques, compiled against the same
 // search paths (front end only), as the library would.
-static int list_effects(const fxgl_config *c)
-{
+static int list_effects(const fxgl_config *c) {
     fxgl_search dirs;
     if (!fxgl_search_expand(&dirs, c->effect_paths, c->effect_path_count)) {
         fprintf(stderr, "fxc: out of memory\n");
@@ -136,7 +130,7 @@ static int list_effects(const fxgl_config *c)
     char **files = NULL;
     size_t n = fxgl_search_effects(&dirs, &files);
     int status = 0;
-    fxgl_effects *compiler = fxgl_effects_create(&(fxgl_effects_desc){
+    fxgl_compiler *compiler = fxgl_compiler_create(&(fxgl_compiler_desc){
         .target = FXGL_GLSL_NONE,
         .include_paths = (const char *const *)dirs.dirs,
         .include_path_count = dirs.count,
@@ -146,7 +140,7 @@ static int list_effects(const fxgl_config *c)
     for (size_t i = 0; compiler != NULL && i < n; i++) {
         fxgl_diags diags;
         fxgl_diags_init(&diags);
-        fxgl_effect *e = fxgl_effects_compile(compiler, files[i], &diags);
+        fxgl_effect *e = fxgl_compiler_compile(compiler, files[i], &diags);
         if (e == NULL) {
             printf("%s: (does not compile; see: fxc check)\n", files[i]);
             status = 1;
@@ -170,13 +164,12 @@ static int list_effects(const fxgl_config *c)
         free(files[i]);
     }
     free(files);
-    fxgl_effects_destroy(compiler);
+    fxgl_compiler_destroy(compiler);
     fxgl_search_finish(&dirs);
     return status;
 }
 
-int fxc_config_main(int argc, char **argv)
-{
+int fxc_config_main(int argc, char **argv) {
     bool effects = false;
     const char *config_file = NULL;
     const char *program = NULL;

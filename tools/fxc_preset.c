@@ -34,8 +34,7 @@ typedef struct fx_item {
 
 static unsigned warnings;
 
-static void on_diag(void *user, const fxgl_preset_diag *d)
-{
+static void on_diag(void *user, const fxgl_preset_diag *d) {
     (void)user;
     char buf[1200];
     fxgl_preset_diag_format(d, buf, sizeof(buf));
@@ -45,8 +44,7 @@ static void on_diag(void *user, const fxgl_preset_diag *d)
 
 // Appends the effect files of the folders (src/preset/search.c: every folder below a
 // `**` path too, the first file of a name only, as the library loads them).
-static bool list_effects(const fxgl_search *dirs, fx_item **items, size_t *count)
-{
+static bool list_effects(const fxgl_search *dirs, fx_item **items, size_t *count) {
     char **files = NULL;
     size_t n = fxgl_search_effects(dirs, &files);
     if (files == NULL) {
@@ -68,8 +66,7 @@ static bool list_effects(const fxgl_search *dirs, fx_item **items, size_t *count
 // Every `source=` texture of an effect that runs must be found as the runtime finds it:
 // next to the effect, then in the texture folders; a missing one is a warning naming the
 // folders looked in (the runtime would bind a black texture).
-static void check_textures(const fx_item *it, const fxgl_search *textures)
-{
+static void check_textures(const fx_item *it, const fxgl_search *textures) {
     for (size_t t = 0; t < it->fx->texture_count; t++) {
         const char *source = it->fx->textures[t].source;
         if (source == NULL || source[0] == '\0') {
@@ -97,8 +94,7 @@ static void check_textures(const fx_item *it, const fxgl_search *textures)
     }
 }
 
-static void print_value(const fxgl_preset_uniform *u)
-{
+static void print_value(const fxgl_preset_uniform *u) {
     size_t n = (u->rows ? u->rows : 1) * (u->cols ? u->cols : 1);
     for (size_t k = 0; k < n && k < FXGL_PRESET_MAX_COMPONENTS; k++) {
         fputs(k ? "," : "", stdout);
@@ -124,8 +120,7 @@ extern char **environ;
 // The folders: the options', else the configuration's (what the library would search).
 static bool search_paths(const char *config_file, const char *const *shaders, size_t nshaders,
                          const char *const *textures, size_t ntextures, fxgl_search *effect_dirs,
-                         fxgl_search *texture_dirs)
-{
+                         fxgl_search *texture_dirs) {
     fxgl_config config = {0};
     bool need_config = nshaders == 0 || ntextures == 0;
     bool ok = true;
@@ -170,8 +165,7 @@ static bool search_paths(const char *config_file, const char *const *shaders, si
     return ok;
 }
 
-static void usage(void)
-{
+static void usage(void) {
     fprintf(stderr, "usage: fxc preset PRESET.ini [--shaders DIR...] [--textures DIR...]\n"
                     "                  [--config FILE] [-D NAME[=VALUE]...] "
                     "[--performance-mode] [--skip-disabled]\n"
@@ -179,8 +173,7 @@ static void usage(void)
                     "--textures,\n  the configuration's search paths (as the library)\n");
 }
 
-int fxc_preset_main(int argc, char **argv)
-{
+int fxc_preset_main(int argc, char **argv) {
     const char *preset_path = NULL;
     const char *dirs[64];
     size_t dir_count = 0;
@@ -238,7 +231,7 @@ int fxc_preset_main(int argc, char **argv)
         fxgl_search_finish(&texture_dirs);
         return 2;
     }
-    fxgl_effects *effects = fxgl_effects_create(&(fxgl_effects_desc){
+    fxgl_compiler *effects = fxgl_compiler_create(&(fxgl_compiler_desc){
         .target = FXGL_GLSL_NONE,
         .include_paths = (const char *const *)effect_dirs.dirs,
         .include_path_count = effect_dirs.count,
@@ -248,7 +241,7 @@ int fxc_preset_main(int argc, char **argv)
         .skip_disabled = skip,
         .sink = {0}, // the preset's own warnings come once, from `preset` below
     });
-    if (preset == NULL || effects == NULL || !fxgl_effects_set_preset(effects, preset_path)) {
+    if (preset == NULL || effects == NULL || !fxgl_compiler_set_preset(effects, preset_path)) {
         fprintf(stderr, "fxc: out of memory\n");
         return 2;
     }
@@ -270,14 +263,14 @@ int fxc_preset_main(int argc, char **argv)
     size_t loaded = 0;
     for (size_t i = 0; pe != NULL && map != NULL && i < count; i++) {
         fx_item *it = &items[i];
-        it->file = fxgl_effects_file_part(it->path);
-        if (!fxgl_effects_wanted(effects, it->file)) {
+        it->file = fxgl_compiler_file_part(it->path);
+        if (!fxgl_compiler_wanted(effects, it->file)) {
             it->skipped = "no technique enabled (SkipLoadingDisabledEffects)";
             continue;
         }
         fxgl_diags diags;
         fxgl_diags_init(&diags);
-        it->fx = fxgl_effects_compile(effects, it->path, &diags);
+        it->fx = fxgl_compiler_compile(effects, it->path, &diags);
         if (it->fx == NULL) {
             it->skipped = "does not compile";
             for (size_t k = 0; k < diags.count; k++) {
@@ -346,7 +339,7 @@ int fxc_preset_main(int argc, char **argv)
         }
         printf("[%s]\n", pe[k].file);
         fxgl_preset_define_list list = {0};
-        if (fxgl_effects_defines(effects, pe[k].file, &list) && list.count > 0) {
+        if (fxgl_compiler_defines(effects, pe[k].file, &list) && list.count > 0) {
             printf("  definitions:");
             for (size_t d = 0; d < list.count; d++) {
                 printf(" %s=%s", list.items[d].name, list.items[d].value);
@@ -374,7 +367,7 @@ int fxc_preset_main(int argc, char **argv)
     free(pe);
     free(map);
     free(order);
-    fxgl_effects_destroy(effects);
+    fxgl_compiler_destroy(effects);
     fxgl_preset_destroy(preset);
     fxgl_search_finish(&effect_dirs);
     fxgl_search_finish(&texture_dirs);

@@ -448,7 +448,7 @@ int main(int argc, char **argv) {
         .dir = o.cache ? o.cache : getenv("FXGL_CACHE_DIR"),
         .sink = {.fn = on_preset_diag},
     });
-    fxgl_effects *effects = fxgl_effects_create(&(fxgl_effects_desc){
+    fxgl_compiler *effects = fxgl_compiler_create(&(fxgl_compiler_desc){
         .cache = cache,
         .env = env,
         .target = fxgl_gl_glsl_target(info),
@@ -459,15 +459,15 @@ int main(int argc, char **argv) {
         .performance_mode = o.performance,
         .skip_disabled = o.skip_disabled,
     });
-    if (!effects || (o.preset && !fxgl_effects_set_preset(effects, o.preset))) {
+    if (!effects || (o.preset && !fxgl_compiler_set_preset(effects, o.preset))) {
         fprintf(stderr, "fxgl-render: out of memory\n");
         return 1;
     }
-    fxgl_effects_lock_preset(effects, preset);
+    fxgl_compiler_lock_preset(effects, preset);
     double compile_t0 = now();
     for (size_t i = 0; i < n; i++) {
         fx[i].runtime_index = -1;
-        if (!fxgl_effects_wanted(effects, fx[i].file)) {
+        if (!fxgl_compiler_wanted(effects, fx[i].file)) {
             snprintf(fx[i].error, sizeof(fx[i].error),
                      "not compiled: the preset enables none of its techniques "
                      "(SkipLoadingDisabledEffects)");
@@ -475,7 +475,7 @@ int main(int argc, char **argv) {
         }
         fxgl_diags diags;
         fxgl_diags_init(&diags);
-        fx[i].fx = fxgl_effects_compile(effects, fx[i].path, &diags);
+        fx[i].fx = fxgl_compiler_compile(effects, fx[i].path, &diags);
         size_t used = 0;
         for (size_t k = 0; k < diags.count && used + 1 < sizeof(fx[i].error); k++) {
             if (diags.items[k].severity != FXGL_DIAG_ERROR) {
@@ -505,7 +505,7 @@ int main(int argc, char **argv) {
         fxgl_diags_finish(&diags);
     }
     double compile_ms = (now() - compile_t0) * 1000.0;
-    fxgl_effects_destroy(effects);
+    fxgl_compiler_destroy(effects);
 
     fxgl_program_cache programs = {fxgl_diskcache_load_binary, fxgl_diskcache_store_binary,
                                    cache};

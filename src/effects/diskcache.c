@@ -49,8 +49,7 @@ struct fxgl_diskcache {
 
 #define FNV_SEED 0xcbf29ce484222325ull // FNV-1a's offset basis
 
-static uint64_t fnv1a(uint64_t hash, const void *data, size_t len)
-{
+static uint64_t fnv1a(uint64_t hash, const void *data, size_t len) {
     const unsigned char *p = data;
     for (size_t i = 0; i < len; i++) {
         hash ^= p[i];
@@ -59,8 +58,7 @@ static uint64_t fnv1a(uint64_t hash, const void *data, size_t len)
     return hash;
 }
 
-static uint64_t hash_str(uint64_t h, const char *s)
-{
+static uint64_t hash_str(uint64_t h, const char *s) {
     // With its NUL, so that ("ab", "c") and ("a", "bc") differ.
     return s ? fnv1a(h, s, strlen(s) + 1) : fnv1a(h, "\xff", 1);
 }
@@ -75,8 +73,7 @@ static uint64_t hash_u64(uint64_t h, uint64_t v) { return fnv1a(h, &v, sizeof(v)
 static pthread_once_t identity_once = PTHREAD_ONCE_INIT;
 static uint64_t identity;
 
-static void make_identity(void)
-{
+static void make_identity(void) {
     uint64_t h = hash_str(FNV_SEED, PACKAGE_VERSION);
     h = hash_u64(h, FXGL_EFFECT_SERIAL_VERSION);
     h = hash_u64(h, ENTRY_FORMAT);
@@ -91,21 +88,18 @@ static void make_identity(void)
     identity = h;
 }
 
-static uint64_t build_identity(void)
-{
+static uint64_t build_identity(void) {
     pthread_once(&identity_once, make_identity);
     return identity;
 }
 
 // --- create / destroy / stats ---
 
-bool fxgl_diskcache_disabled(const char *dir)
-{
+bool fxgl_diskcache_disabled(const char *dir) {
     return dir == NULL || dir[0] == '\0' || strcmp(dir, "off") == 0;
 }
 
-fxgl_diskcache *fxgl_diskcache_create(const fxgl_diskcache_desc *desc)
-{
+fxgl_diskcache *fxgl_diskcache_create(const fxgl_diskcache_desc *desc) {
     if (desc == NULL || fxgl_diskcache_disabled(desc->dir)) {
         return NULL;
     }
@@ -122,8 +116,7 @@ fxgl_diskcache *fxgl_diskcache_create(const fxgl_diskcache_desc *desc)
     return c;
 }
 
-void fxgl_diskcache_destroy(fxgl_diskcache *c)
-{
+void fxgl_diskcache_destroy(fxgl_diskcache *c) {
     if (c == NULL) {
         return;
     }
@@ -132,8 +125,7 @@ void fxgl_diskcache_destroy(fxgl_diskcache *c)
     free(c);
 }
 
-fxgl_diskcache_stats fxgl_diskcache_get_stats(const fxgl_diskcache *cc)
-{
+fxgl_diskcache_stats fxgl_diskcache_get_stats(const fxgl_diskcache *cc) {
     fxgl_diskcache_stats s = {0};
     fxgl_diskcache *c = (fxgl_diskcache *)cc; // atomics are read, not changed
     if (c != NULL) {
@@ -150,14 +142,12 @@ fxgl_diskcache_stats fxgl_diskcache_get_stats(const fxgl_diskcache *cc)
 // --- files ---
 
 static void entry_path(const fxgl_diskcache *c, unsigned kind, uint64_t key, char *out,
-                       size_t size)
-{
+                       size_t size) {
     snprintf(out, size, "%s/%c-%016llx", c->dir, kind == KIND_MODULE ? 'm' : 'p',
              (unsigned long long)key);
 }
 
-static bool read_all(const char *path, uint8_t **data, size_t *len, size_t limit)
-{
+static bool read_all(const char *path, uint8_t **data, size_t *len, size_t limit) {
     *data = NULL;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
@@ -187,8 +177,7 @@ static bool read_all(const char *path, uint8_t **data, size_t *len, size_t limit
     return true;
 }
 
-static uint64_t get_u64(const uint8_t *p)
-{
+static uint64_t get_u64(const uint8_t *p) {
     uint64_t v = 0;
     for (int i = 7; i >= 0; i--) {
         v = v << 8 | p[i];
@@ -196,20 +185,17 @@ static uint64_t get_u64(const uint8_t *p)
     return v;
 }
 
-static void set_u64(uint8_t *p, uint64_t v)
-{
+static void set_u64(uint8_t *p, uint64_t v) {
     for (int i = 0; i < 8; i++) {
         p[i] = (uint8_t)(v >> (8 * i));
     }
 }
 
-static uint32_t get_u32(const uint8_t *p)
-{
+static uint32_t get_u32(const uint8_t *p) {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-static void set_u32(uint8_t *p, uint32_t v)
-{
+static void set_u32(uint8_t *p, uint32_t v) {
     for (int i = 0; i < 4; i++) {
         p[i] = (uint8_t)(v >> (8 * i));
     }
@@ -217,8 +203,7 @@ static void set_u32(uint8_t *p, uint32_t v)
 
 // Reads an entry and checks its frame; *payload points into *file (free that).
 static bool load_entry(fxgl_diskcache *c, unsigned kind, uint64_t key, uint8_t **file,
-                       const uint8_t **payload, size_t *payload_len, bool *present)
-{
+                       const uint8_t **payload, size_t *payload_len, bool *present) {
     char path[4096];
     entry_path(c, kind, key, path, sizeof(path));
     size_t len;
@@ -244,8 +229,7 @@ static bool load_entry(fxgl_diskcache *c, unsigned kind, uint64_t key, uint8_t *
     return true;
 }
 
-static bool mkdir_p(const char *dir)
-{
+static bool mkdir_p(const char *dir) {
     char path[4096];
     size_t n = strlen(dir);
     if (n == 0 || n >= sizeof(path)) {
@@ -272,8 +256,7 @@ typedef struct aged_file {
     struct timespec mtime;
 } aged_file;
 
-static int older_first(const void *a, const void *b)
-{
+static int older_first(const void *a, const void *b) {
     const aged_file *x = a, *y = b;
     if (x->mtime.tv_sec != y->mtime.tv_sec) {
         return x->mtime.tv_sec < y->mtime.tv_sec ? -1 : 1;
@@ -284,8 +267,7 @@ static int older_first(const void *a, const void *b)
 // Removes the least recently used entries until the folder is back under three quarters
 // of the limit (so that the next scan is some writes away), and temporary files an
 // interrupted writer left over an hour ago. Runs on the writing thread: the reload worker.
-static void evict(fxgl_diskcache *c)
-{
+static void evict(fxgl_diskcache *c) {
     DIR *d = opendir(c->dir);
     if (d == NULL) {
         return;
@@ -338,8 +320,7 @@ static void evict(fxgl_diskcache *c)
     free(files);
 }
 
-static void write_failed(fxgl_diskcache *c, const char *what, int err)
-{
+static void write_failed(fxgl_diskcache *c, const char *what, int err) {
     atomic_fetch_add(&c->write_failures, 1);
     pthread_mutex_lock(&c->lock);
     bool first = !c->write_off;
@@ -358,8 +339,7 @@ static void write_failed(fxgl_diskcache *c, const char *what, int err)
 // Writes header + the parts as one entry: a temporary file in the folder, renamed over
 // the entry (atomic on a POSIX file system: readers see the old file or the new one).
 static void store_entry(fxgl_diskcache *c, unsigned kind, uint64_t key, const void *const *parts,
-                        const size_t *sizes, int nparts)
-{
+                        const size_t *sizes, int nparts) {
     // Only module writes (the compile worker's) scan for eviction: binaries may be
     // written where a program is built, the presenting thread included.
     bool may_scan = kind == KIND_MODULE;
@@ -458,8 +438,7 @@ typedef struct recorder {
     bool failed;                 // out of memory: the result is not stored
 } recorder;
 
-static bool record_value(void *user, const char *uniform, fxgl_value *value)
-{
+static bool record_value(void *user, const char *uniform, fxgl_value *value) {
     recorder *r = user;
     fxgl_value asked = *value;
     bool taken = r->desc->uniform_value(r->desc->user, uniform, value);
@@ -486,8 +465,7 @@ static bool record_value(void *user, const char *uniform, fxgl_value *value)
     return taken;
 }
 
-static uint64_t module_key(const fxgl_compile_desc *d)
-{
+static uint64_t module_key(const fxgl_compile_desc *d) {
     uint64_t h = hash_u64(FNV_SEED, build_identity());
     h = hash_str(h, "module");
     h = hash_str(h, d->path);
@@ -514,8 +492,7 @@ static uint64_t module_key(const fxgl_compile_desc *d)
 }
 
 // The content hash of a file (and its size), false when it cannot be read.
-static bool hash_file(const char *path, uint64_t *size, uint64_t *hash)
-{
+static bool hash_file(const char *path, uint64_t *size, uint64_t *hash) {
     uint8_t *data;
     size_t len;
     if (!read_all(path, &data, &len, 1u << 30)) {
@@ -534,8 +511,7 @@ typedef struct cursor {
     bool bad;
 } cursor;
 
-static const uint8_t *take(cursor *c, size_t n)
-{
+static const uint8_t *take(cursor *c, size_t n) {
     if (c->bad || c->left < n) {
         c->bad = true;
         return NULL;
@@ -546,20 +522,17 @@ static const uint8_t *take(cursor *c, size_t n)
     return p;
 }
 
-static uint32_t take_u32(cursor *c)
-{
+static uint32_t take_u32(cursor *c) {
     const uint8_t *p = take(c, 4);
     return p ? get_u32(p) : 0;
 }
 
-static uint64_t take_u64(cursor *c)
-{
+static uint64_t take_u64(cursor *c) {
     const uint8_t *p = take(c, 8);
     return p ? get_u64(p) : 0;
 }
 
-static void take_value(cursor *c, fxgl_value *v)
-{
+static void take_value(cursor *c, fxgl_value *v) {
     *v = (fxgl_value){0};
     v->scalar = (fxgl_scalar)take_u32(c);
     v->count = (int)take_u32(c);
@@ -571,8 +544,7 @@ static void take_value(cursor *c, fxgl_value *v)
 // Whether every file listed still has its content and every baked value is still what
 // the preset gives; *module is what follows the manifest.
 static bool manifest_holds(const fxgl_compile_desc *d, const uint8_t *payload, size_t len,
-                           const uint8_t **module, size_t *module_len)
-{
+                           const uint8_t **module, size_t *module_len) {
     cursor c = {payload, len, false};
     uint32_t files = take_u32(&c);
     for (uint32_t i = 0; i < files && !c.bad; i++) {
@@ -625,8 +597,7 @@ typedef struct grow {
     bool failed;
 } grow;
 
-static void add(grow *g, const void *p, size_t n)
-{
+static void add(grow *g, const void *p, size_t n) {
     if (g->failed) {
         return;
     }
@@ -647,22 +618,19 @@ static void add(grow *g, const void *p, size_t n)
     g->len += n;
 }
 
-static void add_u32(grow *g, uint32_t v)
-{
+static void add_u32(grow *g, uint32_t v) {
     uint8_t b[4];
     set_u32(b, v);
     add(g, b, 4);
 }
 
-static void add_u64(grow *g, uint64_t v)
-{
+static void add_u64(grow *g, uint64_t v) {
     uint8_t b[8];
     set_u64(b, v);
     add(g, b, 8);
 }
 
-static void add_value(grow *g, const fxgl_value *v)
-{
+static void add_value(grow *g, const fxgl_value *v) {
     add_u32(g, (uint32_t)v->scalar);
     add_u32(g, (uint32_t)v->count);
     for (int i = 0; i < 16; i++) {
@@ -671,8 +639,7 @@ static void add_value(grow *g, const fxgl_value *v)
 }
 
 static void store_module(fxgl_diskcache *c, uint64_t key, const fxgl_effect *e,
-                         const recorder *rec)
-{
+                         const recorder *rec) {
     grow m = {0};
     add_u32(&m, (uint32_t)e->included_count);
     for (size_t i = 0; i < e->included_count; i++) {
@@ -709,8 +676,7 @@ static void store_module(fxgl_diskcache *c, uint64_t key, const fxgl_effect *e,
 }
 
 fxgl_effect *fxgl_diskcache_compile(fxgl_diskcache *c, const fxgl_compile_desc *desc,
-                                    fxgl_diags *diags)
-{
+                                    fxgl_diags *diags) {
     if (c == NULL || desc == NULL || desc->path == NULL || desc->source != NULL) {
         // Text in memory has no file to validate against.
         return fxgl_effect_compile(desc, diags);
@@ -754,8 +720,7 @@ fxgl_effect *fxgl_diskcache_compile(fxgl_diskcache *c, const fxgl_compile_desc *
 
 // --- program binaries (the GL runtime's fxgl_program_cache) ---
 
-void *fxgl_diskcache_load_binary(void *cache, uint64_t key, uint32_t *format, size_t *len)
-{
+void *fxgl_diskcache_load_binary(void *cache, uint64_t key, uint32_t *format, size_t *len) {
     fxgl_diskcache *c = cache;
     if (c == NULL) {
         return NULL;
@@ -783,8 +748,7 @@ void *fxgl_diskcache_load_binary(void *cache, uint64_t key, uint32_t *format, si
 }
 
 void fxgl_diskcache_store_binary(void *cache, uint64_t key, uint32_t format, const void *data,
-                                 size_t len)
-{
+                                 size_t len) {
     fxgl_diskcache *c = cache;
     if (c == NULL || data == NULL || len == 0) {
         return;

@@ -26,11 +26,11 @@
 extern "C" {
 #endif
 
-// --- compiling (effects.c) ---
+// --- compiling (compiler.c) ---
 
-typedef struct fxgl_effects fxgl_effects;
+typedef struct fxgl_compiler fxgl_compiler;
 
-typedef struct fxgl_effects_desc {
+typedef struct fxgl_compiler_desc {
     fxgl_environment env;        // predefined macros (performance_mode is taken from below)
     fxgl_glsl_target target;     // FXGL_GLSL_NONE: front end only (fxc preset)
     const char *const *include_paths; // effect search paths ("dir/**" recurses), copied
@@ -43,42 +43,42 @@ typedef struct fxgl_effects_desc {
     bool skip_disabled;          // SkipLoadingDisabledEffects
     fxgl_preset_sink sink;       // warnings (preset values) go here
     struct fxgl_diskcache *cache; // borrowed, NULL: none; compiles go through it
-} fxgl_effects_desc;
+} fxgl_compiler_desc;
 
 // Fills desc's search paths, definitions and modes from a configuration. The pointers
-// borrow from config (fxgl_effects_create copies them); paths is caller storage for the
+// borrow from config (fxgl_compiler_create copies them); paths is caller storage for the
 // "dir/**" spellings (path_count entries, each at least 4096 bytes).
-void fxgl_effects_desc_from_config(fxgl_effects_desc *desc, const fxgl_config *config,
-                                   char (*paths)[4096], const char **path_list,
-                                   size_t path_count);
+void fxgl_compiler_desc_from_config(fxgl_compiler_desc *desc, const fxgl_config *config,
+                                    char (*paths)[4096], const char **path_list,
+                                    size_t path_count);
 
 // NULL only when out of memory.
-fxgl_effects *fxgl_effects_create(const fxgl_effects_desc *desc);
-void fxgl_effects_destroy(fxgl_effects *fx);
+fxgl_compiler *fxgl_compiler_create(const fxgl_compiler_desc *desc);
+void fxgl_compiler_destroy(fxgl_compiler *fx);
 
 // The preset whose definitions and (in performance mode) values compile into the effects.
 // The object reads the file itself and keeps its own copy, so a compile on another thread
 // never sees a preset freed under it; NULL path: no preset. In performance mode the copy
 // is locked against saving. false when out of memory (the previous preset stays).
-bool fxgl_effects_set_preset(fxgl_effects *fx, const char *path);
+bool fxgl_compiler_set_preset(fxgl_compiler *fx, const char *path);
 
 // The preset compiles use now, shared: a host that applies the same preset to its
 // effects takes a reference instead of reading the file again. It is read-only for
 // everyone (compiles on other threads read it at the same time); a host that saves
 // reads a copy of its own. NULL when there is no preset. Every hold is given back with
-// fxgl_effects_release_preset (the preset lives while one is held, even after a switch).
+// fxgl_compiler_release_preset (the preset lives while one is held, even after a switch).
 typedef struct fxgl_held_preset fxgl_held_preset;
-fxgl_held_preset *fxgl_effects_hold_preset(fxgl_effects *fx);
+fxgl_held_preset *fxgl_compiler_hold_preset(fxgl_compiler *fx);
 const fxgl_preset *fxgl_held_preset_get(const fxgl_held_preset *held);
-void fxgl_effects_release_preset(fxgl_effects *fx, fxgl_held_preset *held);
+void fxgl_compiler_release_preset(fxgl_compiler *fx, fxgl_held_preset *held);
 
-// fxgl_effects_set_preset in two steps, so that the reading can run on another thread than
+// fxgl_compiler_set_preset in two steps, so that the reading can run on another thread than
 // the switch: read_preset reads the file into a new hold (the caller's; NULL when path is
 // NULL or out of memory) without changing what compiles use; use_preset makes a hold the
 // preset compiles use (taking a reference of its own, locking it in performance mode)
 // and reads no file. NULL: no preset.
-fxgl_held_preset *fxgl_effects_read_preset(fxgl_effects *fx, const char *path);
-void fxgl_effects_use_preset(fxgl_effects *fx, fxgl_held_preset *held);
+fxgl_held_preset *fxgl_compiler_read_preset(fxgl_compiler *fx, const char *path);
+void fxgl_compiler_use_preset(fxgl_compiler *fx, fxgl_held_preset *held);
 
 // The message a save is refused with in performance mode.
 #define FXGL_EFFECTS_PERFORMANCE_LOCK \
@@ -87,56 +87,56 @@ void fxgl_effects_use_preset(fxgl_effects *fx, fxgl_held_preset *held);
 
 // Locks preset against saving when performance mode is on (and unlocks it otherwise), so a
 // preset the caller holds refuses saves the same way. Returns whether it is now locked.
-bool fxgl_effects_lock_preset(const fxgl_effects *fx, fxgl_preset *preset);
+bool fxgl_compiler_lock_preset(const fxgl_compiler *fx, fxgl_preset *preset);
 
-bool fxgl_effects_performance_mode(const fxgl_effects *fx);
+bool fxgl_compiler_performance_mode(const fxgl_compiler *fx);
 
 // Turns performance mode on or off for later compiles (the KeyPerformanceMode toggle) and
 // locks or unlocks the object's preset copy. Effects compiled before keep their mode: the
 // caller recompiles them (fxgl_reloader_request). Thread-safe against compiles.
-void fxgl_effects_set_performance_mode(fxgl_effects *fx, bool on);
+void fxgl_compiler_set_performance_mode(fxgl_compiler *fx, bool on);
 
-// Replaces the environment fxgl_effects_compile uses (the drawable was resized: BUFFER_WIDTH
+// Replaces the environment fxgl_compiler_compile uses (the drawable was resized: BUFFER_WIDTH
 // and BUFFER_HEIGHT change). Thread-safe against compiles on the reload worker; a compile
 // in progress keeps the environment it started with.
-void fxgl_effects_set_environment(fxgl_effects *fx, const fxgl_environment *env);
+void fxgl_compiler_set_environment(fxgl_compiler *fx, const fxgl_environment *env);
 
 // Whether file ("LUT.fx") is to be compiled: false only under SkipLoadingDisabledEffects
 // when the preset enables no technique of it (fxgl_preset_wants_effect).
-bool fxgl_effects_wanted(const fxgl_effects *fx, const char *file);
+bool fxgl_compiler_wanted(const fxgl_compiler *fx, const char *file);
 
 // Whether a uniform of a compiled effect can be changed at run time: false in performance
 // mode for the ones that became constants (initialized, not special, not arrays).
-bool fxgl_effects_uniform_editable(const fxgl_effects *fx, const fxgl_uniform *uniform);
+bool fxgl_compiler_uniform_editable(const fxgl_compiler *fx, const fxgl_uniform *uniform);
 
 // The layered definitions for file (user layers only; the predefined macros are added by
-// fxgl_effects_compile). false when out of memory.
-bool fxgl_effects_defines(const fxgl_effects *fx, const char *file,
-                          fxgl_preset_define_list *out);
+// fxgl_compiler_compile). false when out of memory.
+bool fxgl_compiler_defines(const fxgl_compiler *fx, const char *file,
+                           fxgl_preset_define_list *out);
 
 // Definitions edited for file (the editing overlay): the highest layer, above the preset's
-// effect section, until another preset replaces it (fxgl_effects_set_preset with another
+// effect section, until another preset replaces it (fxgl_compiler_set_preset with another
 // path; the same file read again keeps them). A value "" leaves the name undefined. Replaces file's
 // edits; the caller recompiles (fxgl_reloader_request). Thread-safe against compiles.
-bool fxgl_effects_edit_defines(fxgl_effects *fx, const char *file,
-                               const fxgl_preset_define *defines, size_t count);
+bool fxgl_compiler_edit_defines(fxgl_compiler *fx, const char *file,
+                                const fxgl_preset_define *defines, size_t count);
 // A copy of file's edits (empty when none). false when out of memory.
-bool fxgl_effects_edited_defines(const fxgl_effects *fx, const char *file,
-                                 fxgl_preset_define_list *out);
+bool fxgl_compiler_edited_defines(const fxgl_compiler *fx, const char *file,
+                                  fxgl_preset_define_list *out);
 
 // Compiles path (its preset section is the file name part). NULL on errors (in diags).
 // Thread-safe: several threads may compile at once and the preset may change meanwhile.
-fxgl_effect *fxgl_effects_compile(fxgl_effects *fx, const char *path, fxgl_diags *diags);
+fxgl_effect *fxgl_compiler_compile(fxgl_compiler *fx, const char *path, fxgl_diags *diags);
 
 // The same for a context of its own: env and target replace the ones given at create time
 // (one object serves every context of a process; performance_mode still comes from the
 // object).
-fxgl_effect *fxgl_effects_compile_for(fxgl_effects *fx, const char *path,
-                                      const fxgl_environment *env, fxgl_glsl_target target,
-                                      fxgl_diags *diags);
+fxgl_effect *fxgl_compiler_compile_for(fxgl_compiler *fx, const char *path,
+                                       const fxgl_environment *env, fxgl_glsl_target target,
+                                       fxgl_diags *diags);
 
 // The file name part of a path ("a/b/LUT.fx" -> "LUT.fx").
-const char *fxgl_effects_file_part(const char *path);
+const char *fxgl_compiler_file_part(const char *path);
 
 // --- the preset's view of a compiled effect (view.c) ---
 //
@@ -278,7 +278,7 @@ bool fxgl_effect_set_capture(const fxgl_effect_set *set, fxgl_preset *preset);
 typedef struct fxgl_reloader fxgl_reloader;
 
 typedef struct fxgl_reloader_desc {
-    fxgl_effects *effects;       // borrowed: compiles with it
+    fxgl_compiler *effects;       // borrowed: compiles with it
     const char *const *texture_paths; // where `source=` images are looked for, after the
     size_t texture_path_count;   // effect's own directory (copied)
     uint32_t settle_ms;          // wait this long after the last event of a burst (0: 50)
@@ -313,11 +313,11 @@ typedef struct fxgl_reload_result {
     char *errors;                // owned; the diagnostics, one per line ("" when none)
     double compile_ms;           // how long the compile took on the worker
     double prewarm_ms;           // how long the prewarm took after it (0: none)
-    // With preset_changed: the preset the worker read (fxgl_effects_hold_preset), owned
+    // With preset_changed: the preset the worker read (fxgl_compiler_hold_preset), owned
     // by the caller: take it (set the field to NULL) or fxgl_reload_result_finish gives
     // it back. NULL when it could not be read (the previous one stays).
     fxgl_held_preset *preset;
-    fxgl_effects *held_by;       // where preset is given back
+    fxgl_compiler *held_by;       // where preset is given back
 } fxgl_reload_result;
 
 // Takes one finished result without waiting; false when none is ready.
@@ -357,7 +357,7 @@ bool fxgl_reloader_neighbours(fxgl_reloader *r, const char *path, char *next, ch
                               size_t size);
 // The read-ahead's copy of the preset at path (one of the neighbours, spelt as
 // fxgl_reloader_neighbours gives it), handed over: the caller gives it back with
-// fxgl_effects_release_preset on the reloader's compile object. NULL when the read-ahead
+// fxgl_compiler_release_preset on the reloader's compile object. NULL when the read-ahead
 // does not hold it (not read yet, taken, unreadable): then fxgl_reloader_read_preset.
 fxgl_held_preset *fxgl_reloader_take_ahead(fxgl_reloader *r, const char *path);
 

@@ -4,7 +4,7 @@
 noinst_LTLIBRARIES += libfxgl_effects.la
 libfxgl_effects_la_SOURCES = \
 	src/effects/fxgl_effects.h \
-	src/effects/effects.c \
+	src/effects/compiler.c \
 	src/effects/fxgl_diskcache.h \
 	src/effects/diskcache.c \
 	src/effects/reload.c \
@@ -82,8 +82,8 @@ tests_gl_test_variant_CPPFLAGS = $(EFFECTS_TEST_CPPFLAGS)
 tests_gl_test_variant_LDADD = libfxgl_effects.la libfxgl_preset.la $(TEST_LDADD) -lm -lpthread
 
 # Specialised programs per effect: frame time editable / specialised, the switch frames
-# (bench/variant with arguments; in `make check` a short pass over one effect).
-check_PROGRAMS += bench/variant
-bench_variant_SOURCES = bench/variant.c
-bench_variant_CPPFLAGS = $(EFFECTS_TEST_CPPFLAGS)
-bench_variant_LDADD = libfxgl_effects.la libfxgl_preset.la $(TEST_LDADD) $(EGL_LIBS)
+# (bench/variant_cost with arguments; in `make check` a short pass over one effect).
+check_PROGRAMS += bench/variant_cost
+bench_variant_cost_SOURCES = bench/variant_cost.c
+bench_variant_cost_CPPFLAGS = $(EFFECTS_TEST_CPPFLAGS)
+bench_variant_cost_LDADD = libfxgl_effects.la libfxgl_preset.la $(TEST_LDADD) $(EGL_LIBS)

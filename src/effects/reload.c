@@ -50,7 +50,7 @@ typedef struct result_node {
 } result_node;
 
 struct fxgl_reloader {
-    fxgl_effects *effects;
+    fxgl_compiler *effects;
     char **texture_paths;
     size_t texture_path_count;
     uint32_t settle_ms;
@@ -90,15 +90,13 @@ struct fxgl_reloader {
                                  // queued its result yet (fxgl_reloader_idle)
 };
 
-static uint64_t now_ms(void)
-{
+static uint64_t now_ms(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
-static double now_s(void)
-{
+static double now_s(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
@@ -106,8 +104,7 @@ static double now_s(void)
 
 // The real path of path's directory joined with its name, so that a file that does not
 // exist yet (or is being replaced) still compares equal to what inotify reports.
-static char *canonical(const char *path)
-{
+static char *canonical(const char *path) {
     char dir[PATH_MAX];
     const char *slash = strrchr(path, '/');
     const char *name = slash != NULL ? slash + 1 : path;
@@ -131,8 +128,7 @@ static char *canonical(const char *path)
 }
 
 // Adds an inotify watch on the directory of a canonical path (lock held).
-static bool watch_dir_of(fxgl_reloader *r, const char *file)
-{
+static bool watch_dir_of(fxgl_reloader *r, const char *file) {
     const char *slash = strrchr(file, '/');
     size_t len = slash != NULL && slash != file ? (size_t)(slash - file) : 1;
     char *dir = malloc(len + 1);
@@ -166,15 +162,13 @@ static bool watch_dir_of(fxgl_reloader *r, const char *file)
     return true;
 }
 
-static void wake(fxgl_reloader *r)
-{
+static void wake(fxgl_reloader *r) {
     uint64_t one = 1;
     ssize_t n = write(r->wake, &one, sizeof(one));
     (void)n; // a full counter already means "wake up"
 }
 
-static void free_files(watched *w)
-{
+static void free_files(watched *w) {
     for (size_t i = 0; i < w->file_count; i++) {
         free(w->files[i]);
     }
@@ -185,8 +179,7 @@ static void free_files(watched *w)
 
 // --- the worker ---
 
-static void push_result(fxgl_reloader *r, result_node *node)
-{
+static void push_result(fxgl_reloader *r, result_node *node) {
     pthread_mutex_lock(&r->lock);
     if (r->tail != NULL) {
         r->tail->next = node;
@@ -198,8 +191,7 @@ static void push_result(fxgl_reloader *r, result_node *node)
     pthread_mutex_unlock(&r->lock);
 }
 
-static char *diags_text(const fxgl_diags *diags)
-{
+static char *diags_text(const fxgl_diags *diags) {
     size_t cap = 1, used = 0;
     for (size_t i = 0; i < diags->count; i++) {
         cap += (size_t)fxgl_diag_format(&diags->items[i], NULL, 0) + 1;
@@ -220,8 +212,7 @@ static char *diags_text(const fxgl_diags *diags)
     return text;
 }
 
-static void compile_one(fxgl_reloader *r, int id, const char *path, bool first)
-{
+static void compile_one(fxgl_reloader *r, int id, const char *path, bool first) {
     result_node *node = calloc(1, sizeof(*node));
     if (node == NULL) {
         return;
@@ -230,7 +221,7 @@ static void compile_one(fxgl_reloader *r, int id, const char *path, bool first)
     fxgl_diags_init(&diags);
     double start = now_s();
     node->result.id = id;
-    node->result.effect = fxgl_effects_compile(r->effects, path, &diags);
+    node->result.effect = fxgl_compiler_compile(r->effects, path, &diags);
     node->result.compile_ms = (now_s() - start) * 1000.0;
     if (node->result.effect != NULL && r->prewarm != NULL) {
         double warm = now_s();
@@ -244,8 +235,7 @@ static void compile_one(fxgl_reloader *r, int id, const char *path, bool first)
 
 // Effects whose layered definitions differ under the new preset must be rebuilt; in
 // performance mode every effect is (its constants are the preset's values).
-static void preset_changed(fxgl_reloader *r, const char *path)
-{
+static void preset_changed(fxgl_reloader *r, const char *path) {
     size_t n;
     pthread_mutex_lock(&r->lock);
     n = r->item_count;
@@ -257,22 +247,22 @@ static void preset_changed(fxgl_reloader *r, const char *path)
     if (paths == NULL) {
         return;
     }
-    bool all = fxgl_effects_performance_mode(r->effects);
+    bool all = fxgl_compiler_performance_mode(r->effects);
     bool *changed = calloc(n + 1, sizeof(*changed));
     fxgl_preset_define_list *before = calloc(n + 1, sizeof(*before));
     for (size_t i = 0; !all && before != NULL && i < n; i++) {
         if (paths[i] != NULL) {
-            fxgl_effects_defines(r->effects, fxgl_effects_file_part(paths[i]), &before[i]);
+            fxgl_compiler_defines(r->effects, fxgl_compiler_file_part(paths[i]), &before[i]);
         }
     }
-    fxgl_effects_set_preset(r->effects, path);
+    fxgl_compiler_set_preset(r->effects, path);
     for (size_t i = 0; changed != NULL && i < n; i++) {
         if (all || before == NULL || paths[i] == NULL) {
             changed[i] = true;
             continue;
         }
         fxgl_preset_define_list after = {0};
-        fxgl_effects_defines(r->effects, fxgl_effects_file_part(paths[i]), &after);
+        fxgl_compiler_defines(r->effects, fxgl_compiler_file_part(paths[i]), &after);
         bool same = after.count == before[i].count;
         for (size_t k = 0; same && k < after.count; k++) {
             same = strcmp(after.items[k].name, before[i].items[k].name) == 0 &&
@@ -300,8 +290,7 @@ static void preset_changed(fxgl_reloader *r, const char *path)
     free(changed);
 }
 
-static void handle_event(fxgl_reloader *r, const struct inotify_event *ev)
-{
+static void handle_event(fxgl_reloader *r, const struct inotify_event *ev) {
     if (ev->mask & IN_Q_OVERFLOW) {
         // Events were lost: any file may have changed, so everything is rebuilt.
         pthread_mutex_lock(&r->lock);
@@ -362,8 +351,7 @@ static void handle_event(fxgl_reloader *r, const struct inotify_event *ev)
 
 // Reads base's neighbours (the directory listing and both files, on this thread) and
 // hands them to the read-ahead unless it was given another base meanwhile.
-static void read_ahead(fxgl_reloader *r, const char *base)
-{
+static void read_ahead(fxgl_reloader *r, const char *base) {
     // Its directory, watched whatever no_watch says: the folder's presets change under
     // the read-ahead too (handle_event leaves the rest alone with no_watch).
     char *c = canonical(base);
@@ -385,7 +373,7 @@ static void read_ahead(fxgl_reloader *r, const char *base)
         char path[PATH_MAX];
         if (fxgl_preset_neighbour(base, k == 0 ? 1 : -1, path, sizeof(path))) {
             paths[k] = strdup(path);
-            held[k] = paths[k] != NULL ? fxgl_effects_read_preset(r->effects, path) : NULL;
+            held[k] = paths[k] != NULL ? fxgl_compiler_read_preset(r->effects, path) : NULL;
         }
     }
     pthread_mutex_lock(&r->lock);
@@ -405,20 +393,18 @@ static void read_ahead(fxgl_reloader *r, const char *base)
     pthread_mutex_unlock(&r->lock);
     for (int k = 0; k < 2; k++) { // the older copies, or these when base is gone
         free(paths[k]);
-        fxgl_effects_release_preset(r->effects, held[k]);
+        fxgl_compiler_release_preset(r->effects, held[k]);
     }
 }
 
 // After a result is queued (or lost to memory): the worker holds nothing back any more.
-static void set_idle(fxgl_reloader *r)
-{
+static void set_idle(fxgl_reloader *r) {
     pthread_mutex_lock(&r->lock);
     r->busy = false;
     pthread_mutex_unlock(&r->lock);
 }
 
-static void *worker(void *arg)
-{
+static void *worker(void *arg) {
     fxgl_reloader *r = arg;
     char buf[8192] __attribute__((aligned(__alignof__(struct inotify_event))));
     // Below the render thread: on a machine with few cores a compile must not take the
@@ -494,7 +480,7 @@ static void *worker(void *arg)
                 node->result.preset_changed = true;
                 node->result.errors = strdup("");
                 // The copy just read, for the render thread: it reads no file.
-                node->result.preset = fxgl_effects_hold_preset(r->effects);
+                node->result.preset = fxgl_compiler_hold_preset(r->effects);
                 node->result.held_by = r->effects;
                 push_result(r, node);
             }
@@ -537,8 +523,7 @@ static void *worker(void *arg)
 
 // --- the API ---
 
-fxgl_reloader *fxgl_reloader_create(const fxgl_reloader_desc *desc)
-{
+fxgl_reloader *fxgl_reloader_create(const fxgl_reloader_desc *desc) {
     fxgl_reloader *r = calloc(1, sizeof(*r));
     if (r == NULL) {
         return NULL;
@@ -566,8 +551,7 @@ fxgl_reloader *fxgl_reloader_create(const fxgl_reloader_desc *desc)
     return NULL;
 }
 
-void fxgl_reloader_destroy(fxgl_reloader *r)
-{
+void fxgl_reloader_destroy(fxgl_reloader *r) {
     if (r == NULL) {
         return;
     }
@@ -604,7 +588,7 @@ void fxgl_reloader_destroy(fxgl_reloader *r)
     free(r->ahead_dir);
     for (int k = 0; k < 2; k++) {
         free(r->ahead[k].path);
-        fxgl_effects_release_preset(r->effects, r->ahead[k].held);
+        fxgl_compiler_release_preset(r->effects, r->ahead[k].held);
     }
     if (r->ino >= 0) {
         close(r->ino);
@@ -615,8 +599,7 @@ void fxgl_reloader_destroy(fxgl_reloader *r)
     free(r);
 }
 
-static bool add_file(char ***files, size_t *count, const char *path)
-{
+static bool add_file(char ***files, size_t *count, const char *path) {
     char *c = canonical(path);
     if (c == NULL) {
         return true; // its directory does not exist: nothing to watch
@@ -631,8 +614,7 @@ static bool add_file(char ***files, size_t *count, const char *path)
     return true;
 }
 
-bool fxgl_reloader_watch(fxgl_reloader *r, int id, const char *path, const fxgl_effect *effect)
-{
+bool fxgl_reloader_watch(fxgl_reloader *r, int id, const char *path, const fxgl_effect *effect) {
     char **files = NULL;
     size_t count = 0;
     bool ok = add_file(&files, &count, path);
@@ -712,8 +694,7 @@ bool fxgl_reloader_watch(fxgl_reloader *r, int id, const char *path, const fxgl_
     return ok;
 }
 
-bool fxgl_reloader_watch_preset(fxgl_reloader *r, const char *path)
-{
+bool fxgl_reloader_watch_preset(fxgl_reloader *r, const char *path) {
     char *c = path != NULL ? canonical(path) : NULL;
     char *given = path != NULL ? strdup(path) : NULL;
     if (path != NULL && (c == NULL || given == NULL)) {
@@ -736,8 +717,7 @@ bool fxgl_reloader_watch_preset(fxgl_reloader *r, const char *path)
     return ok;
 }
 
-bool fxgl_reloader_poll(fxgl_reloader *r, fxgl_reload_result *out)
-{
+bool fxgl_reloader_poll(fxgl_reloader *r, fxgl_reload_result *out) {
     pthread_mutex_lock(&r->lock);
     result_node *node = r->head;
     if (node != NULL) {
@@ -755,18 +735,16 @@ bool fxgl_reloader_poll(fxgl_reloader *r, fxgl_reload_result *out)
     return true;
 }
 
-void fxgl_reload_result_finish(fxgl_reload_result *result)
-{
+void fxgl_reload_result_finish(fxgl_reload_result *result) {
     fxgl_effect_destroy(result->effect);
     free(result->errors);
     if (result->preset != NULL) {
-        fxgl_effects_release_preset(result->held_by, result->preset);
+        fxgl_compiler_release_preset(result->held_by, result->preset);
     }
     *result = (fxgl_reload_result){0};
 }
 
-bool fxgl_reloader_request(fxgl_reloader *r, int id)
-{
+bool fxgl_reloader_request(fxgl_reloader *r, int id) {
     bool found = false;
     pthread_mutex_lock(&r->lock);
     for (size_t i = 0; i < r->item_count; i++) {
@@ -781,8 +759,7 @@ bool fxgl_reloader_request(fxgl_reloader *r, int id)
     return found;
 }
 
-bool fxgl_reloader_idle(fxgl_reloader *r)
-{
+bool fxgl_reloader_idle(fxgl_reloader *r) {
     pthread_mutex_lock(&r->lock);
     bool idle = !r->busy && r->head == NULL && !r->preset_dirty;
     for (size_t i = 0; idle && i < r->item_count; i++) {
@@ -792,16 +769,14 @@ bool fxgl_reloader_idle(fxgl_reloader *r)
     return idle;
 }
 
-uint64_t fxgl_reloader_compiles(fxgl_reloader *r)
-{
+uint64_t fxgl_reloader_compiles(fxgl_reloader *r) {
     pthread_mutex_lock(&r->lock);
     uint64_t n = r->compiles;
     pthread_mutex_unlock(&r->lock);
     return n;
 }
 
-bool fxgl_reloader_read_preset(fxgl_reloader *r, const char *path)
-{
+bool fxgl_reloader_read_preset(fxgl_reloader *r, const char *path) {
     if (path == NULL || !fxgl_reloader_watch_preset(r, path)) {
         return false;
     }
@@ -813,8 +788,7 @@ bool fxgl_reloader_read_preset(fxgl_reloader *r, const char *path)
     return true;
 }
 
-bool fxgl_reloader_read_ahead(fxgl_reloader *r, const char *path)
-{
+bool fxgl_reloader_read_ahead(fxgl_reloader *r, const char *path) {
     // Nothing but a copy here (the host calls it on its presenting thread): the worker
     // resolves the directory and watches it (read_ahead).
     char *base = path != NULL ? strdup(path) : NULL;
@@ -840,14 +814,13 @@ bool fxgl_reloader_read_ahead(fxgl_reloader *r, const char *path)
     pthread_mutex_unlock(&r->lock);
     for (int k = 0; k < 2; k++) {
         free(old_paths[k]);
-        fxgl_effects_release_preset(r->effects, old_held[k]);
+        fxgl_compiler_release_preset(r->effects, old_held[k]);
     }
     wake(r);
     return true;
 }
 
-unsigned fxgl_reloader_ahead_generation(fxgl_reloader *r)
-{
+unsigned fxgl_reloader_ahead_generation(fxgl_reloader *r) {
     pthread_mutex_lock(&r->lock);
     unsigned gen = r->ahead_gen;
     pthread_mutex_unlock(&r->lock);
@@ -855,8 +828,7 @@ unsigned fxgl_reloader_ahead_generation(fxgl_reloader *r)
 }
 
 bool fxgl_reloader_neighbours(fxgl_reloader *r, const char *path, char *next, char *previous,
-                              size_t size)
-{
+                              size_t size) {
     pthread_mutex_lock(&r->lock);
     bool ready = r->ahead_ready && r->ahead_base != NULL && path != NULL &&
                  strcmp(r->ahead_base, path) == 0;
@@ -868,8 +840,7 @@ bool fxgl_reloader_neighbours(fxgl_reloader *r, const char *path, char *next, ch
     return ready;
 }
 
-fxgl_held_preset *fxgl_reloader_take_ahead(fxgl_reloader *r, const char *path)
-{
+fxgl_held_preset *fxgl_reloader_take_ahead(fxgl_reloader *r, const char *path) {
     fxgl_held_preset *held = NULL;
     pthread_mutex_lock(&r->lock);
     for (int k = 0; r->ahead_ready && path != NULL && held == NULL && k < 2; k++) {

@@ -39,8 +39,7 @@ static void report(const fxgl_effect_set *set, fxgl_effect_set_level level,
                    const char *format, ...) __attribute__((format(printf, 3, 4)));
 
 static void report(const fxgl_effect_set *set, fxgl_effect_set_level level,
-                   const char *format, ...)
-{
+                   const char *format, ...) {
     if (set->desc.report == NULL) {
         return;
     }
@@ -52,8 +51,7 @@ static void report(const fxgl_effect_set *set, fxgl_effect_set_level level,
     set->desc.report(set->desc.user, level, message);
 }
 
-fxgl_effect_set *fxgl_effect_set_create(const fxgl_effect_set_desc *desc)
-{
+fxgl_effect_set *fxgl_effect_set_create(const fxgl_effect_set_desc *desc) {
     fxgl_effect_set *set = calloc(1, sizeof(*set));
     if (set != NULL) {
         set->desc = *desc;
@@ -61,16 +59,14 @@ fxgl_effect_set *fxgl_effect_set_create(const fxgl_effect_set_desc *desc)
     return set;
 }
 
-static void forget_view(set_member *m)
-{
+static void forget_view(set_member *m) {
     fxgl_effect_view_finish(&m->view);
     free(m->transitions);
     m->transitions = NULL;
     m->described = false;
 }
 
-void fxgl_effect_set_destroy(fxgl_effect_set *set)
-{
+void fxgl_effect_set_destroy(fxgl_effect_set *set) {
     if (set == NULL) {
         return;
     }
@@ -83,8 +79,7 @@ void fxgl_effect_set_destroy(fxgl_effect_set *set)
     free(set);
 }
 
-int fxgl_effect_set_add(fxgl_effect_set *set, const fxgl_effect *effect, const char *file)
-{
+int fxgl_effect_set_add(fxgl_effect_set *set, const fxgl_effect *effect, const char *file) {
     if (set->count == set->capacity) {
         size_t capacity = set->capacity ? set->capacity * 2 : 8;
         set_member *grown = realloc(set->members, capacity * sizeof(*grown));
@@ -108,8 +103,7 @@ int fxgl_effect_set_add(fxgl_effect_set *set, const fxgl_effect *effect, const c
     return (int)set->count++;
 }
 
-bool fxgl_effect_set_replace(fxgl_effect_set *set, size_t member, const fxgl_effect *next)
-{
+bool fxgl_effect_set_replace(fxgl_effect_set *set, size_t member, const fxgl_effect *next) {
     if (member >= set->count) {
         return false;
     }
@@ -127,8 +121,7 @@ bool fxgl_effect_set_replace(fxgl_effect_set *set, size_t member, const fxgl_eff
 }
 
 // The view's values into the back end, each uniform by its index.
-static void push_values(const fxgl_effect_set *set, const set_member *m)
-{
+static void push_values(const fxgl_effect_set *set, const set_member *m) {
     for (size_t k = 0; k < m->effect->uniform_count && k < m->view.uniform_count; k++) {
         fxgl_value v;
         if (fxgl_effect_view_value(&m->effect->uniforms[k], &m->view.uniforms[k], &v)) {
@@ -141,15 +134,13 @@ static void push_values(const fxgl_effect_set *set, const set_member *m)
 // (effect = position in views); returns the count, out has room for every technique.
 static size_t preset_order(const fxgl_effect_set *set, const fxgl_preset *preset,
                            const fxgl_preset_effect *views, size_t n,
-                           fxgl_preset_technique_ref *out)
-{
+                           fxgl_preset_technique_ref *out) {
     return fxgl_preset_order(preset, set->desc.sorting, set->desc.sorting_count, views, n,
                              out);
 }
 
 bool fxgl_effect_set_apply(fxgl_effect_set *set, const fxgl_preset *preset, double now,
-                           double duration)
-{
+                           double duration) {
     fxgl_preset_effect *views = calloc(set->count + 1, sizeof(*views));
     size_t *members = calloc(set->count + 1, sizeof(*members));
     fxgl_preset_uniform **before = calloc(set->count + 1, sizeof(*before));
@@ -225,8 +216,7 @@ bool fxgl_effect_set_apply(fxgl_effect_set *set, const fxgl_preset *preset, doub
     return complete;
 }
 
-bool fxgl_effect_set_step(fxgl_effect_set *set, double now)
-{
+bool fxgl_effect_set_step(fxgl_effect_set *set, double now) {
     if (!set->transitioning) {
         return false;
     }
@@ -252,13 +242,11 @@ bool fxgl_effect_set_step(fxgl_effect_set *set, double now)
     return running;
 }
 
-bool fxgl_effect_set_transitioning(const fxgl_effect_set *set)
-{
+bool fxgl_effect_set_transitioning(const fxgl_effect_set *set) {
     return set->transitioning;
 }
 
-bool fxgl_effect_set_has_toggle_keys(const fxgl_effect_set *set)
-{
+bool fxgl_effect_set_has_toggle_keys(const fxgl_effect_set *set) {
     for (size_t i = 0; i < set->count; i++) {
         const set_member *m = &set->members[i];
         for (size_t t = 0; m->described && t < m->view.technique_count; t++) {
@@ -272,8 +260,7 @@ bool fxgl_effect_set_has_toggle_keys(const fxgl_effect_set *set)
 
 size_t fxgl_effect_set_toggle(fxgl_effect_set *set,
                               bool (*fired)(void *user, const fxgl_preset_key *key),
-                              void *user)
-{
+                              void *user) {
     size_t flipped = 0;
     for (size_t i = 0; i < set->count; i++) {
         set_member *m = &set->members[i];
@@ -291,29 +278,24 @@ size_t fxgl_effect_set_toggle(fxgl_effect_set *set,
     return flipped;
 }
 
-size_t fxgl_effect_set_count(const fxgl_effect_set *set)
-{
+size_t fxgl_effect_set_count(const fxgl_effect_set *set) {
     return set->count;
 }
 
-const fxgl_preset_effect *fxgl_effect_set_view(const fxgl_effect_set *set, size_t member)
-{
+const fxgl_preset_effect *fxgl_effect_set_view(const fxgl_effect_set *set, size_t member) {
     return member < set->count && set->members[member].described ? &set->members[member].view
                                                                    : NULL;
 }
 
-const fxgl_effect *fxgl_effect_set_effect(const fxgl_effect_set *set, size_t member)
-{
+const fxgl_effect *fxgl_effect_set_effect(const fxgl_effect_set *set, size_t member) {
     return member < set->count ? set->members[member].effect : NULL;
 }
 
-size_t fxgl_effect_set_backend_index(const fxgl_effect_set *set, size_t member)
-{
+size_t fxgl_effect_set_backend_index(const fxgl_effect_set *set, size_t member) {
     return member < set->count ? set->members[member].backend_index : (size_t)-1;
 }
 
-bool fxgl_effect_set_enable(fxgl_effect_set *set, size_t member, size_t technique, bool on)
-{
+bool fxgl_effect_set_enable(fxgl_effect_set *set, size_t member, size_t technique, bool on) {
     if (member >= set->count || !set->members[member].described ||
         technique >= set->members[member].view.technique_count) {
         return false;
@@ -328,8 +310,7 @@ bool fxgl_effect_set_enable(fxgl_effect_set *set, size_t member, size_t techniqu
 }
 
 bool fxgl_effect_set_value(fxgl_effect_set *set, size_t member, size_t uniform,
-                           const fxgl_preset_value *components)
-{
+                           const fxgl_preset_value *components) {
     if (member >= set->count || !set->members[member].described ||
         uniform >= set->members[member].view.uniform_count) {
         return false;
@@ -351,8 +332,7 @@ bool fxgl_effect_set_value(fxgl_effect_set *set, size_t member, size_t uniform,
            set->desc.ops->set_value(set->desc.backend, m->backend_index, uniform, &v);
 }
 
-bool fxgl_effect_set_order(fxgl_effect_set *set, const fxgl_technique_ref *order, size_t count)
-{
+bool fxgl_effect_set_order(fxgl_effect_set *set, const fxgl_technique_ref *order, size_t count) {
     fxgl_technique_ref *mine = calloc(count + 1, sizeof(*mine));
     fxgl_technique_ref *refs = calloc(count + 1, sizeof(*refs));
     if (mine == NULL || refs == NULL) {
@@ -376,8 +356,7 @@ bool fxgl_effect_set_order(fxgl_effect_set *set, const fxgl_technique_ref *order
     return ok;
 }
 
-size_t fxgl_effect_set_member_of(const fxgl_effect_set *set, size_t backend_index)
-{
+size_t fxgl_effect_set_member_of(const fxgl_effect_set *set, size_t backend_index) {
     for (size_t i = 0; i < set->count; i++) {
         if (set->members[i].backend_index == backend_index) {
             return i;
@@ -386,8 +365,7 @@ size_t fxgl_effect_set_member_of(const fxgl_effect_set *set, size_t backend_inde
     return (size_t)-1;
 }
 
-bool fxgl_effect_set_capture(const fxgl_effect_set *set, fxgl_preset *preset)
-{
+bool fxgl_effect_set_capture(const fxgl_effect_set *set, fxgl_preset *preset) {
     fxgl_preset_effect *views = calloc(set->count + 1, sizeof(*views));
     size_t *view_of = calloc(set->count + 1, sizeof(*view_of)); // member -> views index
     size_t n = 0, total = 0;

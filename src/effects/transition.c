@@ -6,8 +6,7 @@
 #include "fxgl_effects.h"
 
 bool fxgl_preset_transition_value(const fxgl_preset_transition *t, double now,
-                                  fxgl_preset_value *out)
-{
+                                  fxgl_preset_value *out) {
     size_t count = t->count < FXGL_PRESET_MAX_COMPONENTS ? t->count
                                                          : FXGL_PRESET_MAX_COMPONENTS;
     double elapsed = now - t->start;
@@ -27,8 +26,7 @@ bool fxgl_preset_transition_value(const fxgl_preset_transition *t, double now,
 
 void fxgl_preset_transition_begin(const fxgl_preset_uniform *from,
                                   const fxgl_preset_uniform *to, size_t count, double now,
-                                  double duration, fxgl_preset_transition *out)
-{
+                                  double duration, fxgl_preset_transition *out) {
     for (size_t i = 0; i < count; i++) {
         const fxgl_preset_uniform *u = &to[i];
         size_t rows = u->rows ? u->rows : 1, cols = u->cols ? u->cols : 1;

@@ -14,8 +14,7 @@
 
 #include "fxgl_effects.h"
 
-fxgl_preset_base_type fxgl_effect_view_type(fxgl_scalar scalar)
-{
+fxgl_preset_base_type fxgl_effect_view_type(fxgl_scalar scalar) {
     switch (scalar) {
     case FXGL_SCALAR_INT:
         return FXGL_PRESET_INT;
@@ -28,20 +27,17 @@ fxgl_preset_base_type fxgl_effect_view_type(fxgl_scalar scalar)
     }
 }
 
-const char *fxgl_effect_view_name(const char *name)
-{
+const char *fxgl_effect_view_name(const char *name) {
     const char *colon = strrchr(name, ':');
     return colon != NULL ? colon + 1 : name;
 }
 
-static const char *annotation_string(const fxgl_annotations *list, const char *name)
-{
+static const char *annotation_string(const fxgl_annotations *list, const char *name) {
     const fxgl_annotation *a = fxgl_annotation_find(list, name);
     return a != NULL && a->value.scalar == FXGL_SCALAR_STRING ? a->value.string : NULL;
 }
 
-bool fxgl_effect_view(const fxgl_effect *effect, const char *file, fxgl_preset_effect *out)
-{
+bool fxgl_effect_view(const fxgl_effect *effect, const char *file, fxgl_preset_effect *out) {
     *out = (fxgl_preset_effect){.file = file};
     out->uniforms = calloc(effect->uniform_count + 1, sizeof(*out->uniforms));
     out->techniques = calloc(effect->technique_count + 1, sizeof(*out->techniques));
@@ -84,16 +80,14 @@ bool fxgl_effect_view(const fxgl_effect *effect, const char *file, fxgl_preset_e
     return true;
 }
 
-void fxgl_effect_view_finish(fxgl_preset_effect *view)
-{
+void fxgl_effect_view_finish(fxgl_preset_effect *view) {
     free(view->uniforms);
     free(view->techniques);
     *view = (fxgl_preset_effect){0};
 }
 
 bool fxgl_effect_view_value(const fxgl_uniform *uniform, const fxgl_preset_uniform *view,
-                            fxgl_value *out)
-{
+                            fxgl_value *out) {
     if (uniform->special != FXGL_SPECIAL_NONE || uniform->scalar == FXGL_SCALAR_STRING) {
         return false; // the runtime's, or no numeric value
     }

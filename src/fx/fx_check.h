@@ -100,7 +100,7 @@
 #include "fx_ast.h"
 #include "fx_base.h"
 #include "fx_type.h"
-#include "fx_types.h"
+#include "fx_typesys.h"
 #include "fxgl_fx.h"
 
 // fx_expr.flags bit the checker adds (the parser uses the low bits).

@@ -1,7 +1,7 @@
 /*
  * intrinsics.c - every intrinsic function of the FX language: its overloads
  * (parameter and return types, in/out qualifiers) and, per overload, the
- * GLSL template the emitter writes (fx_types.h describes the placeholders).
+ * GLSL template the emitter writes (fx_typesys.h describes the placeholders).
  *
  * The table is const data expanded by the macros below: a family macro (a
  * component-wise unary function, a sampling function, ...) is run over a
@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fx_types.h"
+#include "fx_typesys.h"
 
 _Static_assert(offsetof(fx_intrinsic, sig) == 0,
                "fx_type_select reads an fx_intrinsic as the fx_signature it starts with");

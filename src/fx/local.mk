@@ -8,7 +8,7 @@ libfxgl_fx_la_SOURCES = \
 	src/fx/fx_base.h \
 	src/fx/fx_type.h \
 	src/fx/fx_ast.h \
-	src/fx/fx_types.h \
+	src/fx/fx_typesys.h \
 	src/fx/fx_check.h \
 	src/fx/fx_pp.h \
 	src/fx/fx_glsl.h \

@@ -39,8 +39,7 @@ typedef struct out_buf {
     bool failed;                 // out of memory: everything after is dropped
 } out_buf;
 
-static void put(out_buf *o, const void *p, size_t n)
-{
+static void put(out_buf *o, const void *p, size_t n) {
     if (o->failed) {
         return;
     }
@@ -61,36 +60,31 @@ static void put(out_buf *o, const void *p, size_t n)
     o->len += n;
 }
 
-static void put_u32(out_buf *o, uint32_t v)
-{
+static void put_u32(out_buf *o, uint32_t v) {
     uint8_t b[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
     put(o, b, 4);
 }
 
 static void put_i32(out_buf *o, int64_t v) { put_u32(o, (uint32_t)(int32_t)v); }
 
-static void put_f32(out_buf *o, float f)
-{
+static void put_f32(out_buf *o, float f) {
     uint32_t u;
     memcpy(&u, &f, 4);
     put_u32(o, u);
 }
 
-static void put_bytes(out_buf *o, const void *p, size_t n, bool present)
-{
+static void put_bytes(out_buf *o, const void *p, size_t n, bool present) {
     put_u32(o, present ? (uint32_t)n + 1 : 0);
     if (present) {
         put(o, p, n);
     }
 }
 
-static void put_str(out_buf *o, const char *s)
-{
+static void put_str(out_buf *o, const char *s) {
     put_bytes(o, s, s ? strlen(s) : 0, s != NULL);
 }
 
-static void put_value(out_buf *o, const fxgl_value *v)
-{
+static void put_value(out_buf *o, const fxgl_value *v) {
     put_i32(o, v->scalar);
     put_i32(o, v->count);
     for (int i = 0; i < 16; i++) {
@@ -99,8 +93,7 @@ static void put_value(out_buf *o, const fxgl_value *v)
     put_bytes(o, v->string, v->string_len, v->string != NULL);
 }
 
-static void put_annotations(out_buf *o, const fxgl_annotations *a)
-{
+static void put_annotations(out_buf *o, const fxgl_annotations *a) {
     put_u32(o, (uint32_t)a->count);
     for (size_t i = 0; i < a->count; i++) {
         put_str(o, a->items[i].name);
@@ -108,16 +101,14 @@ static void put_annotations(out_buf *o, const fxgl_annotations *a)
     }
 }
 
-static void put_strings(out_buf *o, const char *const *s, size_t n)
-{
+static void put_strings(out_buf *o, const char *const *s, size_t n) {
     put_u32(o, (uint32_t)n);
     for (size_t i = 0; i < n; i++) {
         put_str(o, s[i]);
     }
 }
 
-static void put_bindings(out_buf *o, const fxgl_binding *b, size_t n)
-{
+static void put_bindings(out_buf *o, const fxgl_binding *b, size_t n) {
     put_u32(o, (uint32_t)n);
     for (size_t i = 0; i < n; i++) {
         put_i32(o, b[i].object);
@@ -126,8 +117,7 @@ static void put_bindings(out_buf *o, const fxgl_binding *b, size_t n)
     }
 }
 
-static void put_varyings(out_buf *o, const fxgl_varying *v, size_t n)
-{
+static void put_varyings(out_buf *o, const fxgl_varying *v, size_t n) {
     put_u32(o, (uint32_t)n);
     for (size_t i = 0; i < n; i++) {
         put_str(o, v[i].name);
@@ -136,8 +126,7 @@ static void put_varyings(out_buf *o, const fxgl_varying *v, size_t n)
     }
 }
 
-static void put_pass(out_buf *o, const fxgl_pass *p)
-{
+static void put_pass(out_buf *o, const fxgl_pass *p) {
     put_str(o, p->name);
     put_i32(o, p->vertex_shader);
     put_i32(o, p->pixel_shader);
@@ -177,8 +166,7 @@ static void put_pass(out_buf *o, const fxgl_pass *p)
     put_i32(o, p->viewport_height);
 }
 
-void *fxgl_effect_serialize(const fxgl_effect *e, size_t *len)
-{
+void *fxgl_effect_serialize(const fxgl_effect *e, size_t *len) {
     out_buf o = {0};
     put_u32(&o, FXGL_EFFECT_SERIAL_VERSION);
     put_str(&o, e->path);
@@ -301,8 +289,7 @@ typedef struct in_buf {
     bool bad;                    // truncated, inconsistent or out of memory
 } in_buf;
 
-static uint32_t get_u32(in_buf *in)
-{
+static uint32_t get_u32(in_buf *in) {
     if (in->bad || in->left < 4) {
         in->bad = true;
         return 0;
@@ -316,16 +303,14 @@ static uint32_t get_u32(in_buf *in)
 
 static int32_t get_i32(in_buf *in) { return (int32_t)get_u32(in); }
 
-static float get_f32(in_buf *in)
-{
+static float get_f32(in_buf *in) {
     uint32_t u = get_u32(in);
     float f;
     memcpy(&f, &u, 4);
     return f;
 }
 
-static void *alloc(in_buf *in, size_t n)
-{
+static void *alloc(in_buf *in, size_t n) {
     void *p = in->bad ? NULL : fx_arena_alloc(in->arena, n ? n : 1);
     if (p == NULL) {
         in->bad = true;
@@ -335,8 +320,7 @@ static void *alloc(in_buf *in, size_t n)
 
 // A count of items each at least min_bytes long: more than the rest can hold is corrupt
 // (and would otherwise ask the arena for gigabytes).
-static size_t get_count(in_buf *in, size_t min_bytes)
-{
+static size_t get_count(in_buf *in, size_t min_bytes) {
     uint32_t n = get_u32(in);
     if (!in->bad && (uint64_t)n * min_bytes > in->left) {
         in->bad = true;
@@ -344,8 +328,7 @@ static size_t get_count(in_buf *in, size_t min_bytes)
     return in->bad ? 0 : n;
 }
 
-static void get_raw(in_buf *in, void *dst, size_t n)
-{
+static void get_raw(in_buf *in, void *dst, size_t n) {
     if (in->bad || in->left < n) {
         in->bad = true;
         return;
@@ -356,8 +339,7 @@ static void get_raw(in_buf *in, void *dst, size_t n)
 }
 
 // Bytes with a NUL after them (strings and string values); *len gets the count.
-static char *get_bytes(in_buf *in, size_t *len)
-{
+static char *get_bytes(in_buf *in, size_t *len) {
     uint32_t n = get_u32(in);
     if (n == 0 || in->bad) {
         *len = 0;
@@ -374,14 +356,12 @@ static char *get_bytes(in_buf *in, size_t *len)
     return s;
 }
 
-static const char *get_str(in_buf *in)
-{
+static const char *get_str(in_buf *in) {
     size_t len;
     return get_bytes(in, &len);
 }
 
-static void get_value(in_buf *in, fxgl_value *v)
-{
+static void get_value(in_buf *in, fxgl_value *v) {
     v->scalar = get_i32(in);
     v->count = get_i32(in);
     for (int i = 0; i < 16; i++) {
@@ -390,8 +370,7 @@ static void get_value(in_buf *in, fxgl_value *v)
     v->string = get_bytes(in, &v->string_len);
 }
 
-static void get_annotations(in_buf *in, fxgl_annotations *a)
-{
+static void get_annotations(in_buf *in, fxgl_annotations *a) {
     a->count = get_count(in, 8);
     fxgl_annotation *items = alloc(in, a->count * sizeof(*items));
     for (size_t i = 0; i < a->count && !in->bad; i++) {
@@ -401,8 +380,7 @@ static void get_annotations(in_buf *in, fxgl_annotations *a)
     a->items = items;
 }
 
-static const char *const *get_strings(in_buf *in, size_t *count)
-{
+static const char *const *get_strings(in_buf *in, size_t *count) {
     *count = get_count(in, 4);
     const char **s = alloc(in, *count * sizeof(*s));
     for (size_t i = 0; i < *count && !in->bad; i++) {
@@ -411,8 +389,7 @@ static const char *const *get_strings(in_buf *in, size_t *count)
     return s;
 }
 
-static const fxgl_binding *get_bindings(in_buf *in, size_t *count)
-{
+static const fxgl_binding *get_bindings(in_buf *in, size_t *count) {
     *count = get_count(in, 12);
     fxgl_binding *b = alloc(in, *count * sizeof(*b));
     for (size_t i = 0; i < *count && !in->bad; i++) {
@@ -423,8 +400,7 @@ static const fxgl_binding *get_bindings(in_buf *in, size_t *count)
     return b;
 }
 
-static const fxgl_varying *get_varyings(in_buf *in, size_t *count)
-{
+static const fxgl_varying *get_varyings(in_buf *in, size_t *count) {
     *count = get_count(in, 12);
     fxgl_varying *v = alloc(in, *count * sizeof(*v));
     for (size_t i = 0; i < *count && !in->bad; i++) {
@@ -435,8 +411,7 @@ static const fxgl_varying *get_varyings(in_buf *in, size_t *count)
     return v;
 }
 
-static void get_pass(in_buf *in, fxgl_pass *p)
-{
+static void get_pass(in_buf *in, fxgl_pass *p) {
     p->name = get_str(in);
     p->vertex_shader = get_i32(in);
     p->pixel_shader = get_i32(in);
@@ -477,13 +452,11 @@ static void get_pass(in_buf *in, fxgl_pass *p)
 }
 
 // Indices must point into their arrays: the runtime trusts the module.
-static bool index_ok(int index, size_t count, bool optional)
-{
+static bool index_ok(int index, size_t count, bool optional) {
     return (optional && index == -1) || (index >= 0 && (size_t)index < count);
 }
 
-static bool consistent(const fxgl_effect *e)
-{
+static bool consistent(const fxgl_effect *e) {
     for (size_t i = 0; i < e->sampler_count; i++) {
         if (!index_ok(e->samplers[i].texture, e->texture_count, false)) {
             return false;
@@ -532,8 +505,7 @@ static bool consistent(const fxgl_effect *e)
     return true;
 }
 
-fxgl_effect *fxgl_effect_deserialize(const void *data, size_t len)
-{
+fxgl_effect *fxgl_effect_deserialize(const void *data, size_t len) {
     fx_arena *arena = fx_arena_create(0);
     if (arena == NULL) {
         return NULL;

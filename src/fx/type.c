@@ -7,13 +7,13 @@
  * type::rank) so that the same call picks the same overload: a score per base
  * type pair, times four, then scaled by the shape conversion. Candidates are
  * compared on their argument ranks sorted best first, lexicographically; see
- * fx_types.h for why that and not the "dominates" rule of the HLSL textbook.
+ * fx_typesys.h for why that and not the "dominates" rule of the HLSL textbook.
  * Everything here works on values and keeps no state.
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "fx_types.h"
+#include "fx_typesys.h"
 
 // --- constructors and predicates ---
 

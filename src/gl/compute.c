@@ -239,7 +239,7 @@ static bool mentions(const char *glsl, const char *word) {
 }
 
 // Why pass p cannot run as compute with the same pixels; NULL: it can.
-static const char *refusal(fxgl_runtime *rt, const gl_effect *e, const gl_pass *p) {
+static const char *refusal(fxgl_runtime *rt, const gl_loaded_effect *e, const gl_pass *p) {
     const fxgl_effect *fx = e->fx;
     const fxgl_pass *fp = p->src;
     if (p->compute || fp->pixel_shader < 0 || !fx->shaders[fp->pixel_shader].glsl) {
@@ -335,7 +335,7 @@ static const char *refusal(fxgl_runtime *rt, const gl_effect *e, const gl_pass *
     return NULL;
 }
 
-void gl_cs_load(fxgl_runtime *rt, gl_effect *e, gl_pass *p) {
+void gl_cs_load(fxgl_runtime *rt, gl_loaded_effect *e, gl_pass *p) {
     p->cs_view_loc = -1;
     p->cs.state = GL_CS_NONE;
     if (rt->cs_mode == FXGL_COMPUTE_OFF) {

@@ -63,7 +63,7 @@ size_t fxgl_inspect_dump_context(const fxgl_gl_info *info, char *buf, size_t siz
 // Why technique at order position i did not run in the last frame (NULL: it ran).
 const char *gl_in_skip_reason(fxgl_inspect *in, size_t i, char *buf, size_t size) {
     const gl_technique *t = in->rt->order[i];
-    const gl_effect *e = t->effect;
+    const gl_loaded_effect *e = t->effect;
     if (i < in->track_cap && in->ran[i]) {
         return NULL;
     }
@@ -98,7 +98,7 @@ const char *gl_in_skip_reason(fxgl_inspect *in, size_t i, char *buf, size_t size
 }
 
 // Semantic textures an effect reads that nothing provides (they read zero).
-static void put_semantics(out *o, fxgl_inspect *in, const gl_effect *e) {
+static void put_semantics(out *o, fxgl_inspect *in, const gl_loaded_effect *e) {
     fxgl_runtime *rt = in->rt;
     for (size_t k = 0; k < e->fx->texture_count; k++) {
         const char *sem = e->fx->textures[k].semantic;
@@ -179,7 +179,7 @@ size_t fxgl_inspect_dump(fxgl_inspect *in, char *buf, size_t size) {
         }
     }
     for (size_t e = 0; e < rt->effect_count; e++) {
-        const gl_effect *ge = rt->effects[e];
+        const gl_loaded_effect *ge = rt->effects[e];
         put(&o, "effect %zu %s: %s%s%s\n", e, ge->file,
             ge->status == FXGL_STATUS_READY ? "loaded" :
             ge->status == FXGL_STATUS_PENDING ? "pending load" : "failed",

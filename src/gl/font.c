@@ -1,7 +1,7 @@
 /*
  * font.c - the overlay's built-in font: 5x7 glyphs for ASCII 32..126,
  * drawn for fxgl. Each glyph is 7 rows of 5 pixels, top row
- * first, '#' lit and '.' dark; overlay.c turns the table into one small R8
+ * first, '#' lit and '.' dark; hud.c turns the table into one small R8
  * texture at first use. A plain square-dot face: legible at 1x on a HUD,
  * and simple enough that a test can state a glyph's pixels by hand.
  */

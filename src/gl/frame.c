@@ -167,7 +167,7 @@ static GLuint semantic_texture(fxgl_runtime *rt, int slot, bool srgb) {
         return rt->semantics[slot].texture;
     }
     if (slot == GL_SLOT_DEPTH && gl_depth_texture(rt)) {
-        return gl_depth_texture(rt); // the program's own depth attachment (depth.c)
+        return gl_depth_texture(rt); // the program's own depth attachment (fbo_depth.c)
     }
     if (slot == GL_SLOT_DEPTH && rt->depth_ready) {
         return rt->depth_tex;
@@ -206,7 +206,7 @@ static void refresh_color(fxgl_runtime *rt) {
     rt->bb_dirty = false;
 }
 
-static void upload_range(fxgl_runtime *rt, gl_effect *e, uint32_t lo, uint32_t hi) {
+static void upload_range(fxgl_runtime *rt, gl_loaded_effect *e, uint32_t lo, uint32_t hi) {
     if (rt->has_dsa) {
         GLC(rt, NamedBufferSubData(e->ubo, lo, hi - lo, e->shadow + lo));
     } else {
@@ -218,7 +218,7 @@ static void upload_range(fxgl_runtime *rt, gl_effect *e, uint32_t lo, uint32_t h
     rt->stats.uniform_bytes += hi - lo;
 }
 
-static void upload_uniforms(fxgl_runtime *rt, gl_effect *e) {
+static void upload_uniforms(fxgl_runtime *rt, gl_loaded_effect *e) {
     if (!e->ubo) {
         return;
     }
@@ -275,7 +275,7 @@ static void bind_textures(fxgl_runtime *rt, const gl_pass *p, GLbitfield *bits) 
     }
 }
 
-static void run_compute(fxgl_runtime *rt, gl_effect *e, const gl_pass *p) {
+static void run_compute(fxgl_runtime *rt, gl_loaded_effect *e, const gl_pass *p) {
     GLbitfield bits = 0;
     for (int i = 0; i < p->bind_count; i++) {
         const gl_bind *b = &p->binds[i];
@@ -320,7 +320,7 @@ static void run_compute(fxgl_runtime *rt, gl_effect *e, const gl_pass *p) {
 
 // A pixel pass as a compute dispatch (compute.c): the same program inputs,
 // one invocation per pixel of the viewport, target 0 stored as an image.
-static void run_pixel_compute(fxgl_runtime *rt, gl_effect *e, gl_pass *p) {
+static void run_pixel_compute(fxgl_runtime *rt, gl_loaded_effect *e, gl_pass *p) {
     gl_tex *t = p->cs_target ? p->cs_target : &rt->bb_image;
     int w = p->cs_target ? p->width : rt->width, h = p->cs_target ? p->height : rt->height;
     GLbitfield bits = 0;
@@ -355,7 +355,7 @@ static void run_pixel_compute(fxgl_runtime *rt, gl_effect *e, gl_pass *p) {
 
 // Prewarming (prewarm.c): the compute form compiled by the driver too, one
 // group that stores nothing (a viewport of 0 x 0).
-static void warm_pixel_compute(fxgl_runtime *rt, gl_effect *e, gl_pass *p) {
+static void warm_pixel_compute(fxgl_runtime *rt, gl_loaded_effect *e, gl_pass *p) {
     GLbitfield unused = 0;
     bind_textures(rt, p, &unused);
     gl_cache_program(rt, p->cs_program);
@@ -371,7 +371,8 @@ static void warm_pixel_compute(fxgl_runtime *rt, gl_effect *e, gl_pass *p) {
     rt->stats.dispatches++;
 }
 
-static void run_graphics(fxgl_runtime *rt, gl_effect *e, const gl_pass *p, bool *first_stencil) {
+static void run_graphics(fxgl_runtime *rt, gl_loaded_effect *e, const gl_pass *p,
+                         bool *first_stencil) {
     GLbitfield bits = 0;
     int w = p->width, h = p->height;
     GLuint fbo = p->fbo;
@@ -489,7 +490,7 @@ static void run_graphics(fxgl_runtime *rt, gl_effect *e, const gl_pass *p, bool 
 }
 
 static void run_technique(fxgl_runtime *rt, gl_technique *t) {
-    gl_effect *e = t->effect;
+    gl_loaded_effect *e = t->effect;
     size_t n = t->src->pass_count;
     double t0 = gl_now();
     push_group(rt, t->src->name);
@@ -699,7 +700,7 @@ static void copy_depth(fxgl_runtime *rt, const fxgl_frame_desc *f) {
     }
     rt->depth_ready = rt->semantics[GL_SLOT_DEPTH].texture != 0;
     if (gl_depth_fbo_active(rt)) {
-        // The host chose a framebuffer object's depth: copied by depth.c, at the
+        // The host chose a framebuffer object's depth: copied by fbo_depth.c, at the
         // end of the program's frame or before it cleared it.
         rt->depth_ready = gl_depth_texture(rt) != 0;
         return;
@@ -740,9 +741,9 @@ bool fxgl_runtime_frame(fxgl_runtime *rt, const fxgl_frame_desc *f) {
         reset = true;
     }
     for (size_t i = 0; i < rt->effect_count; i++) {
-        gl_effect *e = rt->effects[i];
+        gl_loaded_effect *e = rt->effects[i];
         if (e->status == FXGL_STATUS_PENDING) {
-            gl_effect_load(rt, e);
+            gl_loaded_effect_load(rt, e);
             rt->stats.effects_loaded++;
             reset = true;
         }
@@ -775,7 +776,7 @@ bool fxgl_runtime_frame(fxgl_runtime *rt, const fxgl_frame_desc *f) {
         copy_depth(rt, f);
     }
     for (size_t i = 0; i < rt->effect_count; i++) {
-        gl_effect *e = rt->effects[i];
+        gl_loaded_effect *e = rt->effects[i];
         if (!e->loaded) {
             continue;
         }

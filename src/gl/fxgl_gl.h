@@ -192,7 +192,7 @@ typedef struct fxgl_runtime_desc {
     bool no_specialise;          // never specialise (FXGL_SPECIALISE=0 in the hosts)
     double specialise_settle_s;  // no value change for this long re-specialises; 0: 0.5
     bool no_warm_up;             // the worker does not draw new specialised programs once
-                                 // before handing them over (bench/variant --no-warm-up)
+                                 // before handing them over (bench/variant_cost --no-warm-up)
     // Where linked programs are kept between runs (glGetProgramBinary), used where the
     // driver offers binary formats; borrowed, it must outlive the runtime. NULL: none.
     const struct fxgl_program_cache *program_cache;
@@ -400,7 +400,7 @@ void fxgl_runtime_stop_worker(fxgl_runtime *rt);
 // same flip as colour; a registered DEPTH texture replaces it.
 bool fxgl_runtime_set_semantic(fxgl_runtime *rt, const char *semantic, uint32_t texture);
 
-// --- DEPTH from the program's own depth attachments (src/gl/depth.c) ---
+// --- DEPTH from the program's own depth attachments (src/gl/fbo_depth.c) ---
 //
 // The host (src/interpose/depth.c) watches which depth textures and
 // renderbuffers the program draws into and names one; the runtime copies its
@@ -484,7 +484,7 @@ const fxgl_runtime_stats *fxgl_runtime_stats_get(const fxgl_runtime *rt);
 // ======================================================================
 //
 // src/gl/inspect.c (the object, the frame wrapper, commands), dump.c,
-// visualise.c, overlay.c (+ font.c, the built-in bitmap font) and
+// visualise.c, hud.c (+ font.c, the built-in bitmap font) and
 // screenshot.c. An fxgl_inspect wraps one runtime: its frame runs the
 // runtime's frame, then draws the visualised texture and the statistics
 // overlay into the same framebuffer and reads screenshots back. It only

@@ -1,7 +1,7 @@
 /*
  * gl_inspect.h - internals of the inspection layer, shared by
  * inspect.c (object, frame wrapper, commands), dump.c, visualise.c,
- * overlay.c, font.c and screenshot.c.
+ * hud.c, font.c and screenshot.c.
  *
  * The layer reads the runtime's records (gl_runtime.h) but never writes
  * them: what it changes goes through the public calls. Its own GL objects
@@ -157,7 +157,7 @@ bool gl_vis_parse(fxgl_inspect *in, const char *spec, gl_visualise *out, char *r
 void gl_vis_draw(fxgl_inspect *in, const fxgl_frame_desc *f);
 void gl_vis_release(fxgl_inspect *in);
 
-// overlay.c, font.c
+// hud.c, font.c
 extern const char *const gl_in_font[GL_IN_FONT_COUNT];
 void gl_ov_draw(fxgl_inspect *in, const fxgl_frame_desc *f);
 void gl_ov_release(fxgl_inspect *in);

@@ -231,10 +231,10 @@ typedef struct gl_avg {
 void gl_avg_add(gl_avg *a, double v);
 double gl_avg_value(const gl_avg *a);
 
-struct gl_effect;
+struct gl_loaded_effect;
 
 typedef struct gl_technique {
-    struct gl_effect *effect;
+    struct gl_loaded_effect *effect;
     const fxgl_technique *src;
     size_t index;                // in the effect
     gl_pass *passes;             // owned; src->pass_count entries once loaded
@@ -261,7 +261,7 @@ typedef struct gl_special {
     float value[2];              // pingpong {value, direction}, mousewheel {value, delta}
 } gl_special;
 
-typedef struct gl_effect {
+typedef struct gl_loaded_effect {
     const fxgl_effect *fx;
     char *file;                  // owned
     size_t index;
@@ -290,7 +290,7 @@ typedef struct gl_effect {
     size_t special_count;
     bool uses_depth;             // binds DEPTH
     struct gl_variants *variants; // owned: specialised programs (variant.c), NULL: none
-} gl_effect;
+} gl_loaded_effect;
 
 typedef struct gl_sampler_entry {
     uint32_t key[12];            // the FX sampler description that made it
@@ -400,7 +400,7 @@ struct fxgl_runtime {
     const fxgl_effect **incoming;
     char **incoming_files;
     size_t incoming_count, incoming_cap;
-    gl_effect **effects;
+    gl_loaded_effect **effects;
     size_t effect_count;
     gl_technique **order;        // render order
     size_t order_count;
@@ -430,7 +430,7 @@ struct fxgl_runtime {
     GLenum depth_format;         // 0: the source has no depth (or none we can copy)
     bool depth_unmatched_logged; // said once that the source's depth has no copy format
     bool depth_ready;            // bufready_depth
-    struct gl_fbo_depth *fbo_depth; // depth.c: the program's depth attachment, when chosen
+    struct gl_fbo_depth *fbo_depth; // fbo_depth.c: the program's depth attachment, when chosen
     GLuint empty_tex;            // 1x1 zero texture for unknown semantics
     GLuint vao;
     GLuint mip_sampler;          // NEAREST, for the mip generator and the copy program
@@ -464,8 +464,8 @@ void gl_log(fxgl_runtime *rt, fxgl_gl_log_level level, const char *fmt, ...)
 double gl_now(void);
 
 // load.c
-bool gl_effect_load(fxgl_runtime *rt, gl_effect *e);
-void gl_effect_unload(fxgl_runtime *rt, gl_effect *e);
+bool gl_loaded_effect_load(fxgl_runtime *rt, gl_loaded_effect *e);
+void gl_loaded_effect_unload(fxgl_runtime *rt, gl_loaded_effect *e);
 bool gl_resize(fxgl_runtime *rt, const fxgl_frame_desc *frame);
 void gl_size_release(fxgl_runtime *rt);
 void gl_label(fxgl_runtime *rt, GLenum kind, GLuint name, const char *label);
@@ -488,19 +488,20 @@ typedef struct gl_preloaded {
 
 // Fills e->preloaded from the cache (nothing without a cache or binary formats); a shader
 // every pass of which has a preloaded program need not be compiled (gl_progcache_needs).
-void gl_progcache_preload(fxgl_runtime *rt, gl_effect *e);
-bool gl_progcache_needs(const gl_effect *e, int shader);
+void gl_progcache_preload(fxgl_runtime *rt, gl_loaded_effect *e);
+bool gl_progcache_needs(const gl_loaded_effect *e, int shader);
 // For a pass whose stages had a program made from a cached binary: sets the
 // exact-varying analysis it was linked with in pass (pass->exact_*), hands the program
 // over to the first such pass (*program; 0 for the others, which share it) and is true.
 // False when the cache had nothing for these stages: compile, analyse and link.
-bool gl_progcache_take(fxgl_runtime *rt, gl_effect *e, const fxgl_pass *fp, gl_pass *pass,
+bool gl_progcache_take(fxgl_runtime *rt, gl_loaded_effect *e, const fxgl_pass *fp, gl_pass *pass,
                        GLuint *program);
 // The binary is stored with p's exact-varying analysis (none: a record saying so).
-void gl_progcache_store(fxgl_runtime *rt, gl_effect *e, const fxgl_pass *fp, const gl_pass *p,
+void gl_progcache_store(fxgl_runtime *rt, gl_loaded_effect *e, const fxgl_pass *fp,
+                        const gl_pass *p,
                         GLuint program);
 // Deletes the programs no pass took and frees the list.
-void gl_progcache_release(fxgl_runtime *rt, gl_effect *e);
+void gl_progcache_release(fxgl_runtime *rt, gl_loaded_effect *e);
 // The same for gl_compile_program's programs: a program from the cache (0: none; *key
 // then names the binary to store after linking, 0 when there is no cache).
 GLuint gl_progcache_load_sources(fxgl_runtime *rt, const char *const *sources,
@@ -510,7 +511,7 @@ void gl_progcache_store_sources(fxgl_runtime *rt, uint64_t key, GLuint program);
 void gl_progcache_hint(fxgl_runtime *rt, GLuint program);
 
 
-// depth.c: DEPTH from a depth attachment of the program's (the host's choice).
+// fbo_depth.c: DEPTH from a depth attachment of the program's (the host's choice).
 typedef struct gl_fbo_depth gl_fbo_depth;
 // The copy DEPTH reads, 0 while the default framebuffer's copy serves (or none yet).
 GLuint gl_depth_texture(const fxgl_runtime *rt);
@@ -523,7 +524,7 @@ GLuint gl_compile_program(fxgl_runtime *rt, const char *const *sources, const GL
 void gl_tex_release(fxgl_runtime *rt, gl_tex *t);
 
 // compute.c: the pass's compute form, where it qualifies (after pass_load).
-void gl_cs_load(fxgl_runtime *rt, gl_effect *e, gl_pass *p);
+void gl_cs_load(fxgl_runtime *rt, gl_loaded_effect *e, gl_pass *p);
 void gl_cs_unload(fxgl_runtime *rt, gl_pass *p);
 // A frame's decision for pass p (true: compute); counts the trial's run.
 bool gl_cs_choose(fxgl_runtime *rt, gl_pass *p, size_t slot);
@@ -531,13 +532,13 @@ bool gl_cs_choose(fxgl_runtime *rt, gl_pass *p, size_t slot);
 void gl_cs_sample(fxgl_runtime *rt, gl_pass *p, size_t slot, double ms);
 // variant.c
 // After a successful load: the record that lets the effect run specialised programs.
-void gl_variants_attach(fxgl_runtime *rt, gl_effect *e);
+void gl_variants_attach(fxgl_runtime *rt, gl_loaded_effect *e);
 // Before unload: the passes get their editable programs back, specialised ones go.
-void gl_variants_detach(fxgl_runtime *rt, gl_effect *e);
+void gl_variants_detach(fxgl_runtime *rt, gl_loaded_effect *e);
 // fxgl_runtime_abandon: the passes get their editable programs back, without a GL call.
 void gl_variants_abandon(fxgl_runtime *rt);
 // Each frame, before uniforms upload: switch programs as values change and settle.
-void gl_variants_frame(fxgl_runtime *rt, gl_effect *e, double now);
+void gl_variants_frame(fxgl_runtime *rt, gl_loaded_effect *e, double now);
 // Runtime destroy: the compile thread stops (after every effect is detached).
 void gl_variants_shutdown(fxgl_runtime *rt);
 
@@ -550,15 +551,17 @@ GLuint gl_mip_program(fxgl_runtime *rt, const char *format, bool create);
 void gl_adopt(fxgl_runtime *rt);
 // A new effect record (PENDING, initial uniform values, all techniques enabled); file is
 // adopted. NULL when out of memory (file is then not freed).
-gl_effect *gl_effect_new(fxgl_runtime *rt, const fxgl_effect *fx, char *file, size_t index);
-void gl_effect_free(gl_effect *e); // the record only: unload its GL objects first
+gl_loaded_effect *gl_loaded_effect_new(fxgl_runtime *rt, const fxgl_effect *fx, char *file,
+                                       size_t index);
+void gl_loaded_effect_free(gl_loaded_effect *e); // the record only: unload its GL objects first
 
 // special.c
-bool gl_specials_init(fxgl_runtime *rt, gl_effect *e);
-void gl_specials_update(fxgl_runtime *rt, gl_effect *e, const fxgl_frame_desc *frame);
+bool gl_specials_init(fxgl_runtime *rt, gl_loaded_effect *e);
+void gl_specials_update(fxgl_runtime *rt, gl_loaded_effect *e, const fxgl_frame_desc *frame);
 // Writes v into the shadow copy (converted to u's type) and widens the dirty
 // range of its update frequency when a byte changed. False if v does not fit.
-bool gl_uniform_write(gl_effect *e, const fxgl_uniform *u, const fxgl_value *v, bool special);
+bool gl_uniform_write(gl_loaded_effect *e, const fxgl_uniform *u, const fxgl_value *v,
+                      bool special);
 
 // image.c
 // Loads `source` (searched in the effect's directory, then the search paths)

@@ -263,7 +263,8 @@ static void tex_fill(fxgl_runtime *rt, gl_tex *t, const void *data) {
     free(zeros);
 }
 
-static gl_tex *tex_create(fxgl_runtime *rt, gl_effect *e, const fxgl_texture *ft, char *reason,
+static gl_tex *tex_create(fxgl_runtime *rt, gl_loaded_effect *e, const fxgl_texture *ft,
+                          char *reason,
                           size_t size) {
     const gl_format *f = gl_format_get(ft->format);
     if (!f) {
@@ -427,7 +428,8 @@ static gl_tex *tex_create(fxgl_runtime *rt, gl_effect *e, const fxgl_texture *ft
 
 // Finds the texture an effect texture maps to: shared by name, pooled by
 // shape (never twice within one effect), or new.
-static gl_tex *tex_acquire(fxgl_runtime *rt, gl_effect *e, const fxgl_texture *ft, char *reason,
+static gl_tex *tex_acquire(fxgl_runtime *rt, gl_loaded_effect *e, const fxgl_texture *ft,
+                           char *reason,
                            size_t size) {
     uint64_t bit = 1ull << (e->index % 64);
     for (size_t i = 0; i < rt->texture_count; i++) {
@@ -622,7 +624,7 @@ static bool uniform_unit(fxgl_runtime *rt, GLuint prog, const char *name, int un
 // A program an already loaded pass of the effect linked from the same stages
 // (and the same exact-varying variant; a variant's _fxgl_view is the
 // viewport size, so only passes of one size share it).
-static GLuint shared_program(const gl_effect *e, const fxgl_pass *fp, const gl_pass *p) {
+static GLuint shared_program(const gl_loaded_effect *e, const fxgl_pass *fp, const gl_pass *p) {
     for (size_t k = 0; k < e->technique_count; k++) {
         const gl_technique *t = &e->techniques[k];
         for (size_t i = 0; t->passes && i < t->src->pass_count; i++) {
@@ -665,7 +667,7 @@ static bool calls_ddy(const char *glsl) {
     return !glsl;
 }
 
-static bool pass_load(fxgl_runtime *rt, gl_effect *e, gl_technique *t, gl_pass *p,
+static bool pass_load(fxgl_runtime *rt, gl_loaded_effect *e, gl_technique *t, gl_pass *p,
                       const fxgl_pass *fp, size_t index, char *reason, size_t size) {
     const fxgl_effect *fx = e->fx;
     p->src = fp;
@@ -1071,7 +1073,7 @@ static void technique_unload(fxgl_runtime *rt, gl_technique *t) {
     t->pass_gpu = NULL;
 }
 
-static bool technique_load(fxgl_runtime *rt, gl_effect *e, gl_technique *t) {
+static bool technique_load(fxgl_runtime *rt, gl_loaded_effect *e, gl_technique *t) {
     size_t n = t->src->pass_count;
     t->passes = calloc(n ? n : 1, sizeof(*t->passes));
     t->pass_gpu = calloc(n ? n : 1, sizeof(*t->pass_gpu));
@@ -1098,7 +1100,7 @@ static bool technique_load(fxgl_runtime *rt, gl_effect *e, gl_technique *t) {
 
 // --- effects ---
 
-void gl_effect_unload(fxgl_runtime *rt, gl_effect *e) {
+void gl_loaded_effect_unload(fxgl_runtime *rt, gl_loaded_effect *e) {
     gl_variants_detach(rt, e);
     gl_progcache_release(rt, e);
     for (size_t i = 0; i < e->technique_count; i++) {
@@ -1138,7 +1140,7 @@ GLenum gl_shader_stage(fxgl_stage s) {
 }
 
 // Whether the share group has a linked program for every pass of the effect.
-static bool all_programs_shared(fxgl_runtime *rt, const gl_effect *e) {
+static bool all_programs_shared(fxgl_runtime *rt, const gl_loaded_effect *e) {
     if (!rt->share) {
         return false;
     }
@@ -1161,7 +1163,7 @@ static bool all_programs_shared(fxgl_runtime *rt, const gl_effect *e) {
     return true;
 }
 
-bool gl_effect_load(fxgl_runtime *rt, gl_effect *e) {
+bool gl_loaded_effect_load(fxgl_runtime *rt, gl_loaded_effect *e) {
     const fxgl_effect *fx = e->fx;
     char *reason = e->reason;
     size_t size = sizeof(e->reason);
@@ -1269,7 +1271,7 @@ bool gl_effect_load(fxgl_runtime *rt, gl_effect *e) {
     gl_variants_attach(rt, e);
     return true;
 failed:
-    gl_effect_unload(rt, e);
+    gl_loaded_effect_unload(rt, e);
     e->status = FXGL_STATUS_FAILED;
     for (size_t i = 0; i < e->technique_count; i++) {
         gl_technique *t = &e->techniques[i];
@@ -1505,7 +1507,7 @@ bool gl_resize(fxgl_runtime *rt, const fxgl_frame_desc *frame) {
     }
     // Passes whose stencil attachment depends on the size.
     for (size_t i = 0; i < rt->effect_count; i++) {
-        gl_effect *e = rt->effects[i];
+        gl_loaded_effect *e = rt->effects[i];
         for (size_t k = 0; e->loaded && k < e->technique_count; k++) {
             gl_technique *t = &e->techniques[k];
             for (size_t p = 0; t->passes && p < t->src->pass_count; p++) {

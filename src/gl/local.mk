@@ -3,7 +3,7 @@
 noinst_LTLIBRARIES += libfxgl_gl.la
 libfxgl_gl_la_SOURCES = \
 	src/gl/fxgl_gl.h \
-	src/gl/context.c \
+	src/gl/dispatch.c \
 	src/gl/gl_state.h \
 	src/gl/state.c \
 	src/gl/gl_runtime.h \
@@ -20,14 +20,14 @@ libfxgl_gl_la_SOURCES = \
 	src/gl/exact.c \
 	src/gl/compute.c \
 	src/gl/frame.c \
-	src/gl/depth.c \
+	src/gl/fbo_depth.c \
 	src/gl/special.c \
 	src/gl/image.c \
 	src/gl/gl_inspect.h \
 	src/gl/inspect.c \
 	src/gl/dump.c \
 	src/gl/visualise.c \
-	src/gl/overlay.c \
+	src/gl/hud.c \
 	src/gl/font.c \
 	src/gl/fxgl_ui.h \
 	src/gl/ui.c \
@@ -109,7 +109,7 @@ EXTRA_DIST += bench/inspect.sh
 
 # fxgl-render: effects over an image on a headless EGL context, PNG + JSON report.
 bin_PROGRAMS += fxgl-render
-fxgl_render_SOURCES = tools/render.c tests/harness/egl.c tests/harness/image.c \
+fxgl_render_SOURCES = tools/render.c tests/harness/headless_egl.c tests/harness/rgba_image.c \
 	tests/harness/fxgl_test.h
 fxgl_render_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/harness $(EGL_CFLAGS) \
 	$(STB_CFLAGS) $(INIH_CFLAGS)

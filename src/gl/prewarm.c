@@ -75,7 +75,7 @@ bool fxgl_prewarm_effect_cached(struct GladGLContext *gl, const fxgl_gl_info *in
         rt->warming = true;
         fxgl_frame_desc frame = {.width = width, .height = height, .framebuffer = fbo};
         fxgl_runtime_frame(rt, &frame); // loads
-        gl_effect *e = rt->effects[0];
+        gl_loaded_effect *e = rt->effects[0];
         ok = e->status == FXGL_STATUS_READY;
         if (ok) {
             for (size_t i = 0; i < e->technique_count; i++) {

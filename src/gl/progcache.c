@@ -19,8 +19,7 @@
 
 #include "gl_runtime.h"
 
-static uint64_t fnv(uint64_t h, const void *data, size_t len)
-{
+static uint64_t fnv(uint64_t h, const void *data, size_t len) {
     const unsigned char *p = data;
     for (size_t i = 0; i < len; i++) {
         h ^= p[i];
@@ -29,18 +28,15 @@ static uint64_t fnv(uint64_t h, const void *data, size_t len)
     return h;
 }
 
-static uint64_t fnv_str(uint64_t h, const char *s)
-{
+static uint64_t fnv_str(uint64_t h, const char *s) {
     return s ? fnv(h, s, strlen(s) + 1) : fnv(h, "\xff", 1);
 }
 
-fxgl_program_counts fxgl_runtime_program_counts(const fxgl_runtime *rt)
-{
+fxgl_program_counts fxgl_runtime_program_counts(const fxgl_runtime *rt) {
     return rt ? rt->programs : (fxgl_program_counts){.binary_formats = -1};
 }
 
-static bool cache_on(fxgl_runtime *rt)
-{
+static bool cache_on(fxgl_runtime *rt) {
     const fxgl_program_cache *c = rt->desc.program_cache;
     if (c == NULL || c->load == NULL || c->store == NULL) {
         return false;
@@ -67,13 +63,11 @@ static bool cache_on(fxgl_runtime *rt)
     return rt->programs.binary_formats > 0;
 }
 
-static const char *glsl_of(const fxgl_effect *fx, int shader)
-{
+static const char *glsl_of(const fxgl_effect *fx, int shader) {
     return shader >= 0 && (size_t)shader < fx->shader_count ? fx->shaders[shader].glsl : NULL;
 }
 
-static uint64_t driver_key(fxgl_runtime *rt)
-{
+static uint64_t driver_key(fxgl_runtime *rt) {
     uint64_t h = 0xcbf29ce484222325ull;
     h = fnv_str(h, (const char *)GLC(rt, GetString(GL_VENDOR)));
     h = fnv_str(h, (const char *)GLC(rt, GetString(GL_RENDERER)));
@@ -82,8 +76,7 @@ static uint64_t driver_key(fxgl_runtime *rt)
     return fnv(h, &emulated, 1);
 }
 
-static uint64_t key_of(fxgl_runtime *rt, const fxgl_effect *fx, const fxgl_pass *fp)
-{
+static uint64_t key_of(fxgl_runtime *rt, const fxgl_effect *fx, const fxgl_pass *fp) {
     uint64_t h = driver_key(rt);
     const int stages[3] = {fp->vertex_shader, fp->pixel_shader, fp->compute_shader};
     for (int i = 0; i < 3; i++) {
@@ -99,15 +92,13 @@ static uint64_t key_of(fxgl_runtime *rt, const fxgl_effect *fx, const fxgl_pass 
 
 // The analysis record beside a binary: its own key, a format no driver uses.
 #define EXACT_FORMAT 0x45584354u // "EXCT"
-static uint64_t exact_key(uint64_t key)
-{
+static uint64_t exact_key(uint64_t key) {
     return fnv(key, "exact", 5);
 }
 
 // Reads the analysis stored with the binary of key into p; false when the record is
 // missing or damaged (then the binary cannot be used: its pixel shader may be a variant).
-static bool load_exact(fxgl_runtime *rt, uint64_t key, gl_preloaded *p)
-{
+static bool load_exact(fxgl_runtime *rt, uint64_t key, gl_preloaded *p) {
     const fxgl_program_cache *c = rt->desc.program_cache;
     uint32_t format = 0;
     size_t len = 0;
@@ -140,8 +131,7 @@ static bool load_exact(fxgl_runtime *rt, uint64_t key, gl_preloaded *p)
     return ok;
 }
 
-static void store_exact(fxgl_runtime *rt, uint64_t key, const gl_pass *p)
-{
+static void store_exact(fxgl_runtime *rt, uint64_t key, const gl_pass *p) {
     const fxgl_program_cache *c = rt->desc.program_cache;
     int32_t n = p->exact_defines ? p->exact_count : 0;
     size_t modes = (size_t)n * 4, dlen = n ? strlen(p->exact_defines) : 0;
@@ -159,15 +149,13 @@ static void store_exact(fxgl_runtime *rt, uint64_t key, const gl_pass *p)
     free(data);
 }
 
-static bool same_stages(const gl_preloaded *p, const fxgl_pass *fp)
-{
+static bool same_stages(const gl_preloaded *p, const fxgl_pass *fp) {
     return p->vertex_shader == fp->vertex_shader && p->pixel_shader == fp->pixel_shader &&
            p->compute_shader == fp->compute_shader && p->topology == (int)fp->topology &&
            p->vertex_count == (int)fp->vertex_count;
 }
 
-static GLuint from_binary(fxgl_runtime *rt, uint64_t key)
-{
+static GLuint from_binary(fxgl_runtime *rt, uint64_t key) {
     const fxgl_program_cache *c = rt->desc.program_cache;
     uint32_t format = 0;
     size_t len = 0;
@@ -202,8 +190,7 @@ static GLuint from_binary(fxgl_runtime *rt, uint64_t key)
     return prog;
 }
 
-void gl_progcache_preload(fxgl_runtime *rt, gl_effect *e)
-{
+void gl_progcache_preload(fxgl_runtime *rt, gl_loaded_effect *e) {
     e->preloaded = NULL;
     e->preloaded_count = 0;
     if (!cache_on(rt)) {
@@ -243,8 +230,7 @@ void gl_progcache_preload(fxgl_runtime *rt, gl_effect *e)
     }
 }
 
-bool gl_progcache_needs(const gl_effect *e, int shader)
-{
+bool gl_progcache_needs(const gl_loaded_effect *e, int shader) {
     if (e->preloaded == NULL) {
         return true;
     }
@@ -268,8 +254,7 @@ bool gl_progcache_needs(const gl_effect *e, int shader)
     return false;
 }
 
-static char *dup_bytes(const void *src, size_t n)
-{
+static char *dup_bytes(const void *src, size_t n) {
     char *d = src ? malloc(n) : NULL;
     if (d) {
         memcpy(d, src, n);
@@ -277,9 +262,8 @@ static char *dup_bytes(const void *src, size_t n)
     return d;
 }
 
-bool gl_progcache_take(fxgl_runtime *rt, gl_effect *e, const fxgl_pass *fp, gl_pass *pass,
-                       GLuint *program)
-{
+bool gl_progcache_take(fxgl_runtime *rt, gl_loaded_effect *e, const fxgl_pass *fp, gl_pass *pass,
+                       GLuint *program) {
     *program = 0;
     for (size_t i = 0; i < e->preloaded_count; i++) {
         gl_preloaded *p = &e->preloaded[i];
@@ -309,15 +293,13 @@ bool gl_progcache_take(fxgl_runtime *rt, gl_effect *e, const fxgl_pass *fp, gl_p
     return false;
 }
 
-void gl_progcache_hint(fxgl_runtime *rt, GLuint program)
-{
+void gl_progcache_hint(fxgl_runtime *rt, GLuint program) {
     if (rt->programs.binary_formats > 0 && rt->desc.program_cache != NULL) {
         GLC(rt, ProgramParameteri(program, GL_PROGRAM_BINARY_RETRIEVABLE_HINT, GL_TRUE));
     }
 }
 
-static void store_binary(fxgl_runtime *rt, uint64_t key, GLuint program)
-{
+static void store_binary(fxgl_runtime *rt, uint64_t key, GLuint program) {
     GLint len = 0;
     GLC(rt, GetProgramiv(program, GL_PROGRAM_BINARY_LENGTH, &len));
     void *data = len > 0 ? malloc((size_t)len) : NULL;
@@ -334,9 +316,9 @@ static void store_binary(fxgl_runtime *rt, uint64_t key, GLuint program)
     free(data);
 }
 
-void gl_progcache_store(fxgl_runtime *rt, gl_effect *e, const fxgl_pass *fp, const gl_pass *p,
-                        GLuint program)
-{
+void gl_progcache_store(fxgl_runtime *rt, gl_loaded_effect *e, const fxgl_pass *fp,
+                        const gl_pass *p,
+                        GLuint program) {
     if (!cache_on(rt)) {
         return;
     }
@@ -346,8 +328,7 @@ void gl_progcache_store(fxgl_runtime *rt, gl_effect *e, const fxgl_pass *fp, con
     store_binary(rt, key, program);
 }
 
-void gl_progcache_release(fxgl_runtime *rt, gl_effect *e)
-{
+void gl_progcache_release(fxgl_runtime *rt, gl_loaded_effect *e) {
     for (size_t i = 0; i < e->preloaded_count; i++) {
         if (e->preloaded[i].program) {
             GLC(rt, DeleteProgram(e->preloaded[i].program));
@@ -363,8 +344,7 @@ void gl_progcache_release(fxgl_runtime *rt, gl_effect *e)
 // --- the runtime's own programs (gl_compile_program: copies, inspection) ---
 
 GLuint gl_progcache_load_sources(fxgl_runtime *rt, const char *const *sources,
-                                 const GLenum *stages, int count, uint64_t *key)
-{
+                                 const GLenum *stages, int count, uint64_t *key) {
     *key = 0;
     if (!cache_on(rt)) {
         return 0;
@@ -380,8 +360,7 @@ GLuint gl_progcache_load_sources(fxgl_runtime *rt, const char *const *sources,
     return prog;
 }
 
-void gl_progcache_store_sources(fxgl_runtime *rt, uint64_t key, GLuint program)
-{
+void gl_progcache_store_sources(fxgl_runtime *rt, uint64_t key, GLuint program) {
     if (key == 0 || !cache_on(rt)) {
         return;
     }

@@ -20,7 +20,8 @@
 // one filled from a `source=` image (the reload may be for a changed image), used by this
 // effect alone: sharing it by name would keep the old shape or the old pixels, so the old
 // version must let go of it before the new one loads.
-static bool needs_fresh_textures(fxgl_runtime *rt, const gl_effect *old, const fxgl_effect *fx) {
+static bool needs_fresh_textures(fxgl_runtime *rt, const gl_loaded_effect *old,
+                                 const fxgl_effect *fx) {
     for (size_t i = 0; i < fx->texture_count; i++) {
         const fxgl_texture *ft = &fx->textures[i];
         if (ft->semantic) {
@@ -55,7 +56,7 @@ static const fxgl_uniform *find_uniform(const fxgl_effect *fx, const fxgl_unifor
     return NULL;
 }
 
-static gl_technique *find_technique(gl_effect *e, const char *name) {
+static gl_technique *find_technique(gl_loaded_effect *e, const char *name) {
     for (size_t i = 0; i < e->technique_count; i++) {
         if (strcmp(e->techniques[i].src->name, name) == 0) {
             return &e->techniques[i];
@@ -66,11 +67,11 @@ static gl_technique *find_technique(gl_effect *e, const char *name) {
 
 // Loads e's GL objects between frames: the application's state is captured and restored
 // around it, as a frame does.
-static bool load_between_frames(fxgl_runtime *rt, gl_effect *e) {
+static bool load_between_frames(fxgl_runtime *rt, gl_loaded_effect *e) {
     gl_state_capture(&rt->st);
     gl_state_set_runtime_defaults(&rt->st);
     gl_cache_reset(rt, false);
-    gl_effect_load(rt, e);
+    gl_loaded_effect_load(rt, e);
     GLC(rt, BindFramebuffer(GL_FRAMEBUFFER, 0));
     GLC(rt, BindTexture(GL_TEXTURE_2D, 0));
     GLC(rt, UseProgram(0));
@@ -94,7 +95,7 @@ bool fxgl_runtime_replace_effect(fxgl_runtime *rt, size_t index, const fxgl_effe
         }
         return false;
     }
-    gl_effect *old = rt->effects[index];
+    gl_loaded_effect *old = rt->effects[index];
     char *file = strdup(old->file);
     size_t old_order = 0;
     for (size_t i = 0; i < rt->order_count; i++) {
@@ -102,7 +103,7 @@ bool fxgl_runtime_replace_effect(fxgl_runtime *rt, size_t index, const fxgl_effe
     }
     gl_technique **order = malloc((rt->order_count - old_order + effect->technique_count + 1) *
                                   sizeof(*order));
-    gl_effect *e = file && order ? gl_effect_new(rt, effect, file, index) : NULL;
+    gl_loaded_effect *e = file && order ? gl_loaded_effect_new(rt, effect, file, index) : NULL;
     if (!e) {
         free(file);
         free(order);
@@ -133,7 +134,7 @@ bool fxgl_runtime_replace_effect(fxgl_runtime *rt, size_t index, const fxgl_effe
     if (old->loaded || old->status != FXGL_STATUS_PENDING) {
         bool fresh = needs_fresh_textures(rt, old, effect);
         if (fresh) {
-            gl_effect_unload(rt, old);
+            gl_loaded_effect_unload(rt, old);
         }
         loaded = load_between_frames(rt, e);
         if (!loaded) {
@@ -142,8 +143,8 @@ bool fxgl_runtime_replace_effect(fxgl_runtime *rt, size_t index, const fxgl_effe
             }
             gl_log(rt, FXGL_GL_LOG_WARN, "%s: the new version did not load; %s", e->file,
                    fresh ? "the old one is loaded again" : "the old one keeps running");
-            gl_effect_unload(rt, e);
-            gl_effect_free(e);
+            gl_loaded_effect_unload(rt, e);
+            gl_loaded_effect_free(e);
             free(order);
             if (fresh) {
                 // The old version gave its textures up; it comes back with fresh ones.
@@ -195,10 +196,10 @@ bool fxgl_runtime_replace_effect(fxgl_runtime *rt, size_t index, const fxgl_effe
            loaded ? "" : " (loads next frame)");
     if (old->loaded) {
         gl_state_capture(&rt->st);
-        gl_effect_unload(rt, old);
+        gl_loaded_effect_unload(rt, old);
         gl_state_restore(&rt->st);
         gl_cache_reset(rt, false);
     }
-    gl_effect_free(old);
+    gl_loaded_effect_free(old);
     return true;
 }

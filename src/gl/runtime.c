@@ -249,7 +249,7 @@ fail:
     return NULL;
 }
 
-void gl_effect_free(gl_effect *e) {
+void gl_loaded_effect_free(gl_loaded_effect *e) {
     if (!e) {
         return;
     }
@@ -268,8 +268,8 @@ void fxgl_runtime_destroy(fxgl_runtime *rt) {
     gl_state_capture(&rt->st);
     gl_state_set_runtime_defaults(&rt->st);
     for (size_t i = 0; i < rt->effect_count; i++) {
-        gl_effect_unload(rt, rt->effects[i]);
-        gl_effect_free(rt->effects[i]);
+        gl_loaded_effect_unload(rt, rt->effects[i]);
+        gl_loaded_effect_free(rt->effects[i]);
     }
     gl_variants_shutdown(rt);
     for (size_t i = 0; i < rt->sampler_count; i++) {
@@ -317,7 +317,7 @@ void fxgl_runtime_abandon(fxgl_runtime *rt) {
     gl_variants_abandon(rt);
     // What it took from or gave to the group goes back (kept for the group, no GL call).
     for (size_t i = 0; i < rt->effect_count; i++) {
-        gl_effect *e = rt->effects[i];
+        gl_loaded_effect *e = rt->effects[i];
         for (size_t k = 0; e->loaded && k < e->technique_count; k++) {
             const gl_technique *t = &e->techniques[k];
             for (size_t p = 0; t->passes && p < t->src->pass_count; p++) {
@@ -378,8 +378,9 @@ int fxgl_runtime_add_effect(fxgl_runtime *rt, const fxgl_effect *effect, const c
     return index;
 }
 
-gl_effect *gl_effect_new(fxgl_runtime *rt, const fxgl_effect *fx, char *file, size_t index) {
-    gl_effect *e = calloc(1, sizeof(*e));
+gl_loaded_effect *gl_loaded_effect_new(fxgl_runtime *rt, const fxgl_effect *fx, char *file,
+                                       size_t index) {
+    gl_loaded_effect *e = calloc(1, sizeof(*e));
     if (!e) {
         return NULL;
     }
@@ -394,7 +395,7 @@ gl_effect *gl_effect_new(fxgl_runtime *rt, const fxgl_effect *fx, char *file, si
                            sizeof(*e->techniques));
     if (!e->shadow || !e->techniques || !gl_specials_init(rt, e)) {
         e->file = NULL;
-        gl_effect_free(e);
+        gl_loaded_effect_free(e);
         return NULL;
     }
     // Initial values straight from the module (std140 bytes).
@@ -428,7 +429,7 @@ void gl_adopt(fxgl_runtime *rt) {
     for (size_t i = 0; i < n; i++) {
         techniques += rt->incoming[i]->technique_count;
     }
-    gl_effect **effects = realloc(rt->effects, (rt->effect_count + n) * sizeof(*effects));
+    gl_loaded_effect **effects = realloc(rt->effects, (rt->effect_count + n) * sizeof(*effects));
     if (effects) {
         rt->effects = effects;
     }
@@ -442,7 +443,8 @@ void gl_adopt(fxgl_runtime *rt) {
         return; // tried again next time
     }
     for (size_t i = 0; i < n; i++) {
-        gl_effect *e = gl_effect_new(rt, rt->incoming[i], rt->incoming_files[i], rt->effect_count);
+        gl_loaded_effect *e = gl_loaded_effect_new(rt, rt->incoming[i], rt->incoming_files[i],
+                                                   rt->effect_count);
         if (!e) {
             gl_log(rt, FXGL_GL_LOG_ERROR, "%s: out of memory", rt->incoming_files[i]);
             free(rt->incoming_files[i]);
@@ -478,7 +480,7 @@ fxgl_status fxgl_runtime_effect_status(fxgl_runtime *rt, size_t e, const char **
 
 bool fxgl_runtime_reads_input(const fxgl_runtime *rt) {
     for (size_t i = 0; rt && i < rt->effect_count; i++) {
-        const gl_effect *e = rt->effects[i];
+        const gl_loaded_effect *e = rt->effects[i];
         for (size_t k = 0; e->loaded && k < e->special_count; k++) {
             switch (e->specials[k].u->special) {
             case FXGL_SPECIAL_KEY:
@@ -651,7 +653,7 @@ bool fxgl_runtime_set_uniform(fxgl_runtime *rt, size_t effect, const char *name,
     if (effect >= rt->effect_count || !name || !value) {
         return false;
     }
-    gl_effect *e = rt->effects[effect];
+    gl_loaded_effect *e = rt->effects[effect];
     for (size_t i = 0; i < e->fx->uniform_count; i++) {
         const fxgl_uniform *u = &e->fx->uniforms[i];
         if (name_matches(u->name, name)) {
@@ -670,7 +672,7 @@ bool fxgl_runtime_set_uniform_at(fxgl_runtime *rt, size_t effect, size_t uniform
     if (effect >= rt->effect_count || !value || uniform >= rt->effects[effect]->fx->uniform_count) {
         return false;
     }
-    gl_effect *e = rt->effects[effect];
+    gl_loaded_effect *e = rt->effects[effect];
     const fxgl_uniform *u = &e->fx->uniforms[uniform];
     if (u->special != FXGL_SPECIAL_NONE) {
         return false;

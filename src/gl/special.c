@@ -17,7 +17,8 @@
 #include "fxgl_backend.h"
 #include "gl_runtime.h"
 
-bool gl_uniform_write(gl_effect *e, const fxgl_uniform *u, const fxgl_value *v, bool special) {
+bool gl_uniform_write(gl_loaded_effect *e, const fxgl_uniform *u, const fxgl_value *v,
+                      bool special) {
     uint32_t offsets[16];
     int n = fxgl_uniform_offsets(u, v->count, offsets);
     uint32_t *lo = special ? &e->frame_lo : &e->dirty_lo;
@@ -44,7 +45,7 @@ static const char *ann_string(const fxgl_uniform *u, const char *name) {
     return a && a->value.scalar == FXGL_SCALAR_STRING ? a->value.string : NULL;
 }
 
-bool gl_specials_init(fxgl_runtime *rt, gl_effect *e) {
+bool gl_specials_init(fxgl_runtime *rt, gl_loaded_effect *e) {
     (void)rt;
     const fxgl_effect *fx = e->fx;
     size_t n = 0;
@@ -106,7 +107,7 @@ static bool key_value(gl_special *s, const uint8_t *down, const uint8_t *pressed
     return down[s->keycode] != 0;
 }
 
-void gl_specials_update(fxgl_runtime *rt, gl_effect *e, const fxgl_frame_desc *f) {
+void gl_specials_update(fxgl_runtime *rt, gl_loaded_effect *e, const fxgl_frame_desc *f) {
     static const fxgl_input none;
     const fxgl_input *in = f->input ? f->input : &none;
     for (size_t i = 0; i < e->special_count; i++) {

@@ -881,9 +881,9 @@ void gl_variants_shutdown(fxgl_runtime *rt) {
 
 // --- the frame thread ---
 
-static void warm_fill(fxgl_runtime *rt, gl_effect *e, const gl_variants *v, vjob *j);
+static void warm_fill(fxgl_runtime *rt, gl_loaded_effect *e, const gl_variants *v, vjob *j);
 
-static void use_set(gl_effect *e, bool spec) {
+static void use_set(gl_loaded_effect *e, bool spec) {
     gl_variants *v = e->variants;
     size_t k = 0;
     for (size_t t = 0; t < e->technique_count; t++) {
@@ -962,7 +962,7 @@ static bool owner_samplers(const fxgl_effect *fx, const fxgl_shader *const *stag
     return true;
 }
 
-void gl_variants_attach(fxgl_runtime *rt, gl_effect *e) {
+void gl_variants_attach(fxgl_runtime *rt, gl_loaded_effect *e) {
     if (!rt->desc.worker.gl || rt->desc.no_specialise || rt->warming || e->variants ||
         !e->shadow || !e->size) {
         return;
@@ -1091,14 +1091,14 @@ void gl_variants_abandon(fxgl_runtime *rt) {
     // The passes name their editable programs again, which the share group counts; the
     // specialised ones die with the context (no GL call here).
     for (size_t i = 0; i < rt->effect_count; i++) {
-        gl_effect *e = rt->effects[i];
+        gl_loaded_effect *e = rt->effects[i];
         if (e->variants && e->loaded) {
             use_set(e, false);
         }
     }
 }
 
-void gl_variants_detach(fxgl_runtime *rt, gl_effect *e) {
+void gl_variants_detach(fxgl_runtime *rt, gl_loaded_effect *e) {
     gl_variants *v = e->variants;
     if (!v) {
         return;
@@ -1159,7 +1159,7 @@ static bool user_values_differ(const vjob *j, const uint8_t *a, const uint8_t *b
     return false;
 }
 
-void gl_variants_frame(fxgl_runtime *rt, gl_effect *e, double now) {
+void gl_variants_frame(fxgl_runtime *rt, gl_loaded_effect *e, double now) {
     gl_variants *v = e->variants;
     if (!v) {
         return;
@@ -1350,7 +1350,7 @@ static void warm_pass(fxgl_runtime *rt, const gl_pass *p, int owner, vwarm *w) {
 }
 
 // Every distinct pass state of the effect's passes, into j->warm.
-static void warm_fill(fxgl_runtime *rt, gl_effect *e, const gl_variants *v, vjob *j) {
+static void warm_fill(fxgl_runtime *rt, gl_loaded_effect *e, const gl_variants *v, vjob *j) {
     j->warm_count = 0;
     if (!j->warm) {
         return;
@@ -1379,7 +1379,7 @@ fxgl_pass_variant fxgl_runtime_pass_variant(fxgl_runtime *rt, size_t e, size_t t
     if (e >= rt->effect_count) {
         return FXGL_VARIANT_NONE;
     }
-    gl_effect *ef = rt->effects[e];
+    gl_loaded_effect *ef = rt->effects[e];
     if (!ef->loaded || t >= ef->technique_count || !ef->techniques[t].passes ||
         p >= ef->techniques[t].src->pass_count || !ef->techniques[t].passes[p].program) {
         return FXGL_VARIANT_NONE;

@@ -245,7 +245,7 @@ static vis_source vis_texture(fxgl_inspect *in) {
     if (in->vis.effect >= rt->effect_count) {
         return s;
     }
-    const gl_effect *e = rt->effects[in->vis.effect];
+    const gl_loaded_effect *e = rt->effects[in->vis.effect];
     const fxgl_texture *t = &e->fx->textures[in->vis.texture];
     if (t->semantic) {
         s.w = rt->width;
@@ -263,7 +263,7 @@ static vis_source vis_texture(fxgl_inspect *in) {
         }
         bool depth = strcmp(t->semantic, "DEPTH") == 0;
         if (depth && gl_depth_texture(rt)) {
-            s.w = s.h = 0; // the program's depth attachment (depth.c): its own size
+            s.w = s.h = 0; // the program's depth attachment (fbo_depth.c): its own size
             s.tex = gl_depth_texture(rt);
             return s;
         }

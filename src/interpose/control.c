@@ -491,7 +491,7 @@ static void control_init(void) {
     }
 }
 
-ip_inspect *ip_inspect_create(fxgl_runtime *fx, const ip_effects *effects) {
+ip_inspect *ip_inspect_create(fxgl_runtime *fx, const ip_effect_host *effects) {
     ip_inspect *i = calloc(1, sizeof(*i));
     if (!i) {
         return NULL;
@@ -513,7 +513,7 @@ ip_inspect *ip_inspect_create(fxgl_runtime *fx, const ip_effects *effects) {
     // The preset the session uses (FXGL_PRESET, PresetPath, the installed default, a
     // switch since), not only FXGL_PRESET: screenshots and dumps are named after it.
     char preset[4096];
-    ip_effects_preset_path(preset, sizeof(preset));
+    ip_effect_host_preset_path(preset, sizeof(preset));
     if (preset[0]) {
         fxgl_inspect_set_preset(i->in, preset);
     } else if (cfg->preset[0]) {
@@ -521,7 +521,7 @@ ip_inspect *ip_inspect_create(fxgl_runtime *fx, const ip_effects *effects) {
     }
     // The effects that failed to compile, asked of this runtime's own effects.
     const char *file, *diagnostic;
-    for (size_t k = 0; ip_effects_failure(effects, k, &file, &diagnostic); k++) {
+    for (size_t k = 0; ip_effect_host_failure(effects, k, &file, &diagnostic); k++) {
         fxgl_inspect_add_failed(i->in, file, diagnostic);
     }
     pthread_mutex_lock(&control_lock);
@@ -607,7 +607,7 @@ static void run_command(void *user, const char *line, char *reply, size_t size) 
     ip_inspect *i = user;
     if (strncmp(line, "preset ", 7) == 0 && strcasecmp(line + 7, "next") != 0 &&
         strcasecmp(line + 7, "prev") != 0) { // a path: next and prev are the inspector's
-        ip_effects_select_preset(line + 7, reply, size);
+        ip_effect_host_select_preset(line + 7, reply, size);
         fxgl_log(strncmp(reply, "error", 5) == 0 ? FXGL_LOG_WARN : FXGL_LOG_INFO,
                  "control: %s: %s", line, reply);
         return;
@@ -628,15 +628,15 @@ static void run_command(void *user, const char *line, char *reply, size_t size) 
         break;
     case FXGL_COMMAND_PRESET_NEXT:
     case FXGL_COMMAND_PRESET_PREV:
-        // effects.c switches at every runtime's next frame, like the keys.
-        if (!ip_effects_switch_preset(r == FXGL_COMMAND_PRESET_NEXT ? 1 : -1)) {
+        // effect_host.c switches at every runtime's next frame, like the keys.
+        if (!ip_effect_host_switch_preset(r == FXGL_COMMAND_PRESET_NEXT ? 1 : -1)) {
             snprintf(reply, size, "error: no other preset beside the current one; nothing "
                      "changed");
         }
         break;
     case FXGL_COMMAND_PERFORMANCE: {
-        bool on = !ip_effects_performance_mode();
-        ip_effects_set_performance_mode(on);
+        bool on = !ip_effect_host_performance_mode();
+        ip_effect_host_set_performance_mode(on);
         snprintf(reply, size, "performance mode %s: the effects recompile in the background",
                  on ? "on" : "off");
         break;

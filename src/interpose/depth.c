@@ -7,7 +7,7 @@
  * UI's. As ReShade's generic depth add-on does on Windows, we watch the
  * program's depth attachments and count, per frame, the draw calls and
  * vertices drawn while each is bound; the one with the most (or a manual
- * choice) is copied into the effects' DEPTH (src/gl/depth.c), at the end of
+ * choice) is copied into the effects' DEPTH (src/gl/fbo_depth.c), at the end of
  * the frame or just before the program clears it.
  *
  * Hooks: handed out by default (FXGL_DEPTH=off or default: none), like the
@@ -884,7 +884,7 @@ bool ip_depth_command(const char *line, char *reply, size_t size) {
         return true;
     }
     trk.opt = o;
-    bool saved = ip_effects_save_depth(&o);
+    bool saved = ip_effect_host_save_depth(&o);
     size_t len = 0;
     append(reply, size, &len, "%s; ", saved ? "saved to the configuration"
                                             : "not saved (no configuration file to write)");

@@ -6,10 +6,10 @@
  * runtimes per share group, the log sink). It exports nothing but the hook
  * names (exports.map); everything here has hidden visibility.
  *
- * Sections follow the files: log.c, version.c, config.c (environment, read
+ * Sections follow the files: log.c, version.c, process_config.c (environment, read
  * once), real.c (the real dl, GLX and EGL functions), dlsym.c (the dlsym
  * hooks and the one {name, hook} table), glx.c and egl.c (the hooks),
- * context.c (share groups and drawables), frame.c (the frame hook).
+ * context.c (share groups and drawables), swap.c (the frame hook).
  */
 #ifndef FXGL_INTERPOSE_H
 #define FXGL_INTERPOSE_H
@@ -61,7 +61,7 @@ FXGL_INTERNAL void fxgl_log_errno(fxgl_log_level level, const char *fmt, ...)
         }                                                                                \
     } while (0)
 
-// --- config.c ---
+// --- process_config.c ---
 
 #define IP_CONFIG_PATH_MAX 4096
 
@@ -258,16 +258,17 @@ FXGL_INTERNAL bool ip_wayland_poll(void *wl_display, struct fxgl_input *out);
 // our objects and queue on it are destroyed while it is still alive.
 FXGL_INTERNAL void ip_wayland_display_gone(void *wl_display);
 
-// --- effects.c: configuration, preset and effects (read once per process) ---
+// --- effect_host.c: configuration, preset and effects (read once per process) ---
 
 struct fxgl_runtime;
 struct fxgl_gl_info;
 struct fxgl_effect;
-typedef struct ip_effects ip_effects; // one runtime's compiled effects and their preset state
+// one runtime's compiled effects and their preset state
+typedef struct ip_effect_host ip_effect_host;
 
 // True when the preset enables at least one technique (reads the
 // configuration and preset on first use); false: nothing to run, logged once.
-FXGL_INTERNAL bool ip_effects_wanted(void);
+FXGL_INTERNAL bool ip_effect_host_wanted(void);
 // --- warm.c: the compile worker's private context (fxgl_prewarm_effect) ---
 typedef struct ip_warm ip_warm;
 // NULL when FXGL_PREWARM=0 or out of memory. app describes the program's context; the
@@ -280,26 +281,26 @@ FXGL_INTERNAL void ip_warm_destroy(ip_warm *w);
 
 // One info line when a runtime's effects first reach the screen: the time since the
 // process started and how its programs were made (compiled, cached binaries).
-FXGL_INTERNAL void ip_effects_log_startup(struct fxgl_runtime *rt);
+FXGL_INTERNAL void ip_effect_host_log_startup(struct fxgl_runtime *rt);
 // The on-disk cache's program binaries for a runtime's desc (NULL: the cache is off).
-FXGL_INTERNAL const struct fxgl_program_cache *ip_effects_program_cache(void);
+FXGL_INTERNAL const struct fxgl_program_cache *ip_effect_host_program_cache(void);
 // Front-end compiles this runtime's worker finished (failed ones too) and first compiles
 // it took from another context of the process instead.
 // The k-th effect of fx whose first compile failed: its file name and first error
 // (both fx's); false past the last.
-FXGL_INTERNAL bool ip_effects_failure(const ip_effects *fx, size_t k, const char **file,
-                                      const char **diagnostic);
-FXGL_INTERNAL void ip_effects_compile_counts(const ip_effects *fx, unsigned *compiled,
-                                             unsigned *reused);
+FXGL_INTERNAL bool ip_effect_host_failure(const ip_effect_host *fx, size_t k, const char **file,
+                                          const char **diagnostic);
+FXGL_INTERNAL void ip_effect_host_compile_counts(const ip_effect_host *fx, unsigned *compiled,
+                                                 unsigned *reused);
 // Starts compiling the effects the preset uses for this context (GLSL
 // target, buffer size) on a worker thread (src/effects' reloader, which also
 // watches the files unless FXGL_RELOAD=0) and returns at once; nothing
-// reaches rt until ip_effects_frame delivers it, through the runtime's effect
+// reaches rt until ip_effect_host_frame delivers it, through the runtime's effect
 // set (src/effects; rt is its back end from here on). NULL when nothing is wanted
 // or the worker cannot start (logged).
-FXGL_INTERNAL ip_effects *ip_effects_load(struct fxgl_runtime *rt,
-                                          const struct fxgl_gl_info *info, int width,
-                                          int height);
+FXGL_INTERNAL ip_effect_host *ip_effect_host_load(struct fxgl_runtime *rt,
+                                                  const struct fxgl_gl_info *info, int width,
+                                                  int height);
 // Once per frame on the render thread, context current, before the frame
 // runs: acts on the requests below, notices a new drawable size (recompiles
 // in the background), and changes the set as a whole: finished compiles wait
@@ -310,23 +311,23 @@ FXGL_INTERNAL ip_effects *ip_effects_load(struct fxgl_runtime *rt,
 // (with the PresetTransitionDuration blend after a switch). Never waits for
 // a compile. False until the first set is in: the frame then passes through
 // untouched, as the reference shows nothing while loading.
-FXGL_INTERNAL bool ip_effects_frame(ip_effects *fx, int width, int height, double now);
+FXGL_INTERNAL bool ip_effect_host_frame(ip_effect_host *fx, int width, int height, double now);
 // Frees the compiled effects: only after the runtime that borrows them is gone.
-FXGL_INTERNAL void ip_effects_destroy(ip_effects *fx);
+FXGL_INTERNAL void ip_effect_host_destroy(ip_effect_host *fx);
 // Applies this frame's keys: technique toggles and KeyEffects here, and
 // KeyReload, KeyNextPreset, KeyPreviousPreset, KeyPerformanceMode through
-// the requests below (acted on by ip_effects_frame, this frame). Call it
-// before ip_effects_frame. False when KeyEffects has switched every effect off.
-FXGL_INTERNAL bool ip_effects_input(ip_effects *fx, const struct fxgl_input *in);
+// the requests below (acted on by ip_effect_host_frame, this frame). Call it
+// before ip_effect_host_frame. False when KeyEffects has switched every effect off.
+FXGL_INTERNAL bool ip_effect_host_input(ip_effect_host *fx, const struct fxgl_input *in);
 // True when a key is bound: KeyEffects, KeyReload, KeyNextPreset,
 // KeyPreviousPreset, KeyPerformanceMode or a technique's toggle key.
-FXGL_INTERNAL bool ip_effects_wants_input(const ip_effects *fx);
+FXGL_INTERNAL bool ip_effect_host_wants_input(const ip_effect_host *fx);
 // Requests, callable from any thread (toggle keys, the control socket). They
 // return at once; every runtime acts on them at its next frame
-// (ip_effects_frame), recompiling on its worker while the running versions
+// (ip_effect_host_frame), recompiling on its worker while the running versions
 // go on.
 // Recompiles every effect in use (KeyReload).
-FXGL_INTERNAL void ip_effects_request_reload(void);
+FXGL_INTERNAL void ip_effect_host_request_reload(void);
 // Switches to the preset step places away (+1 next, -1 previous) in the
 // current preset's directory: its .ini/.txt files that are presets (have a
 // Techniques key), sorted by name, wrapping around (KeyNextPreset,
@@ -335,20 +336,20 @@ FXGL_INTERNAL void ip_effects_request_reload(void);
 // one the runtimes' reload workers read ahead (a switch asked before they have
 // read it waits for it), and every runtime swaps in its worker's copy of the
 // new preset in the frame that acts on the switch.
-FXGL_INTERNAL bool ip_effects_switch_preset(int step);
+FXGL_INTERNAL bool ip_effect_host_switch_preset(int step);
 // Switches to the preset at path (absolute, .ini or .txt; `fxgl ctl preset
 // PATH`). Nothing read it ahead: each runtime's worker reads it and the switch
 // shows a frame or a few later. False (reply says why) when path is not one.
-FXGL_INTERNAL bool ip_effects_select_preset(const char *path, char *reply, size_t size);
+FXGL_INTERNAL bool ip_effect_host_select_preset(const char *path, char *reply, size_t size);
 // Performance mode on or off (KeyPerformanceMode toggles it): effects are
 // recompiled with the preset's values as constants
 // (__RESHADE_PERFORMANCE_MODE__=1) or back with uniforms.
-FXGL_INTERNAL void ip_effects_set_performance_mode(bool on);
-FXGL_INTERNAL bool ip_effects_performance_mode(void);
+FXGL_INTERNAL void ip_effect_host_set_performance_mode(bool on);
+FXGL_INTERNAL bool ip_effect_host_performance_mode(void);
 // The preset in use now, whatever chose it ("" none): for screenshot names and dumps.
-FXGL_INTERNAL void ip_effects_preset_path(char *out, size_t size);
+FXGL_INTERNAL void ip_effect_host_preset_path(char *out, size_t size);
 // [GENERAL] TextureSearchPaths as given to the runtime.
-FXGL_INTERNAL const char *const *ip_effects_texture_paths(size_t *count);
+FXGL_INTERNAL const char *const *ip_effect_host_texture_paths(size_t *count);
 
 // What the editing overlay (overlay.c) reads and changes, on the render thread, all
 // through the runtime's effect set (src/effects). One loaded effect of a runtime: its
@@ -358,7 +359,7 @@ struct fxgl_preset_effect;
 union fxgl_preset_value;
 struct fxgl_config;
 struct fxgl_technique_ref;
-typedef struct ip_effects_item {
+typedef struct ip_effect_host_item {
     const char *path;            // the effect file
     const char *file;            // its name, the preset's section ("LUT.fx")
     const struct fxgl_effect *effect;
@@ -366,47 +367,47 @@ typedef struct ip_effects_item {
     size_t member;               // the effect's index in the set
     size_t runtime_index;        // and in the runtime
     const char *reload_failure;  // the last recompile's error, the old version runs ("")
-} ip_effects_item;
+} ip_effect_host_item;
 // The configuration read at the first frame (keys, font), NULL before.
-FXGL_INTERNAL const struct fxgl_config *ip_effects_config(void);
-FXGL_INTERNAL size_t ip_effects_items(ip_effects *fx, ip_effects_item *out, size_t max);
+FXGL_INTERNAL const struct fxgl_config *ip_effect_host_config(void);
+FXGL_INTERNAL size_t ip_effect_host_items(ip_effect_host *fx, ip_effect_host_item *out, size_t max);
 // A new value of a member's uniform (its view's component count), into the runtime; it
 // ends a preset switch's blend of that uniform.
-FXGL_INTERNAL bool ip_effects_value(ip_effects *fx, size_t member, size_t uniform,
-                                    const union fxgl_preset_value *components);
-FXGL_INTERNAL bool ip_effects_enable(ip_effects *fx, size_t runtime_index, size_t technique,
-                                     bool on);
+FXGL_INTERNAL bool ip_effect_host_value(ip_effect_host *fx, size_t member, size_t uniform,
+                                        const union fxgl_preset_value *components);
+FXGL_INTERNAL bool ip_effect_host_enable(ip_effect_host *fx, size_t runtime_index, size_t technique,
+                                         bool on);
 // The render order, in the runtime's effect indices (fxgl_technique_info.effect).
-FXGL_INTERNAL bool ip_effects_order(ip_effects *fx, const struct fxgl_technique_ref *order,
-                                    size_t count);
+FXGL_INTERNAL bool ip_effect_host_order(ip_effect_host *fx, const struct fxgl_technique_ref *order,
+                                        size_t count);
 // Records the running state (values, enabled techniques, render order) in the current
 // preset file and writes it atomically (src/preset keeps what it does not understand).
 // reply says what happened; false when nothing was written (performance mode, no file).
-FXGL_INTERNAL bool ip_effects_save(ip_effects *fx, struct fxgl_runtime *rt, char *reply,
-                                   size_t size);
+FXGL_INTERNAL bool ip_effect_host_save(ip_effect_host *fx, struct fxgl_runtime *rt, char *reply,
+                                       size_t size);
 // The preprocessor definitions a member's effect can take (the names it tests, by the
 // reference's rule, and those defined for it), each with the value in force ("": the
 // effect's own default). Allocates: not for every frame.
 struct fxgl_preset_define_list;
-FXGL_INTERNAL bool ip_effects_defines(ip_effects *fx, size_t member,
-                                      struct fxgl_preset_define_list *out);
+FXGL_INTERNAL bool ip_effect_host_defines(ip_effect_host *fx, size_t member,
+                                          struct fxgl_preset_define_list *out);
 // Sets one definition of a member's effect ("" leaves it undefined) above the preset's and
 // recompiles the effect on the worker; the running version stays until the new one is in,
 // and stays when it fails (the error in the item's reload_failure). A save writes it into
 // the preset's section of the effect; a preset switch drops an unsaved one.
-FXGL_INTERNAL bool ip_effects_set_define(ip_effects *fx, size_t member, const char *name,
-                                         const char *value);
-// The presets beside the current one (its directory's files ip_effects_switch_preset steps
+FXGL_INTERNAL bool ip_effect_host_set_define(ip_effect_host *fx, size_t member, const char *name,
+                                             const char *value);
+// The presets beside the current one (its directory's files ip_effect_host_switch_preset steps
 // through), sorted, as file names; current: the current one's index.
 #define IP_PRESET_NAME 128
-FXGL_INTERNAL size_t ip_effects_presets(char (*names)[IP_PRESET_NAME], size_t max,
-                                        size_t *current);
+FXGL_INTERNAL size_t ip_effect_host_presets(char (*names)[IP_PRESET_NAME], size_t max,
+                                            size_t *current);
 // Switches to the preset name (a file name of the current preset's directory).
-FXGL_INTERNAL bool ip_effects_open_preset(const char *name);
+FXGL_INTERNAL bool ip_effect_host_open_preset(const char *name);
 // Saves the running state as a new preset name (".ini" added without .ini/.txt) in the
 // current preset's directory, atomically, never over an existing file, and switches to it.
-FXGL_INTERNAL bool ip_effects_save_as(ip_effects *fx, struct fxgl_runtime *rt,
-                                      const char *name, char *reply, size_t size);
+FXGL_INTERNAL bool ip_effect_host_save_as(ip_effect_host *fx, struct fxgl_runtime *rt,
+                                          const char *name, char *reply, size_t size);
 
 // --- overlay.c: the editing overlay (KeyOverlay) ---
 
@@ -420,7 +421,7 @@ FXGL_INTERNAL void ip_overlay_destroy(ip_overlay *ov);
 // open, acts on the input and builds the frame's list into ui. Returns true while open:
 // the caller then gives the effects' keys and the control keys no focus (the overlay has
 // it). Closed, it reads one key and touches nothing else.
-FXGL_INTERNAL bool ip_overlay_frame(ip_overlay *ov, ip_effects *fx, struct fxgl_runtime *rt,
+FXGL_INTERNAL bool ip_overlay_frame(ip_overlay *ov, ip_effect_host *fx, struct fxgl_runtime *rt,
                                     struct fxgl_ui *ui, const struct fxgl_input *in,
                                     int width, int height, double now);
 FXGL_INTERNAL bool ip_overlay_is_open(const ip_overlay *ov);
@@ -435,7 +436,7 @@ typedef enum ip_wsi {
 } ip_wsi;
 
 typedef struct ip_slot ip_slot;       // context.c: one per share group
-typedef struct ip_runtime ip_runtime; // frame.c: the group's GL side
+typedef struct ip_runtime ip_runtime; // swap.c: the group's GL side
 
 // What one drawable looked like at this swap (a copy; the record stays in context.c).
 typedef struct ip_drawable_state {
@@ -473,7 +474,7 @@ FXGL_INTERNAL void ip_drawable_set_native(ip_wsi wsi, void *dpy, uintptr_t id,
 FXGL_INTERNAL uintptr_t ip_drawable_native(ip_wsi wsi, void *dpy, uintptr_t id);
 FXGL_INTERNAL void ip_drawable_forget(ip_wsi wsi, void *dpy, uintptr_t id);
 
-// --- frame.c ---
+// --- swap.c ---
 
 // --- the compile context of specialised programs (variant_ctx.c) ---
 // A context in the current context's share group for the runtime's compile thread (made
@@ -578,8 +579,8 @@ FXGL_INTERNAL void ip_depth_runtime_gone(struct fxgl_runtime *fx);
 FXGL_INTERNAL void ip_depth_set_options(const ip_depth_options *opt);
 FXGL_INTERNAL void ip_depth_get_options(ip_depth_options *opt);
 // Writes opt as this program's [DEPTH:<program>] into the configuration file
-// (effects.c: the configuration is read there); false when it cannot.
-FXGL_INTERNAL bool ip_effects_save_depth(const ip_depth_options *opt);
+// (effect_host.c: the configuration is read there); false when it cannot.
+FXGL_INTERNAL bool ip_effect_host_save_depth(const ip_depth_options *opt);
 // The candidates drawn into in the last frame (and the chosen one), up to max.
 FXGL_INTERNAL size_t ip_depth_list(ip_depth_row *rows, size_t max, bool *counting);
 // The options and the candidates as text, rows separated by sep (snprintf-like).
@@ -642,7 +643,7 @@ FXGL_INTERNAL size_t ip_control_keys(const ip_keymap *map, const struct fxgl_inp
 typedef struct ip_inspect ip_inspect;
 struct fxgl_frame_desc;
 // effects: the runtime's effects, whose failed compiles the dump lists (NULL: none).
-FXGL_INTERNAL ip_inspect *ip_inspect_create(struct fxgl_runtime *fx, const ip_effects *effects);
+FXGL_INTERNAL ip_inspect *ip_inspect_create(struct fxgl_runtime *fx, const ip_effect_host *effects);
 // On the runtime's context, before the runtime is destroyed. Accepts NULL.
 FXGL_INTERNAL void ip_inspect_destroy(ip_inspect *in);
 // Its context is gone without being current: FXGL_DUMP is written from the

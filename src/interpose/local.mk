@@ -6,7 +6,7 @@ libfxgl_la_SOURCES = \
 	src/interpose/fxgl_interpose.h \
 	src/interpose/log.c \
 	src/interpose/version.c \
-	src/interpose/config.c \
+	src/interpose/process_config.c \
 	src/interpose/real.c \
 	src/interpose/dlsym.c \
 	src/interpose/glx.c \
@@ -16,10 +16,10 @@ libfxgl_la_SOURCES = \
 	src/interpose/context.c \
 	src/interpose/input.c \
 	src/interpose/wayland.c \
-	src/interpose/effects.c \
+	src/interpose/effect_host.c \
 	src/interpose/warm.c \
 	src/interpose/variant_ctx.c \
-	src/interpose/frame.c \
+	src/interpose/swap.c \
 	src/interpose/stats.c \
 	src/interpose/draws.c \
 	src/interpose/depth.c \
@@ -175,11 +175,11 @@ EXTRA_tests_interpose_test_preload_wine_DEPENDENCIES = $(ip_host_programs)
 
 # The library's sources built straight into a unit test, without the hook
 # names (IP_TEST_NO_EXPORTS), so config and table logic run under ASan too.
-check_PROGRAMS += tests/interpose/test_config
-tests_interpose_test_config_SOURCES = tests/interpose/test_config.c $(libfxgl_la_SOURCES)
-tests_interpose_test_config_CPPFLAGS = $(TEST_CPPFLAGS) $(X11_CFLAGS) $(GLX_CFLAGS) \
+check_PROGRAMS += tests/interpose/test_process_config
+tests_interpose_test_process_config_SOURCES = tests/interpose/test_process_config.c $(libfxgl_la_SOURCES)
+tests_interpose_test_process_config_CPPFLAGS = $(TEST_CPPFLAGS) $(X11_CFLAGS) $(GLX_CFLAGS) \
 	$(EGL_CFLAGS) $(WAYLAND_CLIENT_CFLAGS) $(XKBCOMMON_CFLAGS) -DIP_TEST_NO_EXPORTS
-tests_interpose_test_config_LDADD = libfxgl_effects.la libfxgl_preset.la $(TEST_LDADD) $(AX_PTHREAD_LIBS) -ldl
+tests_interpose_test_process_config_LDADD = libfxgl_effects.la libfxgl_preset.la $(TEST_LDADD) $(AX_PTHREAD_LIBS) -ldl
 
 # input.c against a private Xvfb, keys and pointer driven through XTest.
 check_PROGRAMS += tests/interpose/test_input

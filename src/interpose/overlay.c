@@ -7,7 +7,7 @@
  * (input.c / wayland.c) and lays out the panel into the inspection layer's
  * list (src/gl/ui.c), which is drawn after the effects. What it changes goes
  * through the calls everything else uses: technique on/off, values and
- * saving through effects.c (the preset's view of each effect, so a save
+ * saving through effect_host.c (the preset's view of each effect, so a save
  * writes what is shown), order through the effect set, presets and
  * performance mode through the same requests as their keys and `fxgl ctl`.
  *
@@ -151,7 +151,7 @@ struct ip_overlay {
 
 // What a frame lays out, rebuilt each frame while open in memory kept from the first.
 typedef struct ov_data {
-    ip_effects_item items[OV_ITEMS];
+    ip_effect_host_item items[OV_ITEMS];
     size_t item_count;
     fxgl_technique_ref order[OV_TECHS];
     size_t order_count;
@@ -316,7 +316,7 @@ static const char *tech_label(const fxgl_technique *t) {
 }
 
 static void add_variables(ip_overlay *ov, int item) {
-    const ip_effects_item *it = &ov->d->items[item];
+    const ip_effect_host_item *it = &ov->d->items[item];
     const fxgl_effect *e = it->effect;
     // Categories in the order they first appear, uncategorised variables first.
     const char *names[OV_CATS];
@@ -382,8 +382,8 @@ static void add_variables(ip_overlay *ov, int item) {
 
 // The selected effect's definitions, read again when its compiled version or an edit
 // changes (reading allocates; a frame that changes nothing reads nothing).
-static void read_defines(ip_overlay *ov, ip_effects *fx, int item) {
-    const ip_effects_item *it = &ov->d->items[item];
+static void read_defines(ip_overlay *ov, ip_effect_host *fx, int item) {
+    const ip_effect_host_item *it = &ov->d->items[item];
     if (ov->d->defines_of == it->effect && ov->d->defines_gen == ov->defines_gen) {
         return;
     }
@@ -391,7 +391,7 @@ static void read_defines(ip_overlay *ov, ip_effects *fx, int item) {
     ov->d->defines_gen = ov->defines_gen;
     ov->d->define_count = 0;
     fxgl_preset_define_list list;
-    if (!ip_effects_defines(fx, it->member, &list)) {
+    if (!ip_effect_host_defines(fx, it->member, &list)) {
         return;
     }
     for (size_t i = 0; i < list.count && ov->d->define_count < OV_DEFS; i++) {
@@ -406,9 +406,9 @@ static void read_defines(ip_overlay *ov, ip_effects *fx, int item) {
     fxgl_preset_define_list_finish(&list);
 }
 
-static void add_defines(ip_overlay *ov, ip_effects *fx, int item) {
+static void add_defines(ip_overlay *ov, ip_effect_host *fx, int item) {
     read_defines(ov, fx, item);
-    const ip_effects_item *it = &ov->d->items[item];
+    const ip_effect_host_item *it = &ov->d->items[item];
     ov_cat *cat = category(ov, it->file, "#Preprocessor definitions", false);
     bool open = !cat || cat->open;
     ov_row *h = add_row(ov, ROW_CATEGORY);
@@ -430,12 +430,12 @@ static void add_defines(ip_overlay *ov, ip_effects *fx, int item) {
 // The presets beside the current one, read when the current one changed or after a save.
 static void add_presets(ip_overlay *ov) {
     char path[sizeof(ov->d->presets_for)];
-    ip_effects_preset_path(path, sizeof(path));
+    ip_effect_host_preset_path(path, sizeof(path));
     if (ov->presets_stale || strcmp(path, ov->d->presets_for) != 0) {
         ov->presets_stale = false;
         snprintf(ov->d->presets_for, sizeof(ov->d->presets_for), "%s", path);
-        ov->d->preset_count = ip_effects_presets(ov->d->presets, OV_PRESETS,
-                                                 &ov->d->preset_current);
+        ov->d->preset_count = ip_effect_host_presets(ov->d->presets, OV_PRESETS,
+                                                     &ov->d->preset_current);
     }
     ov_row *t = add_row(ov, ROW_TITLE);
     if (t) {
@@ -459,7 +459,7 @@ static bool same_row(const ov_row *a, const ov_row *b) {
            a->index == b->index;
 }
 
-static void build_rows(ip_overlay *ov, ip_effects *fx, fxgl_runtime *rt, fxgl_ui *ui) {
+static void build_rows(ip_overlay *ov, ip_effect_host *fx, fxgl_runtime *rt, fxgl_ui *ui) {
     // The cursor stays on its row when rows appear or go above it (an error listed, a
     // search typed, a recompile's new version), unless a move placed it (want_cursor_order).
     ov_row was = {.kind = ROW_TITLE};
@@ -469,7 +469,7 @@ static void build_rows(ip_overlay *ov, ip_effects *fx, fxgl_runtime *rt, fxgl_ui
         was = ov->d->rows[ov->cursor];
     }
     ov->d->row_count = 0;
-    ov->d->item_count = ip_effects_items(fx, ov->d->items, OV_ITEMS);
+    ov->d->item_count = ip_effect_host_items(fx, ov->d->items, OV_ITEMS);
     size_t count = fxgl_runtime_technique_count(rt);
     ov->d->order_count = 0;
     add_row(ov, ROW_SEARCH);
@@ -517,7 +517,7 @@ static void build_rows(ip_overlay *ov, ip_effects *fx, fxgl_runtime *rt, fxgl_ui
             reload_listed[item] = true; // once, under the effect's first technique listed
             // A recompile (a definition edited, the file changed) failed: the old version
             // is what runs.
-            const ip_effects_item *it = &ov->d->items[item];
+            const ip_effect_host_item *it = &ov->d->items[item];
             size_t dir = strlen(it->path) - strlen(it->file);
             if (strncmp(reload, it->path, dir) == 0) {
                 reload += dir; // "Overlay.fx(33, 25): error: ...": the directory is known
@@ -563,7 +563,7 @@ static void build_rows(ip_overlay *ov, ip_effects *fx, fxgl_runtime *rt, fxgl_ui
         if (t) {
             snprintf(t->text, sizeof(t->text), "Variables of %s", ov->d->items[selected_item].file);
         }
-        if (ip_effects_performance_mode()) {
+        if (ip_effect_host_performance_mode()) {
             ov_row *r = add_row(ov, ROW_NOTE);
             if (r) {
                 snprintf(r->text, sizeof(r->text), "performance mode: values are constants");
@@ -613,14 +613,14 @@ static bool var_of(ip_overlay *ov, const ov_row *r, ov_var *v) {
     if (r->kind != ROW_VAR) {
         return false;
     }
-    const ip_effects_item *it = &ov->d->items[r->item];
+    const ip_effect_host_item *it = &ov->d->items[r->item];
     v->u = &it->effect->uniforms[r->uniform];
     v->p = &it->view->uniforms[r->uniform];
     memcpy(v->val, v->p->value, sizeof(v->val));
     const fxgl_annotations *a = &v->u->annotations;
     v->type = ann_string(a, "ui_type");
     v->type = v->type ? v->type : "";
-    v->editable = !ann_true(a, "noedit") && !ip_effects_performance_mode();
+    v->editable = !ann_true(a, "noedit") && !ip_effect_host_performance_mode();
     double lo = 0, hi = 0;
     bool has_lo = ann_number(a, "ui_min", &lo), has_hi = ann_number(a, "ui_max", &hi);
     v->has_range = has_lo && has_hi && hi > lo;
@@ -664,11 +664,11 @@ static void set_value(ov_var *v, int c, double x) {
 }
 
 // The edited value into the set (its view, the runtime, a running blend ends).
-static void changed(ip_overlay *ov, ip_effects *fx, const ov_row *r, const ov_var *v) {
-    ip_effects_value(fx, ov->d->items[r->item].member, (size_t)r->uniform, v->val);
+static void changed(ip_overlay *ov, ip_effect_host *fx, const ov_row *r, const ov_var *v) {
+    ip_effect_host_value(fx, ov->d->items[r->item].member, (size_t)r->uniform, v->val);
 }
 
-static void adjust(ip_overlay *ov, ip_effects *fx, fxgl_runtime *rt, const ov_row *r, int dir) {
+static void adjust(ip_overlay *ov, ip_effect_host *fx, fxgl_runtime *rt, const ov_row *r, int dir) {
     ov_var v;
     if (!var_of(ov, r, &v) || !v.editable) {
         return;
@@ -686,7 +686,7 @@ static void adjust(ip_overlay *ov, ip_effects *fx, fxgl_runtime *rt, const ov_ro
     changed(ov, fx, r, &v);
 }
 
-static void reset(ip_overlay *ov, ip_effects *fx, fxgl_runtime *rt, const ov_row *r) {
+static void reset(ip_overlay *ov, ip_effect_host *fx, fxgl_runtime *rt, const ov_row *r) {
     ov_var v;
     if (!var_of(ov, r, &v) || !v.editable) {
         return;
@@ -700,18 +700,18 @@ static void reset(ip_overlay *ov, ip_effects *fx, fxgl_runtime *rt, const ov_row
 
 // --- actions ---
 
-static void toggle_technique(ip_overlay *ov, ip_effects *fx, fxgl_runtime *rt,
+static void toggle_technique(ip_overlay *ov, ip_effect_host *fx, fxgl_runtime *rt,
                              const ov_row *r) {
     fxgl_technique_info t;
     if (!fxgl_runtime_technique(rt, (size_t)r->order, &t)) {
         return;
     }
-    ip_effects_enable(fx, t.effect, t.technique, !t.enabled);
+    ip_effect_host_enable(fx, t.effect, t.technique, !t.enabled);
     snprintf(ov->message, sizeof(ov->message), "%s %s", t.name, t.enabled ? "off" : "on");
 }
 
 // Moves the technique at order position from to position to (the others shift).
-static void move_technique(ip_overlay *ov, ip_effects *fx, int from, int to) {
+static void move_technique(ip_overlay *ov, ip_effect_host *fx, int from, int to) {
     int n = (int)ov->d->order_count;
     if (from < 0 || to < 0 || from >= n || to >= n || from == to) {
         return;
@@ -723,7 +723,7 @@ static void move_technique(ip_overlay *ov, ip_effects *fx, int from, int to) {
         memmove(&ov->d->order[to + 1], &ov->d->order[to], (size_t)(from - to) * sizeof(moved));
     }
     ov->d->order[to] = moved;
-    ip_effects_order(fx, ov->d->order, ov->d->order_count);
+    ip_effect_host_order(fx, ov->d->order, ov->d->order_count);
     ov->want_cursor_order = to;
     snprintf(ov->message, sizeof(ov->message), "moved to position %d", to + 1);
 }
@@ -738,15 +738,15 @@ static int neighbour_order(const ip_overlay *ov, int row, int dir) {
     return -1;
 }
 
-static void save(ip_overlay *ov, ip_effects *fx, fxgl_runtime *rt) {
-    ip_effects_save(fx, rt, ov->message, sizeof(ov->message));
+static void save(ip_overlay *ov, ip_effect_host *fx, fxgl_runtime *rt) {
+    ip_effect_host_save(fx, rt, ov->message, sizeof(ov->message));
     fxgl_log(strncmp(ov->message, "error", 5) == 0 ? FXGL_LOG_WARN : FXGL_LOG_INFO,
              "overlay: %s", ov->message);
 }
 
 // Enter on a definition: the first starts typing its value, the second applies it (the
 // effect recompiles on the worker; the running version stays until the new one is in).
-static void define_enter(ip_overlay *ov, ip_effects *fx, const ov_row *r) {
+static void define_enter(ip_overlay *ov, ip_effect_host *fx, const ov_row *r) {
     const char *name = ov->d->define_name[r->index];
     if (ov->editing != r->index) {
         ov->editing = r->index;
@@ -755,7 +755,7 @@ static void define_enter(ip_overlay *ov, ip_effects *fx, const ov_row *r) {
         return;
     }
     ov->editing = -1;
-    if (ip_effects_set_define(fx, ov->d->items[r->item].member, name, ov->edit)) {
+    if (ip_effect_host_set_define(fx, ov->d->items[r->item].member, name, ov->edit)) {
         ov->defines_gen++;
         snprintf(ov->message, sizeof(ov->message), "%s=%s: recompiling", name,
                  ov->edit[0] ? ov->edit : "(default)");
@@ -765,8 +765,8 @@ static void define_enter(ip_overlay *ov, ip_effects *fx, const ov_row *r) {
     fxgl_log(FXGL_LOG_INFO, "overlay: %s", ov->message);
 }
 
-static void save_as(ip_overlay *ov, ip_effects *fx, fxgl_runtime *rt) {
-    ip_effects_save_as(fx, rt, ov->save_as, ov->message, sizeof(ov->message));
+static void save_as(ip_overlay *ov, ip_effect_host *fx, fxgl_runtime *rt) {
+    ip_effect_host_save_as(fx, rt, ov->save_as, ov->message, sizeof(ov->message));
     bool ok = strncmp(ov->message, "error", 5) != 0;
     fxgl_log(ok ? FXGL_LOG_INFO : FXGL_LOG_WARN, "overlay: %s", ov->message);
     if (ok) {
@@ -775,12 +775,12 @@ static void save_as(ip_overlay *ov, ip_effects *fx, fxgl_runtime *rt) {
     ov->presets_stale = true;
 }
 
-static void activate(ip_overlay *ov, ip_effects *fx, fxgl_runtime *rt, const ov_row *r) {
+static void activate(ip_overlay *ov, ip_effect_host *fx, fxgl_runtime *rt, const ov_row *r) {
     switch (r->kind) {
     case ROW_DEFINE: define_enter(ov, fx, r); break;
     case ROW_PRESET_FILE:
         snprintf(ov->message, sizeof(ov->message), "%s %s",
-                 ip_effects_open_preset(ov->d->presets[r->index]) ? "switching to"
+                 ip_effect_host_open_preset(ov->d->presets[r->index]) ? "switching to"
                                                                  : "error: cannot open",
                  ov->d->presets[r->index]);
         break;
@@ -802,13 +802,13 @@ static void activate(ip_overlay *ov, ip_effects *fx, fxgl_runtime *rt, const ov_
     case ROW_PERF: {
         // Turning it on folds the preset's values into the code: the values shown are
         // saved first, as the reference does, or the edits since the last save would go.
-        bool on = !ip_effects_performance_mode();
+        bool on = !ip_effect_host_performance_mode();
         char saved[256] = "";
         if (on) {
             save(ov, fx, rt);
             snprintf(saved, sizeof(saved), " (%.200s)", ov->message);
         }
-        ip_effects_set_performance_mode(on);
+        ip_effect_host_set_performance_mode(on);
         snprintf(ov->message, sizeof(ov->message), "performance mode %s: recompiling%.210s",
                  on ? "on" : "off", saved);
         break;
@@ -849,7 +849,7 @@ static void move_cursor(ip_overlay *ov, int dir) {
     }
 }
 
-static void keys(ip_overlay *ov, ip_effects *fx, fxgl_runtime *rt, const fxgl_input *in) {
+static void keys(ip_overlay *ov, ip_effect_host *fx, fxgl_runtime *rt, const fxgl_input *in) {
     bool ctrl = in->key_down[VK_CONTROL], alt = in->key_down[VK_MENU];
     ov_row *r = ov->cursor >= 0 && (size_t)ov->cursor < ov->d->row_count ? &ov->d->rows[ov->cursor]
                                                                        : NULL;
@@ -902,7 +902,7 @@ static void keys(ip_overlay *ov, ip_effects *fx, fxgl_runtime *rt, const fxgl_in
             adjust(ov, fx, rt, r, dir);
         } else if (r->kind == ROW_PRESET && in->key_pressed[dir < 0 ? VK_LEFT : VK_RIGHT]) {
             snprintf(ov->message, sizeof(ov->message), "%s",
-                     ip_effects_switch_preset(dir) ? "switching preset"
+                     ip_effect_host_switch_preset(dir) ? "switching preset"
                                                    : "no other preset beside this one");
         }
     }
@@ -1121,7 +1121,7 @@ static void draw_rows(ip_overlay *ov, fxgl_ui *ui, const ov_layout *L, fxgl_runt
             break;
         case ROW_PRESET: {
             char path[1024];
-            ip_effects_preset_path(path, sizeof(path));
+            ip_effect_host_preset_path(path, sizeof(path));
             const char *base = strrchr(path, '/');
             snprintf(line, sizeof(line), "Preset  < %.200s >   [Save: Ctrl+S]",
                      base ? base + 1 : path[0] ? path : "(none)");
@@ -1130,7 +1130,7 @@ static void draw_rows(ip_overlay *ov, fxgl_ui *ui, const ov_layout *L, fxgl_runt
         }
         case ROW_PERF:
             snprintf(line, sizeof(line), "[%c] Performance mode (Ctrl+P)    Tab: statistics",
-                     ip_effects_performance_mode() ? 'x' : ' ');
+                     ip_effect_host_performance_mode() ? 'x' : ' ');
             text_line(ui, L, y, line, C_TEXT);
             break;
         case ROW_TECH: {
@@ -1211,7 +1211,7 @@ static int row_at(const ip_overlay *ov, const ov_layout *L, float y) {
     return -1;
 }
 
-static void slider_to(ip_overlay *ov, ip_effects *fx, fxgl_runtime *rt, const ov_layout *L,
+static void slider_to(ip_overlay *ov, ip_effect_host *fx, fxgl_runtime *rt, const ov_layout *L,
                       const ov_row *r, float mx) {
     ov_var v;
     if (!var_of(ov, r, &v) || !v.editable || !v.has_range || v.p->type == FXGL_PRESET_BOOL) {
@@ -1225,7 +1225,7 @@ static void slider_to(ip_overlay *ov, ip_effects *fx, fxgl_runtime *rt, const ov
     changed(ov, fx, r, &v);
 }
 
-static void mouse(ip_overlay *ov, ip_effects *fx, fxgl_runtime *rt, const ov_layout *L,
+static void mouse(ip_overlay *ov, ip_effect_host *fx, fxgl_runtime *rt, const ov_layout *L,
                   const fxgl_input *in) {
     float mx = in->mouse_x, my = in->mouse_y;
     bool inside = mx >= L->x && mx < L->x + L->w && my >= L->y && my < L->y + L->h;
@@ -1270,7 +1270,7 @@ static void mouse(ip_overlay *ov, ip_effects *fx, fxgl_runtime *rt, const ov_lay
 }
 
 static float font_px(int height) {
-    const fxgl_config *c = ip_effects_config();
+    const fxgl_config *c = ip_effect_host_config();
     float scale = c && c->font_scale > 0 ? c->font_scale : 1.0f;
     float px = roundf(18.0f * (float)height / 1080.0f * scale);
     return px < 12.0f * scale ? 12.0f * scale : px;
@@ -1281,17 +1281,17 @@ static const char *font_path(void) {
     if (ip->font_set) {
         return ip->font; // "" : the built-in face
     }
-    const fxgl_config *c = ip_effects_config();
+    const fxgl_config *c = ip_effect_host_config();
     return c && c->font_path ? c->font_path
                              : "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
 }
 
-bool ip_overlay_frame(ip_overlay *ov, ip_effects *fx, fxgl_runtime *rt, fxgl_ui *ui,
+bool ip_overlay_frame(ip_overlay *ov, ip_effect_host *fx, fxgl_runtime *rt, fxgl_ui *ui,
                       const fxgl_input *in, int width, int height, double now) {
     if (!ov) {
         return false;
     }
-    const fxgl_config *c = ip_effects_config();
+    const fxgl_config *c = ip_effect_host_config();
     const fxgl_preset_key *k = c ? &c->key_overlay : NULL;
     if (in && in->has_focus && k && k->vk > 0 && k->vk < FXGL_INPUT_KEYS &&
         in->key_pressed[k->vk] && (bool)in->key_down[VK_CONTROL] == k->ctrl &&

@@ -228,7 +228,7 @@ void ip_warm_effect(void *user, const fxgl_effect *effect, bool first) {
     }
     char reason[256];
     if (!fxgl_prewarm_effect_cached(&w->gl, &w->info, effect, atomic_load(&w->width),
-                                    atomic_load(&w->height), ip_effects_program_cache(),
+                                    atomic_load(&w->height), ip_effect_host_program_cache(),
                                     reason, sizeof(reason))) {
         fxgl_log(FXGL_LOG_DEBUG, "prewarm skipped: %s", reason);
     }

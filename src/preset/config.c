@@ -29,8 +29,7 @@
 #error "FXGL_DATADIR (the installed data directory) must be defined by the build"
 #endif
 
-static const char *env_get(const fxgl_config_env *env, const char *name)
-{
+static const char *env_get(const fxgl_config_env *env, const char *name) {
     size_t len = strlen(name);
     for (const char *const *e = env != NULL ? env->envp : NULL; e != NULL && *e != NULL; e++) {
         if (strncmp(*e, name, len) == 0 && (*e)[len] == '=') {
@@ -41,14 +40,12 @@ static const char *env_get(const fxgl_config_env *env, const char *name)
 }
 
 // A variable that is set and not empty (XDG: an empty value means unset).
-static const char *env_value(const fxgl_config_env *env, const char *name)
-{
+static const char *env_value(const fxgl_config_env *env, const char *name) {
     const char *value = env_get(env, name);
     return value != NULL && value[0] != '\0' ? value : NULL;
 }
 
-static char *join(const char *a, const char *b)
-{
+static char *join(const char *a, const char *b) {
     size_t la = strlen(a);
     size_t lb = strlen(b);
     bool slash = la > 0 && a[la - 1] != '/';
@@ -63,15 +60,13 @@ static char *join(const char *a, const char *b)
     return out;
 }
 
-static const char *data_dir(const fxgl_config_env *env)
-{
+static const char *data_dir(const fxgl_config_env *env) {
     const char *value = env_value(env, "FXGL_DATA_DIR");
     return value != NULL ? value : FXGL_DATADIR;
 }
 
 // $XDG_<name>_HOME, else $HOME/<fallback>; NULL when neither is known.
-static char *xdg_home(const fxgl_config_env *env, const char *variable, const char *fallback)
-{
+static char *xdg_home(const fxgl_config_env *env, const char *variable, const char *fallback) {
     const char *value = env_value(env, variable);
     if (value != NULL && value[0] == '/') {
         return preset_strdup(value);
@@ -80,8 +75,7 @@ static char *xdg_home(const fxgl_config_env *env, const char *variable, const ch
     return home != NULL ? join(home, fallback) : NULL;
 }
 
-size_t fxgl_config_candidates(const fxgl_config_env *env, char **out, size_t max)
-{
+size_t fxgl_config_candidates(const fxgl_config_env *env, char **out, size_t max) {
     size_t n = 0;
 #define ADD(expr)                                                                          \
     do {                                                                                   \
@@ -159,8 +153,7 @@ typedef struct config_reader {
 
 // Elements of section/key from the first layer that has it; *layer gets its index.
 static const char *const *layer_get(const config_reader *r, const char *section,
-                                    const char *key, size_t *count, size_t *layer)
-{
+                                    const char *key, size_t *count, size_t *layer) {
     for (size_t i = 0; i < r->count; i++) {
         const char *const *elements = fxgl_ini_get(r->layers[i].ini, section, key, count);
         if (elements != NULL) {
@@ -173,8 +166,7 @@ static const char *const *layer_get(const config_reader *r, const char *section,
 }
 
 static void warn_at(const config_reader *r, size_t layer, const char *section, const char *key,
-                    const char *fmt, const char *arg)
-{
+                    const char *fmt, const char *arg) {
     preset_diagf(r->sink, FXGL_PRESET_WARNING, r->layers[layer].path,
                  fxgl_ini_line(r->layers[layer].ini, section, key), fmt, arg);
 }
@@ -182,8 +174,7 @@ static void warn_at(const config_reader *r, size_t layer, const char *section, c
 // Resolves a path as written in a file or the environment: `\` -> `/`, `~/` -> $HOME,
 // relative -> base/..., a trailing `**` -> recursive.
 static bool make_path(const fxgl_config_env *env, const char *raw, const char *base,
-                      fxgl_config_path *out)
-{
+                      fxgl_config_path *out) {
     char *text = preset_strdup(raw);
     if (text == NULL) {
         return false;
@@ -222,13 +213,11 @@ static bool make_path(const fxgl_config_env *env, const char *raw, const char *b
     return out->path != NULL;
 }
 
-bool fxgl_config_path_parse(const char *raw, const char *base, fxgl_config_path *out)
-{
+bool fxgl_config_path_parse(const char *raw, const char *base, fxgl_config_path *out) {
     return make_path(NULL, raw, base, out);
 }
 
-static void free_paths(fxgl_config_path *paths, size_t count)
-{
+static void free_paths(fxgl_config_path *paths, size_t count) {
     for (size_t i = 0; paths != NULL && i < count; i++) {
         free(paths[i].path);
     }
@@ -236,8 +225,7 @@ static void free_paths(fxgl_config_path *paths, size_t count)
 }
 
 static bool set_paths(fxgl_config_path **paths, size_t *count, char *const *raw,
-                      const char *const *bases, size_t n, const fxgl_config_env *env)
-{
+                      const char *const *bases, size_t n, const fxgl_config_env *env) {
     fxgl_config_path *fresh = calloc(n + 1, sizeof(*fresh));
     if (fresh == NULL) {
         return false;
@@ -261,8 +249,7 @@ static bool set_paths(fxgl_config_path **paths, size_t *count, char *const *raw,
 
 // Search paths from a file key (relative to that file), if any layer has it.
 static void read_paths(config_reader *r, const char *key, fxgl_config_path **paths,
-                       size_t *count)
-{
+                       size_t *count) {
     size_t n;
     size_t layer;
     const char *const *elements = layer_get(r, "GENERAL", key, &n, &layer);
@@ -281,8 +268,7 @@ static void read_paths(config_reader *r, const char *key, fxgl_config_path **pat
     free(bases);
 }
 
-static bool parse_bool_text(const char *text, bool *out)
-{
+static bool parse_bool_text(const char *text, bool *out) {
     static const char *const yes[] = {"1", "true", "yes", "on"};
     static const char *const no[] = {"0", "false", "no", "off"};
     for (size_t i = 0; i < 4; i++) {
@@ -298,8 +284,7 @@ static bool parse_bool_text(const char *text, bool *out)
     return false;
 }
 
-static void read_bool(config_reader *r, const char *section, const char *key, bool *out)
-{
+static void read_bool(config_reader *r, const char *section, const char *key, bool *out) {
     size_t n;
     size_t layer;
     if (layer_get(r, section, key, &n, &layer) != NULL) {
@@ -307,8 +292,7 @@ static void read_bool(config_reader *r, const char *section, const char *key, bo
     }
 }
 
-static void read_key_binding(config_reader *r, const char *key, fxgl_preset_key *out)
-{
+static void read_key_binding(config_reader *r, const char *key, fxgl_preset_key *out) {
     size_t n;
     size_t layer;
     const char *const *elements = layer_get(r, "INPUT", key, &n, &layer);
@@ -320,8 +304,7 @@ static void read_key_binding(config_reader *r, const char *key, fxgl_preset_key 
     }
 }
 
-static bool replace_string(char **field, const char *value)
-{
+static bool replace_string(char **field, const char *value) {
     char *copy = value != NULL ? preset_strdup(value) : NULL;
     if (value != NULL && copy == NULL) {
         return false;
@@ -332,8 +315,7 @@ static bool replace_string(char **field, const char *value)
 }
 
 static bool replace_path(char **field, const fxgl_config_env *env, const char *raw,
-                         const char *base)
-{
+                         const char *base) {
     fxgl_config_path path = {0};
     if (!make_path(env, raw, base, &path)) {
         return false;
@@ -343,8 +325,7 @@ static bool replace_path(char **field, const fxgl_config_env *env, const char *r
     return true;
 }
 
-static bool parse_level(const char *text, fxgl_config_log_level *out)
-{
+static bool parse_level(const char *text, fxgl_config_log_level *out) {
     static const char *const names[] = {"error", "warn", "info", "debug"};
     for (int i = 0; i < 4; i++) {
         if (strcasecmp(text, names[i]) == 0 || (text[0] == '0' + i && text[1] == '\0')) {
@@ -361,8 +342,7 @@ static bool parse_level(const char *text, fxgl_config_log_level *out)
 
 // Splits a comma list with the INI rules (",," is a comma) by parsing it as one key.
 static bool split_list(const char *text, fxgl_ini **holder, const char *const **elements,
-                       size_t *count)
-{
+                       size_t *count) {
     size_t len = strlen(text);
     char *line = malloc(len + 3);
     *holder = fxgl_ini_create();
@@ -378,8 +358,7 @@ static bool split_list(const char *text, fxgl_ini **holder, const char *const **
 }
 
 static bool set_strings(char ***field, size_t *field_count, const char *const *elements,
-                        size_t count)
-{
+                        size_t count) {
     char **fresh = calloc(count + 1, sizeof(*fresh));
     if (fresh == NULL) {
         return false;
@@ -403,8 +382,7 @@ static bool set_strings(char ***field, size_t *field_count, const char *const *e
     return true;
 }
 
-static void read_files(config_reader *r, fxgl_config *config)
-{
+static void read_files(config_reader *r, fxgl_config *config) {
     char *candidates[CONFIG_MAX_CANDIDATES];
     size_t n = fxgl_config_candidates(r->env, candidates, CONFIG_MAX_CANDIDATES);
     const char *explicit_path = env_value(r->env, "FXGL_CONFIG");
@@ -449,8 +427,7 @@ static void read_files(config_reader *r, fxgl_config *config)
     }
 }
 
-static void set_defaults(config_reader *r, fxgl_config *config)
-{
+static void set_defaults(config_reader *r, fxgl_config *config) {
     const fxgl_config_env *env = r->env;
     const char *program_dir = env != NULL && env->program_dir != NULL && env->program_dir[0]
                                   ? env->program_dir
@@ -499,7 +476,7 @@ static void set_defaults(config_reader *r, fxgl_config *config)
     // reference ships none; its overlay key is Home, which this takes the place of).
     config->key_effects = (fxgl_preset_key){.vk = 0x24};
     // The editing overlay on Home, as the reference's KeyOverlay. Where KeyEffects is the
-    // same key (both defaults), the overlay takes it (src/interpose/effects.c).
+    // same key (both defaults), the overlay takes it (src/interpose/effect_host.c).
     config->key_overlay = (fxgl_preset_key){.vk = 0x24};
     config->font_scale = 1.0f;
     config->force_shortcut_modifiers = true;
@@ -510,16 +487,14 @@ static void set_defaults(config_reader *r, fxgl_config *config)
 }
 
 // "PresetPath in FILE:LINE", for the line that says which preset is used.
-static void set_origin(config_reader *r, fxgl_config *config, size_t layer, const char *key)
-{
+static void set_origin(config_reader *r, fxgl_config *config, size_t layer, const char *key) {
     char buf[4200];
     snprintf(buf, sizeof(buf), "%s in %s:%u", key, r->layers[layer].path,
              fxgl_ini_line(r->layers[layer].ini, "GENERAL", key));
     r->oom |= !replace_string(&config->preset_origin, buf);
 }
 
-static void read_general(config_reader *r, fxgl_config *config)
-{
+static void read_general(config_reader *r, fxgl_config *config) {
     size_t n;
     size_t layer;
     const char *const *elements;
@@ -576,8 +551,7 @@ static void read_general(config_reader *r, fxgl_config *config)
     }
 }
 
-static void read_input_and_log(config_reader *r, fxgl_config *config)
-{
+static void read_input_and_log(config_reader *r, fxgl_config *config) {
     read_key_binding(r, "KeyEffects", &config->key_effects);
     read_key_binding(r, "KeyReload", &config->key_reload);
     read_key_binding(r, "KeyNextPreset", &config->key_next_preset);
@@ -618,8 +592,7 @@ static void read_input_and_log(config_reader *r, fxgl_config *config)
 
 // [DEPTH], then [DEPTH:<program>] over it: a configuration shared by several
 // programs keeps one choice per program, as the reference's per-game ini does.
-static void read_depth(config_reader *r, fxgl_config *config)
-{
+static void read_depth(config_reader *r, fxgl_config *config) {
     config->depth_aspect = true;
     char program_section[160];
     const char *name = r->env != NULL && r->env->program_name ? r->env->program_name : "";
@@ -646,8 +619,7 @@ static void read_depth(config_reader *r, fxgl_config *config)
 }
 
 bool fxgl_config_save_depth(const fxgl_config *config, const char *program,
-                            const fxgl_preset_sink *sink)
-{
+                            const fxgl_preset_sink *sink) {
     if (config->save_path == NULL) {
         return false;
     }
@@ -673,15 +645,13 @@ bool fxgl_config_save_depth(const fxgl_config *config, const char *program,
     return ok;
 }
 
-static void env_warn(const config_reader *r, const char *name, const char *value)
-{
+static void env_warn(const config_reader *r, const char *name, const char *value) {
     preset_diagf(r->sink, FXGL_PRESET_WARNING, "environment", 0, "%s='%s' is not understood",
                  name, value);
 }
 
 static void env_paths(config_reader *r, const char *name, fxgl_config_path **paths,
-                      size_t *count)
-{
+                      size_t *count) {
     const char *value = env_value(r->env, name);
     if (value == NULL) {
         return;
@@ -715,8 +685,7 @@ static void env_paths(config_reader *r, const char *name, fxgl_config_path **pat
     r->oom |= !ok;
 }
 
-static void env_bool(config_reader *r, const char *name, bool *out)
-{
+static void env_bool(config_reader *r, const char *name, bool *out) {
     const char *value = env_value(r->env, name);
     if (value != NULL && !parse_bool_text(value, out)) {
         env_warn(r, name, value);
@@ -725,8 +694,7 @@ static void env_bool(config_reader *r, const char *name, bool *out)
 
 // A preset given by name ("default", "mine"): no directory, no .ini, and no file of that
 // name in the working directory (which keeps its meaning of a path).
-static bool is_preset_name(const char *value)
-{
+static bool is_preset_name(const char *value) {
     size_t len = strlen(value);
     return strpbrk(value, "/\\") == NULL && value[0] != '.' && value[0] != '~' &&
            !(len >= 4 && strcasecmp(value + len - 4, ".ini") == 0) && access(value, F_OK) != 0;
@@ -734,8 +702,7 @@ static bool is_preset_name(const char *value)
 
 // NAME -> $XDG_DATA_HOME/fxgl/presets/NAME.ini when that exists, else the installed
 // presets/NAME.ini (which the preset loader reports when it is missing too).
-static char *named_preset(const fxgl_config_env *env, const char *name)
-{
+static char *named_preset(const fxgl_config_env *env, const char *name) {
     size_t len = strlen(name);
     char *file = malloc(len + sizeof("presets/.ini"));
     if (file == NULL) {
@@ -766,8 +733,7 @@ static char *named_preset(const fxgl_config_env *env, const char *name)
 // Nothing named a preset and there is none at the default place: the installed default
 // preset, so that `fxgl program` with no configuration at all shows effects. Only when it
 // is installed: an uninstalled build keeps passing frames through without a warning.
-static void installed_default_preset(config_reader *r, fxgl_config *config)
-{
+static void installed_default_preset(config_reader *r, fxgl_config *config) {
     if (r->preset_chosen || (config->preset_path != NULL &&
                              access(config->preset_path, F_OK) == 0)) {
         return;
@@ -786,8 +752,7 @@ static void installed_default_preset(config_reader *r, fxgl_config *config)
 
 // A preset someone named that is not there runs nothing: say so, with the path (the
 // reference would create it on the first save, which is no help to a player).
-static void check_preset(config_reader *r, const fxgl_config *config)
-{
+static void check_preset(config_reader *r, const fxgl_config *config) {
     if (!r->preset_chosen || config->preset_path == NULL ||
         access(config->preset_path, F_OK) == 0) {
         return;
@@ -809,8 +774,7 @@ static void check_preset(config_reader *r, const fxgl_config *config)
                  config->preset_origin != NULL ? config->preset_origin : "the configuration");
 }
 
-static void read_environment(config_reader *r, fxgl_config *config)
-{
+static void read_environment(config_reader *r, fxgl_config *config) {
     const char *value = env_value(r->env, "FXGL_PRESET");
     if (value != NULL && is_preset_name(value)) {
         char *path = named_preset(r->env, value);
@@ -885,8 +849,7 @@ static void read_environment(config_reader *r, fxgl_config *config)
 }
 
 bool fxgl_config_load(fxgl_config *config, const fxgl_config_env *env,
-                      const fxgl_preset_sink *sink)
-{
+                      const fxgl_preset_sink *sink) {
     *config = (fxgl_config){0};
     config_reader r = {.env = env, .sink = sink};
     read_files(&r, config);
@@ -908,8 +871,7 @@ bool fxgl_config_load(fxgl_config *config, const fxgl_config_env *env,
     return !r.oom;
 }
 
-void fxgl_config_finish(fxgl_config *config)
-{
+void fxgl_config_finish(fxgl_config *config) {
     if (config == NULL) {
         return;
     }

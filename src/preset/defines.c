@@ -14,8 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void fxgl_preset_define_list_finish(fxgl_preset_define_list *list)
-{
+void fxgl_preset_define_list_finish(fxgl_preset_define_list *list) {
     if (list == NULL) {
         return;
     }
@@ -32,8 +31,7 @@ typedef struct define_piece {
     size_t value_len;
 } define_piece;
 
-static bool build_list(const define_piece *pieces, size_t count, fxgl_preset_define_list *out)
-{
+static bool build_list(const define_piece *pieces, size_t count, fxgl_preset_define_list *out) {
     *out = (fxgl_preset_define_list){0};
     size_t bytes = 1;
     for (size_t i = 0; i < count; i++) {
@@ -62,8 +60,7 @@ static bool build_list(const define_piece *pieces, size_t count, fxgl_preset_def
 }
 
 bool fxgl_preset_parse_defines(const char *const *elements, size_t count,
-                               fxgl_preset_define_list *out)
-{
+                               fxgl_preset_define_list *out) {
     define_piece *pieces = malloc((count + 1) * sizeof(*pieces));
     if (pieces == NULL) {
         *out = (fxgl_preset_define_list){0};
@@ -89,8 +86,7 @@ bool fxgl_preset_parse_defines(const char *const *elements, size_t count,
     return ok;
 }
 
-static bool in_names(const char *const *names, size_t count, const char *name)
-{
+static bool in_names(const char *const *names, size_t count, const char *name) {
     for (size_t i = 0; i < count; i++) {
         if (strcmp(names[i], name) == 0) {
             return true;
@@ -99,8 +95,7 @@ static bool in_names(const char *const *names, size_t count, const char *name)
     return false;
 }
 
-static bool in_pieces(const define_piece *pieces, size_t count, const char *name)
-{
+static bool in_pieces(const define_piece *pieces, size_t count, const char *name) {
     size_t len = strlen(name);
     for (size_t i = 0; i < count; i++) {
         if (pieces[i].name_len == len && memcmp(pieces[i].name, name, len) == 0) {
@@ -112,8 +107,7 @@ static bool in_pieces(const define_piece *pieces, size_t count, const char *name
 
 bool fxgl_preset_layer_defines(const fxgl_preset_define *const *sets, const size_t *counts,
                                size_t set_count, const char *const *reserved,
-                               size_t reserved_count, fxgl_preset_define_list *out)
-{
+                               size_t reserved_count, fxgl_preset_define_list *out) {
     size_t total = 0;
     for (size_t s = 0; s < set_count; s++) {
         total += counts[s];
@@ -147,14 +141,12 @@ bool fxgl_preset_layer_defines(const fxgl_preset_define *const *sets, const size
 
 // The reference's filter (runtime.cpp, used-definition list): short names, names starting
 // with '_', BUFFER_ or RESHADE_, and include guards are never offered for editing.
-static bool editable_name(const char *name)
-{
+static bool editable_name(const char *name) {
     return strlen(name) >= 8 && name[0] != '_' && strncmp(name, "BUFFER_", 7) != 0 &&
            strncmp(name, "RESHADE_", 8) != 0 && strstr(name, "INCLUDE_") == NULL;
 }
 
-static int compare_define(const void *a, const void *b)
-{
+static int compare_define(const void *a, const void *b) {
     const fxgl_preset_define *x = a;
     const fxgl_preset_define *y = b;
     int c = strcmp(x->name, y->name);
@@ -162,8 +154,7 @@ static int compare_define(const void *a, const void *b)
 }
 
 bool fxgl_preset_editable_defines(const fxgl_preset_macro_test *tests, size_t count,
-                                  fxgl_preset_define_list *out)
-{
+                                  fxgl_preset_define_list *out) {
     define_piece *pieces = malloc((count + 1) * sizeof(*pieces));
     if (pieces == NULL) {
         *out = (fxgl_preset_define_list){0};

@@ -69,8 +69,7 @@ struct fxgl_ini {
 
 // --- small helpers ---
 
-char *preset_strndup(const char *s, size_t len)
-{
+char *preset_strndup(const char *s, size_t len) {
     char *copy = malloc(len + 1);
     if (copy != NULL) {
         memcpy(copy, s, len);
@@ -79,13 +78,11 @@ char *preset_strndup(const char *s, size_t len)
     return copy;
 }
 
-char *preset_strdup(const char *s)
-{
+char *preset_strdup(const char *s) {
     return preset_strndup(s, strlen(s));
 }
 
-int fxgl_preset_diag_format(const fxgl_preset_diag *diag, char *buf, size_t size)
-{
+int fxgl_preset_diag_format(const fxgl_preset_diag *diag, char *buf, size_t size) {
     const char *kind = diag->severity == FXGL_PRESET_ERROR ? "error" : "warning";
     const char *file = diag->file != NULL && diag->file[0] != '\0' ? diag->file : "<input>";
     if (diag->line != 0) {
@@ -95,8 +92,7 @@ int fxgl_preset_diag_format(const fxgl_preset_diag *diag, char *buf, size_t size
 }
 
 void preset_diagf(const fxgl_preset_sink *sink, fxgl_preset_severity severity,
-                  const char *file, unsigned line, const char *fmt, ...)
-{
+                  const char *file, unsigned line, const char *fmt, ...) {
     if (sink == NULL || sink->fn == NULL) {
         return;
     }
@@ -116,37 +112,32 @@ void preset_diagf(const fxgl_preset_sink *sink, fxgl_preset_severity severity,
 
 // A "C" locale per call: the conversions are not on any hot path, and holding one would
 // need global state.
-static locale_t c_locale(void)
-{
+static locale_t c_locale(void) {
     return newlocale(LC_ALL_MASK, "C", (locale_t)0);
 }
 
-static bool only_space(const char *s)
-{
+static bool only_space(const char *s) {
     while (*s == ' ' || *s == '\t') {
         s++;
     }
     return *s == '\0';
 }
 
-bool preset_parse_long(const char *text, long *out)
-{
+bool preset_parse_long(const char *text, long *out) {
     char *end;
     errno = 0;
     *out = strtol(text, &end, 10);
     return end != text && errno == 0 && only_space(end);
 }
 
-bool preset_parse_ulong(const char *text, unsigned long *out)
-{
+bool preset_parse_ulong(const char *text, unsigned long *out) {
     char *end;
     errno = 0;
     *out = strtoul(text, &end, 10);
     return end != text && errno == 0 && only_space(end);
 }
 
-bool preset_parse_float(const char *text, float *out)
-{
+bool preset_parse_float(const char *text, float *out) {
     locale_t loc = c_locale();
     char *end = (char *)text;
     double value = loc != (locale_t)0 ? strtod_l(text, &end, loc) : strtod(text, &end);
@@ -157,8 +148,7 @@ bool preset_parse_float(const char *text, float *out)
     return end != text && only_space(end);
 }
 
-void preset_format_float(float value, char *buf, size_t size)
-{
+void preset_format_float(float value, char *buf, size_t size) {
     // std::to_string(float) is printf("%f") of the value promoted to double.
     locale_t loc = c_locale();
     locale_t old = loc != (locale_t)0 ? uselocale(loc) : (locale_t)0;
@@ -169,34 +159,29 @@ void preset_format_float(float value, char *buf, size_t size)
     }
 }
 
-static uint32_t hash_bytes(uint32_t h, const char *s, size_t len)
-{
+static uint32_t hash_bytes(uint32_t h, const char *s, size_t len) {
     for (size_t i = 0; i < len; i++) {
         h = (h ^ (unsigned char)s[i]) * 16777619u;
     }
     return h;
 }
 
-static uint32_t hash_section(const char *name)
-{
+static uint32_t hash_section(const char *name) {
     return hash_bytes(2166136261u, name, strlen(name));
 }
 
-static uint32_t hash_key(uint32_t section, const char *name)
-{
+static uint32_t hash_key(uint32_t section, const char *name) {
     uint32_t h = hash_bytes(2166136261u, (const char *)&section, sizeof(section));
     return hash_bytes(h, name, strlen(name));
 }
 
-static const char *section_or_global(const char *section)
-{
+static const char *section_or_global(const char *section) {
     return section != NULL ? section : "";
 }
 
 // --- lookup and creation ---
 
-static bool find_section(const fxgl_ini *ini, const char *name, uint32_t *index)
-{
+static bool find_section(const fxgl_ini *ini, const char *name, uint32_t *index) {
     if (ini->section_slot_count == 0) {
         return false;
     }
@@ -213,8 +198,7 @@ static bool find_section(const fxgl_ini *ini, const char *name, uint32_t *index)
     }
 }
 
-static ini_key *find_key(const fxgl_ini *ini, const char *section, const char *name)
-{
+static ini_key *find_key(const fxgl_ini *ini, const char *section, const char *name) {
     uint32_t s;
     if (ini->key_slot_count == 0 || !find_section(ini, section_or_global(section), &s)) {
         return NULL;
@@ -232,16 +216,14 @@ static ini_key *find_key(const fxgl_ini *ini, const char *section, const char *n
     }
 }
 
-static const ini_key *find_live_key(const fxgl_ini *ini, const char *section, const char *name)
-{
+static const ini_key *find_live_key(const fxgl_ini *ini, const char *section, const char *name) {
     const ini_key *key = find_key(ini, section, name);
     return key != NULL && !key->removed ? key : NULL;
 }
 
 // Rebuilds a hash table twice the size when it is half full.
 static bool grow_slots(uint32_t **slots, size_t *slot_count, size_t used,
-                       uint32_t (*hash_of)(const fxgl_ini *, uint32_t), const fxgl_ini *ini)
-{
+                       uint32_t (*hash_of)(const fxgl_ini *, uint32_t), const fxgl_ini *ini) {
     if ((used + 1) * 2 <= *slot_count) {
         return true;
     }
@@ -263,18 +245,15 @@ static bool grow_slots(uint32_t **slots, size_t *slot_count, size_t used,
     return true;
 }
 
-static uint32_t section_hash_of(const fxgl_ini *ini, uint32_t index)
-{
+static uint32_t section_hash_of(const fxgl_ini *ini, uint32_t index) {
     return hash_section(ini->sections[index].name);
 }
 
-static uint32_t key_hash_of(const fxgl_ini *ini, uint32_t index)
-{
+static uint32_t key_hash_of(const fxgl_ini *ini, uint32_t index) {
     return hash_key(ini->keys[index].section, ini->keys[index].name);
 }
 
-static bool grow_array(void **items, size_t *capacity, size_t needed, size_t item_size)
-{
+static bool grow_array(void **items, size_t *capacity, size_t needed, size_t item_size) {
     if (needed <= *capacity) {
         return true;
     }
@@ -291,8 +270,7 @@ static bool grow_array(void **items, size_t *capacity, size_t needed, size_t ite
     return true;
 }
 
-static bool get_or_add_section(fxgl_ini *ini, const char *name, uint32_t *index)
-{
+static bool get_or_add_section(fxgl_ini *ini, const char *name, uint32_t *index) {
     if (find_section(ini, name, index)) {
         return true;
     }
@@ -320,8 +298,7 @@ static bool get_or_add_section(fxgl_ini *ini, const char *name, uint32_t *index)
 
 // Finds or adds a key; *added tells whether it is new (or revived from a tombstone).
 static ini_key *get_or_add_key(fxgl_ini *ini, const char *section, const char *name,
-                               unsigned line, bool *added)
-{
+                               unsigned line, bool *added) {
     uint32_t s;
     if (!get_or_add_section(ini, section_or_global(section), &s)) {
         return NULL;
@@ -362,8 +339,7 @@ static ini_key *get_or_add_key(fxgl_ini *ini, const char *section, const char *n
     return &ini->keys[index];
 }
 
-static bool append_element(ini_key *key, const char *text, size_t len)
-{
+static bool append_element(ini_key *key, const char *text, size_t len) {
     if (!grow_array((void **)&key->elements, &key->capacity, key->count + 1,
                     sizeof(*key->elements))) {
         return false;
@@ -376,8 +352,7 @@ static bool append_element(ini_key *key, const char *text, size_t len)
     return true;
 }
 
-static void clear_elements(ini_key *key)
-{
+static void clear_elements(ini_key *key) {
     for (size_t i = 0; i < key->count; i++) {
         free(key->elements[i]);
     }
@@ -386,8 +361,7 @@ static void clear_elements(ini_key *key)
 
 // Splits a value into elements exactly like the reference: at single commas, ",," being a
 // literal comma; "a," gives "a" and "", "a,,,b" gives "a," and "b".
-static bool append_value(ini_key *key, const char *value, size_t len)
-{
+static bool append_value(ini_key *key, const char *value, size_t len) {
     char *element = malloc(len + 1);
     if (element == NULL) {
         return false;
@@ -419,13 +393,11 @@ static bool append_value(ini_key *key, const char *value, size_t len)
 
 // --- public lookups ---
 
-fxgl_ini *fxgl_ini_create(void)
-{
+fxgl_ini *fxgl_ini_create(void) {
     return calloc(1, sizeof(fxgl_ini));
 }
 
-void fxgl_ini_destroy(fxgl_ini *ini)
-{
+void fxgl_ini_destroy(fxgl_ini *ini) {
     if (ini == NULL) {
         return;
     }
@@ -446,14 +418,12 @@ void fxgl_ini_destroy(fxgl_ini *ini)
     free(ini);
 }
 
-bool fxgl_ini_has(const fxgl_ini *ini, const char *section, const char *key)
-{
+bool fxgl_ini_has(const fxgl_ini *ini, const char *section, const char *key) {
     return find_live_key(ini, section, key) != NULL;
 }
 
 const char *const *fxgl_ini_get(const fxgl_ini *ini, const char *section, const char *key,
-                                size_t *count)
-{
+                                size_t *count) {
     static const char *const no_elements[1] = {NULL};
     const ini_key *k = find_live_key(ini, section, key);
     if (count != NULL) {
@@ -467,21 +437,18 @@ const char *const *fxgl_ini_get(const fxgl_ini *ini, const char *section, const 
 }
 
 const char *fxgl_ini_get_string(const fxgl_ini *ini, const char *section, const char *key,
-                                size_t index)
-{
+                                size_t index) {
     const ini_key *k = find_live_key(ini, section, key);
     return k != NULL && index < k->count ? k->elements[index] : "";
 }
 
-long fxgl_ini_get_int(const fxgl_ini *ini, const char *section, const char *key, size_t index)
-{
+long fxgl_ini_get_int(const fxgl_ini *ini, const char *section, const char *key, size_t index) {
     long value;
     preset_parse_long(fxgl_ini_get_string(ini, section, key, index), &value);
     return value;
 }
 
-bool fxgl_ini_get_bool(const fxgl_ini *ini, const char *section, const char *key, size_t index)
-{
+bool fxgl_ini_get_bool(const fxgl_ini *ini, const char *section, const char *key, size_t index) {
     const char *text = fxgl_ini_get_string(ini, section, key, index);
     long value;
     preset_parse_long(text, &value);
@@ -489,30 +456,25 @@ bool fxgl_ini_get_bool(const fxgl_ini *ini, const char *section, const char *key
            strcmp(text, "TRUE") == 0;
 }
 
-unsigned fxgl_ini_line(const fxgl_ini *ini, const char *section, const char *key)
-{
+unsigned fxgl_ini_line(const fxgl_ini *ini, const char *section, const char *key) {
     const ini_key *k = find_live_key(ini, section, key);
     return k != NULL ? k->line : 0;
 }
 
-const char *fxgl_ini_name(const fxgl_ini *ini)
-{
+const char *fxgl_ini_name(const fxgl_ini *ini) {
     return ini->name != NULL ? ini->name : "";
 }
 
-size_t fxgl_ini_section_count(const fxgl_ini *ini)
-{
+size_t fxgl_ini_section_count(const fxgl_ini *ini) {
     return ini->section_count;
 }
 
-const char *fxgl_ini_section_name(const fxgl_ini *ini, size_t index)
-{
+const char *fxgl_ini_section_name(const fxgl_ini *ini, size_t index) {
     return index < ini->section_count ? ini->sections[index].name : NULL;
 }
 
 static const ini_key *nth_live_key(const fxgl_ini *ini, const char *section, size_t index,
-                                   size_t *live)
-{
+                                   size_t *live) {
     uint32_t s;
     *live = 0;
     if (!find_section(ini, section_or_global(section), &s)) {
@@ -531,15 +493,13 @@ static const ini_key *nth_live_key(const fxgl_ini *ini, const char *section, siz
     return NULL;
 }
 
-size_t fxgl_ini_key_count(const fxgl_ini *ini, const char *section)
-{
+size_t fxgl_ini_key_count(const fxgl_ini *ini, const char *section) {
     size_t live;
     nth_live_key(ini, section, SIZE_MAX, &live);
     return live;
 }
 
-const char *fxgl_ini_key_name(const fxgl_ini *ini, const char *section, size_t index)
-{
+const char *fxgl_ini_key_name(const fxgl_ini *ini, const char *section, size_t index) {
     size_t live;
     const ini_key *key = nth_live_key(ini, section, index, &live);
     return key != NULL ? key->name : NULL;
@@ -548,8 +508,7 @@ const char *fxgl_ini_key_name(const fxgl_ini *ini, const char *section, size_t i
 // --- setters ---
 
 bool fxgl_ini_set(fxgl_ini *ini, const char *section, const char *key,
-                  const char *const *elements, size_t count)
-{
+                  const char *const *elements, size_t count) {
     bool added;
     ini_key *k = get_or_add_key(ini, section, key, 0, &added);
     if (k == NULL) {
@@ -565,16 +524,14 @@ bool fxgl_ini_set(fxgl_ini *ini, const char *section, const char *key,
 }
 
 bool fxgl_ini_set_string(fxgl_ini *ini, const char *section, const char *key,
-                         const char *value)
-{
+                         const char *value) {
     return fxgl_ini_set(ini, section, key, &value, 1);
 }
 
 // Formats count numbers into one buffer of 32-byte cells and sets them.
 static bool set_formatted(fxgl_ini *ini, const char *section, const char *key, size_t count,
                           void (*format)(const void *values, size_t i, char *cell),
-                          const void *values)
-{
+                          const void *values) {
     enum { CELL = 32 };
     char *cells = malloc(count * CELL + 1);
     const char **elements = malloc((count + 1) * sizeof(*elements));
@@ -589,18 +546,15 @@ static bool set_formatted(fxgl_ini *ini, const char *section, const char *key, s
     return ok;
 }
 
-static void format_int(const void *values, size_t i, char *cell)
-{
+static void format_int(const void *values, size_t i, char *cell) {
     snprintf(cell, 32, "%d", (int)((const int32_t *)values)[i]);
 }
 
-static void format_uint(const void *values, size_t i, char *cell)
-{
+static void format_uint(const void *values, size_t i, char *cell) {
     snprintf(cell, 32, "%u", (unsigned)((const uint32_t *)values)[i]);
 }
 
-static void format_float(const void *values, size_t i, char *cell)
-{
+static void format_float(const void *values, size_t i, char *cell) {
     // A float below -1e21 or above would not fit 32 bytes with %f: clamp the text, not the
     // value, so the writer never overruns.
     float v = ((const float *)values)[i];
@@ -610,30 +564,25 @@ static void format_float(const void *values, size_t i, char *cell)
 }
 
 bool fxgl_ini_set_ints(fxgl_ini *ini, const char *section, const char *key,
-                       const int32_t *values, size_t count)
-{
+                       const int32_t *values, size_t count) {
     return set_formatted(ini, section, key, count, format_int, values);
 }
 
 bool fxgl_ini_set_uints(fxgl_ini *ini, const char *section, const char *key,
-                        const uint32_t *values, size_t count)
-{
+                        const uint32_t *values, size_t count) {
     return set_formatted(ini, section, key, count, format_uint, values);
 }
 
 bool fxgl_ini_set_floats(fxgl_ini *ini, const char *section, const char *key,
-                         const float *values, size_t count)
-{
+                         const float *values, size_t count) {
     return set_formatted(ini, section, key, count, format_float, values);
 }
 
-bool fxgl_ini_set_bool(fxgl_ini *ini, const char *section, const char *key, bool value)
-{
+bool fxgl_ini_set_bool(fxgl_ini *ini, const char *section, const char *key, bool value) {
     return fxgl_ini_set_string(ini, section, key, value ? "1" : "0");
 }
 
-void fxgl_ini_remove(fxgl_ini *ini, const char *section, const char *key)
-{
+void fxgl_ini_remove(fxgl_ini *ini, const char *section, const char *key) {
     ini_key *k = find_key(ini, section, key);
     if (k != NULL) {
         clear_elements(k);
@@ -662,8 +611,7 @@ typedef struct parse_ctx {
     bool oom;                    // out of memory: stop
 } parse_ctx;
 
-static void warn(parse_ctx *ctx, const char *fmt, const char *arg)
-{
+static void warn(parse_ctx *ctx, const char *fmt, const char *arg) {
     if (ctx->warnings == INI_WARNING_LIMIT) {
         preset_diagf(ctx->sink, FXGL_PRESET_WARNING, ctx->name, ctx->line,
                      "too many warnings (limit is %d)", INI_WARNING_LIMIT);
@@ -673,8 +621,7 @@ static void warn(parse_ctx *ctx, const char *fmt, const char *arg)
     }
 }
 
-static void trim(const char **s, size_t *len, const char *chars)
-{
+static void trim(const char **s, size_t *len, const char *chars) {
     while (*len > 0 && strchr(chars, (*s)[0]) != NULL) {
         (*s)++;
         (*len)--;
@@ -684,8 +631,7 @@ static void trim(const char **s, size_t *len, const char *chars)
     }
 }
 
-static bool valid_utf8(const unsigned char *s, size_t len)
-{
+static bool valid_utf8(const unsigned char *s, size_t len) {
     size_t i = 0;
     while (i < len) {
         unsigned char c = s[i];
@@ -727,8 +673,7 @@ static bool valid_utf8(const unsigned char *s, size_t len)
 // Adds one key line to the document with the reference's semantics: a non-empty value
 // appends elements; an empty value or no '=' only makes sure the key exists.
 static void add_line(parse_ctx *ctx, const char *key, size_t key_len, const char *value,
-                     size_t value_len)
-{
+                     size_t value_len) {
     char *name = preset_strndup(key, key_len);
     bool added;
     ini_key *k = name != NULL ? get_or_add_key(ctx->ini, ctx->section, name, ctx->line, &added)
@@ -740,8 +685,7 @@ static void add_line(parse_ctx *ctx, const char *key, size_t key_len, const char
 }
 
 // Lines inih passes through unchanged under every build configuration.
-static bool inih_safe(const char *s, size_t len, int room)
-{
+static bool inih_safe(const char *s, size_t len, int room) {
     if (len + 3 > (size_t)room) {
         return false;
     }
@@ -755,8 +699,7 @@ static bool inih_safe(const char *s, size_t len, int room)
 }
 
 // ini_reader: applies ReShade's line rules and hands inih the next key line.
-static char *read_line(char *buf, int num, void *stream)
-{
+static char *read_line(char *buf, int num, void *stream) {
     parse_ctx *ctx = stream;
     if (ctx->pending) {
         // inih skipped the line we gave it (some build rejected it): add it ourselves.
@@ -831,8 +774,7 @@ static char *read_line(char *buf, int num, void *stream)
     return NULL;
 }
 
-static int handle_pair(void *user, const char *section, const char *name, const char *value)
-{
+static int handle_pair(void *user, const char *section, const char *name, const char *value) {
     parse_ctx *ctx = user;
     (void)section; // sections are tracked by read_line: inih never sees a header
     if (name == NULL || !ctx->pending) {
@@ -849,8 +791,7 @@ static int handle_pair(void *user, const char *section, const char *name, const 
 }
 
 bool fxgl_ini_parse(fxgl_ini *ini, const char *text, size_t len, const char *name,
-                    const fxgl_preset_sink *sink)
-{
+                    const fxgl_preset_sink *sink) {
     if (name != NULL) {
         char *copy = preset_strdup(name);
         if (copy == NULL) {
@@ -886,8 +827,7 @@ bool fxgl_ini_parse(fxgl_ini *ini, const char *text, size_t len, const char *nam
 
 // --- files ---
 
-preset_file_stamp preset_stamp_path(const char *path)
-{
+preset_file_stamp preset_stamp_path(const char *path) {
     struct stat st;
     if (stat(path, &st) != 0) {
         return (preset_file_stamp){.exists = false};
@@ -901,8 +841,7 @@ preset_file_stamp preset_stamp_path(const char *path)
     };
 }
 
-bool preset_stamp_equal(const preset_file_stamp *a, const preset_file_stamp *b)
-{
+bool preset_stamp_equal(const preset_file_stamp *a, const preset_file_stamp *b) {
     if (!a->exists || !b->exists) {
         return a->exists == b->exists;
     }
@@ -910,18 +849,15 @@ bool preset_stamp_equal(const preset_file_stamp *a, const preset_file_stamp *b)
            a->mtime_ns == b->mtime_ns;
 }
 
-preset_file_stamp preset_ini_stamp(const fxgl_ini *ini)
-{
+preset_file_stamp preset_ini_stamp(const fxgl_ini *ini) {
     return ini->stamp;
 }
 
-bool preset_ini_load_failed(const fxgl_ini *ini)
-{
+bool preset_ini_load_failed(const fxgl_ini *ini) {
     return ini->load_failed;
 }
 
-fxgl_ini_status fxgl_ini_load(fxgl_ini *ini, const char *path, const fxgl_preset_sink *sink)
-{
+fxgl_ini_status fxgl_ini_load(fxgl_ini *ini, const char *path, const fxgl_preset_sink *sink) {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
         if (errno == ENOENT) {
@@ -989,8 +925,7 @@ typedef struct sort_item {
 
 // The reference compares upper-cased std::strings; ties (names differing only in case)
 // fall back to the bytes so the output never depends on qsort.
-static int compare_upper(const void *a, const void *b)
-{
+static int compare_upper(const void *a, const void *b) {
     const unsigned char *x = (const unsigned char *)((const sort_item *)a)->name;
     const unsigned char *y = (const unsigned char *)((const sort_item *)b)->name;
     for (size_t i = 0;; i++) {
@@ -1013,8 +948,7 @@ typedef struct out_buf {
     bool oom;
 } out_buf;
 
-static void put(out_buf *out, const char *s, size_t len)
-{
+static void put(out_buf *out, const char *s, size_t len) {
     if (out->oom || !grow_array((void **)&out->data, &out->capacity, out->len + len + 1, 1)) {
         out->oom = true;
         return;
@@ -1024,13 +958,11 @@ static void put(out_buf *out, const char *s, size_t len)
     out->data[out->len] = '\0';
 }
 
-static void put_str(out_buf *out, const char *s)
-{
+static void put_str(out_buf *out, const char *s) {
     put(out, s, strlen(s));
 }
 
-static void write_key(out_buf *out, const ini_key *key)
-{
+static void write_key(out_buf *out, const ini_key *key) {
     put_str(out, key->name);
     put(out, "=", 1);
     bool first = true;
@@ -1053,8 +985,7 @@ static void write_key(out_buf *out, const ini_key *key)
     put(out, "\n", 1);
 }
 
-char *fxgl_ini_write(const fxgl_ini *ini, size_t *len)
-{
+char *fxgl_ini_write(const fxgl_ini *ini, size_t *len) {
     out_buf out = {0};
     sort_item *sections = malloc((ini->section_count + 1) * sizeof(*sections));
     sort_item *keys = malloc((ini->key_count + 1) * sizeof(*keys));
@@ -1103,8 +1034,7 @@ done:
     return out.data;
 }
 
-static int real_open(const char *path, int flags, mode_t mode)
-{
+static int real_open(const char *path, int flags, mode_t mode) {
     return open(path, flags, mode);
 }
 
@@ -1115,13 +1045,11 @@ static const preset_ini_io real_io = {
     .rename = rename,
 };
 
-bool fxgl_ini_save(fxgl_ini *ini, const char *path, const fxgl_preset_sink *sink)
-{
+bool fxgl_ini_save(fxgl_ini *ini, const char *path, const fxgl_preset_sink *sink) {
     return preset_ini_save_with(ini, path, sink, &real_io);
 }
 
-static bool write_all(const preset_ini_io *io, int fd, const char *data, size_t len)
-{
+static bool write_all(const preset_ini_io *io, int fd, const char *data, size_t len) {
     while (len > 0) {
         ssize_t n = io->write(fd, data, len);
         if (n < 0 && errno == EINTR) {
@@ -1140,8 +1068,7 @@ static bool write_all(const preset_ini_io *io, int fd, const char *data, size_t 
 }
 
 bool preset_ini_save_with(fxgl_ini *ini, const char *path, const fxgl_preset_sink *sink,
-                          const preset_ini_io *io)
-{
+                          const preset_ini_io *io) {
     if (ini->load_failed) {
         preset_diagf(sink, FXGL_PRESET_ERROR, path, 0,
                      "not saved: the file could not be read, so saving could lose its content");

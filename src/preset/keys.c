@@ -153,8 +153,7 @@ static const key_row key_rows[] = {
     {0xE2, TO_SYM, XK_less, "OEM 102"},
 };
 
-uint32_t fxgl_preset_vk_to_keysym(uint32_t vk)
-{
+uint32_t fxgl_preset_vk_to_keysym(uint32_t vk) {
     if (vk >= 'A' && vk <= 'Z') {
         return XK_a + (vk - 'A');
     }
@@ -175,8 +174,7 @@ uint32_t fxgl_preset_vk_to_keysym(uint32_t vk)
     return 0;
 }
 
-uint32_t fxgl_preset_keysym_to_vk(uint32_t keysym)
-{
+uint32_t fxgl_preset_keysym_to_vk(uint32_t keysym) {
     if (keysym >= XK_a && keysym <= XK_z) {
         return 'A' + (keysym - XK_a);
     }
@@ -200,8 +198,7 @@ uint32_t fxgl_preset_keysym_to_vk(uint32_t keysym)
     return 0;
 }
 
-const char *fxgl_preset_vk_name(uint32_t vk)
-{
+const char *fxgl_preset_vk_name(uint32_t vk) {
     // Names of the computed ranges, so the function can return a static string.
     static const char *const letters[] = {
         "A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L", "M",
@@ -235,8 +232,7 @@ const char *fxgl_preset_vk_name(uint32_t vk)
     return NULL;
 }
 
-bool fxgl_preset_key_parse(const char *const *elements, size_t count, fxgl_preset_key *key)
-{
+bool fxgl_preset_key_parse(const char *const *elements, size_t count, fxgl_preset_key *key) {
     *key = (fxgl_preset_key){0};
     unsigned long values[4] = {0, 0, 0, 0};
     for (size_t i = 0; i < 4 && i < count; i++) {
@@ -256,13 +252,11 @@ bool fxgl_preset_key_parse(const char *const *elements, size_t count, fxgl_prese
     return true;
 }
 
-void fxgl_preset_key_format(const fxgl_preset_key *key, char *buf, size_t size)
-{
+void fxgl_preset_key_format(const fxgl_preset_key *key, char *buf, size_t size) {
     snprintf(buf, size, "%u,%d,%d,%d", (unsigned)key->vk, key->ctrl, key->shift, key->alt);
 }
 
-void fxgl_preset_key_describe(const fxgl_preset_key *key, char *buf, size_t size)
-{
+void fxgl_preset_key_describe(const fxgl_preset_key *key, char *buf, size_t size) {
     if (key->vk == 0) {
         snprintf(buf, size, "%s", "");
         return;

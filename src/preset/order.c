@@ -29,14 +29,12 @@ typedef struct order_item {
     const char *label;           // borrowed: ui_label, else name
 } order_item;
 
-bool preset_order_unique_name(const char *name, const char *file, char *buf, size_t size)
-{
+bool preset_order_unique_name(const char *name, const char *file, char *buf, size_t size) {
     int n = snprintf(buf, size, "%s@%s", name, file);
     return n >= 0 && (size_t)n < size;
 }
 
-static size_t find_entry(const char *const *list, size_t count, const char *text)
-{
+static size_t find_entry(const char *const *list, size_t count, const char *text) {
     for (size_t i = 0; i < count; i++) {
         if (list[i] != NULL && strcmp(list[i], text) == 0) {
             return i;
@@ -46,8 +44,7 @@ static size_t find_entry(const char *const *list, size_t count, const char *text
 }
 
 static size_t list_position(const char *const *list, size_t count, const char *name,
-                            const char *file)
-{
+                            const char *file) {
     size_t len = strlen(name) + strlen(file) + 2;
     char stack[256];
     char *unique = len <= sizeof(stack) ? stack : malloc(len);
@@ -62,8 +59,7 @@ static size_t list_position(const char *const *list, size_t count, const char *n
     return position != SIZE_MAX ? position : find_entry(list, count, name);
 }
 
-static int compare_position(const void *a, const void *b)
-{
+static int compare_position(const void *a, const void *b) {
     const order_item *x = a;
     const order_item *y = b;
     if (x->position != y->position) {
@@ -74,8 +70,7 @@ static int compare_position(const void *a, const void *b)
 
 // The reference upper-cases with std::toupper in the "C" locale and compares bytes as
 // unsigned char (std::char_traits<char>).
-static int compare_label(const char *a, const char *b)
-{
+static int compare_label(const char *a, const char *b) {
     const unsigned char *x = (const unsigned char *)a;
     const unsigned char *y = (const unsigned char *)b;
     for (;; x++, y++) {
@@ -90,8 +85,7 @@ static int compare_label(const char *a, const char *b)
 // Merges the per-effect runs inside items[0..count) (grouped by effect, each group in
 // declaration order) into out, by label.
 static void merge_runs(const order_item *items, size_t count, size_t *cursor, size_t *limit,
-                       fxgl_preset_technique_ref *out)
-{
+                       fxgl_preset_technique_ref *out) {
     size_t groups = 0;
     for (size_t i = 0; i < count; i++) {
         if (i == 0 || items[i].ref.effect != items[i - 1].ref.effect) {
@@ -123,8 +117,7 @@ static void merge_runs(const order_item *items, size_t count, size_t *cursor, si
 
 size_t fxgl_preset_sort_techniques(const char *const *list, size_t list_count,
                                    const fxgl_preset_effect *effects, size_t effect_count,
-                                   fxgl_preset_technique_ref *out)
-{
+                                   fxgl_preset_technique_ref *out) {
     size_t total = 0;
     for (size_t e = 0; e < effect_count; e++) {
         total += effects[e].technique_count;

@@ -33,8 +33,7 @@ struct fxgl_preset {
     fxgl_ini_status status;      // how reading path went (OK when made from text)
 };
 
-static const char *diag_name(const fxgl_preset *preset)
-{
+static const char *diag_name(const fxgl_preset *preset) {
     return preset->path != NULL ? preset->path : fxgl_ini_name(preset->ini);
 }
 
@@ -42,13 +41,11 @@ static const char *diag_name(const fxgl_preset *preset)
 // that its presenting thread reads none once frames run.
 static _Thread_local unsigned long reads_on_thread;
 
-unsigned long fxgl_preset_reads_on_thread(void)
-{
+unsigned long fxgl_preset_reads_on_thread(void) {
     return reads_on_thread;
 }
 
-fxgl_preset *fxgl_preset_create(const fxgl_preset_desc *desc)
-{
+fxgl_preset *fxgl_preset_create(const fxgl_preset_desc *desc) {
     reads_on_thread++;
     fxgl_preset *preset = calloc(1, sizeof(*preset));
     if (preset == NULL) {
@@ -78,13 +75,11 @@ fail:
     return NULL;
 }
 
-fxgl_ini_status fxgl_preset_status(const fxgl_preset *preset)
-{
+fxgl_ini_status fxgl_preset_status(const fxgl_preset *preset) {
     return preset->status;
 }
 
-void fxgl_preset_destroy(fxgl_preset *preset)
-{
+void fxgl_preset_destroy(fxgl_preset *preset) {
     if (preset == NULL) {
         return;
     }
@@ -94,8 +89,7 @@ void fxgl_preset_destroy(fxgl_preset *preset)
     free(preset);
 }
 
-bool fxgl_preset_is_preset_path(const char *path)
-{
+bool fxgl_preset_is_preset_path(const char *path) {
     const char *dot = strrchr(path, '.');
     const char *slash = strrchr(path, '/');
     if (dot == NULL || (slash != NULL && dot < slash) ||
@@ -113,13 +107,11 @@ bool fxgl_preset_is_preset_path(const char *path)
     return is_preset;
 }
 
-static int compare_names(const void *a, const void *b)
-{
+static int compare_names(const void *a, const void *b) {
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-bool fxgl_preset_neighbour(const char *current, int step, char *out, size_t size)
-{
+bool fxgl_preset_neighbour(const char *current, int step, char *out, size_t size) {
     char dir[PATH_MAX];
     snprintf(dir, sizeof(dir), "%s", current);
     char *slash = strrchr(dir, '/');
@@ -178,28 +170,23 @@ bool fxgl_preset_neighbour(const char *current, int step, char *out, size_t size
     return found;
 }
 
-fxgl_ini *fxgl_preset_ini(fxgl_preset *preset)
-{
+fxgl_ini *fxgl_preset_ini(fxgl_preset *preset) {
     return preset->ini;
 }
 
-const char *fxgl_preset_path(const fxgl_preset *preset)
-{
+const char *fxgl_preset_path(const fxgl_preset *preset) {
     return preset->path != NULL ? preset->path : "";
 }
 
-const char *const *fxgl_preset_techniques(const fxgl_preset *preset, size_t *count)
-{
+const char *const *fxgl_preset_techniques(const fxgl_preset *preset, size_t *count) {
     return fxgl_ini_get(preset->ini, NULL, "Techniques", count);
 }
 
-const char *const *fxgl_preset_technique_sorting(const fxgl_preset *preset, size_t *count)
-{
+const char *const *fxgl_preset_technique_sorting(const fxgl_preset *preset, size_t *count) {
     return fxgl_ini_get(preset->ini, NULL, "TechniqueSorting", count);
 }
 
-bool fxgl_preset_wants_effect(const fxgl_preset *preset, const char *file)
-{
+bool fxgl_preset_wants_effect(const fxgl_preset *preset, const char *file) {
     size_t count;
     const char *const *list = fxgl_preset_techniques(preset, &count);
     if (list == NULL || count == 0) {
@@ -218,8 +205,7 @@ bool fxgl_preset_wants_effect(const fxgl_preset *preset, const char *file)
 // --- definitions ---
 
 bool fxgl_preset_defines(const fxgl_preset *preset, const char *file,
-                         fxgl_preset_define_list *out)
-{
+                         fxgl_preset_define_list *out) {
     size_t count;
     const char *const *elements =
         fxgl_ini_get(preset->ini, file, "PreprocessorDefinitions", &count);
@@ -228,8 +214,7 @@ bool fxgl_preset_defines(const fxgl_preset *preset, const char *file,
 
 // Writes definitions in the reference's form: `NAME=VALUE`, or `NAME` for an empty value.
 static bool set_define_elements(fxgl_ini *ini, const char *file, const fxgl_preset_define *defs,
-                                size_t count)
-{
+                                size_t count) {
     if (count == 0) {
         fxgl_ini_remove(ini, file, "PreprocessorDefinitions");
         return true;
@@ -255,8 +240,7 @@ static bool set_define_elements(fxgl_ini *ini, const char *file, const fxgl_pres
 }
 
 bool fxgl_preset_set_defines(fxgl_preset *preset, const char *file,
-                             const fxgl_preset_define *defines, size_t count)
-{
+                             const fxgl_preset_define *defines, size_t count) {
     return set_define_elements(preset->ini, file, defines, count);
 }
 
@@ -264,8 +248,7 @@ bool fxgl_preset_resolve_defines(const fxgl_preset *preset, const char *file,
                                  const fxgl_preset_define *config, size_t config_count,
                                  const fxgl_preset_define *builtins, size_t builtin_count,
                                  const char *const *reserved, size_t reserved_count,
-                                 fxgl_preset_define_list *out)
-{
+                                 fxgl_preset_define_list *out) {
     fxgl_preset_define_list effect_defs = {0};
     fxgl_preset_define_list preset_defs = {0};
     bool ok = (file == NULL || fxgl_preset_defines(preset, file, &effect_defs)) &&
@@ -283,8 +266,7 @@ bool fxgl_preset_resolve_defines(const fxgl_preset *preset, const char *file,
 
 // The reference reads definitions into pairs and writes them back, which drops a trailing
 // '=' and removes a key without elements. Doing the same keeps our output identical.
-static bool normalise_defines(fxgl_ini *ini, const char *file)
-{
+static bool normalise_defines(fxgl_ini *ini, const char *file) {
     size_t count;
     const char *const *elements = fxgl_ini_get(ini, file, "PreprocessorDefinitions", &count);
     if (elements == NULL) {
@@ -317,8 +299,7 @@ static bool normalise_defines(fxgl_ini *ini, const char *file)
 
 size_t fxgl_preset_order(const fxgl_preset *preset, const char *const *fallback,
                          size_t fallback_count, const fxgl_preset_effect *effects,
-                         size_t effect_count, fxgl_preset_technique_ref *out)
-{
+                         size_t effect_count, fxgl_preset_technique_ref *out) {
     // As the reference: an empty TechniqueSorting counts as absent.
     size_t count;
     const char *const *list = fxgl_preset_technique_sorting(preset, &count);
@@ -335,8 +316,7 @@ size_t fxgl_preset_order(const fxgl_preset *preset, const char *const *fallback,
 
 // --- applying a preset ---
 
-static size_t components_of(const fxgl_preset_uniform *u)
-{
+static size_t components_of(const fxgl_preset_uniform *u) {
     size_t rows = u->rows != 0 ? u->rows : 1;
     size_t cols = u->cols != 0 ? u->cols : 1;
     size_t n = rows * cols;
@@ -344,8 +324,7 @@ static size_t components_of(const fxgl_preset_uniform *u)
 }
 
 // Reference supports_toggle_key: bools, and ints whose widget cycles through items.
-static bool supports_toggle_key(const fxgl_preset_uniform *u)
-{
+static bool supports_toggle_key(const fxgl_preset_uniform *u) {
     if (u->type == FXGL_PRESET_BOOL) {
         return true;
     }
@@ -357,15 +336,13 @@ static bool supports_toggle_key(const fxgl_preset_uniform *u)
                                   strcmp(u->ui_type, "radio") == 0);
 }
 
-static bool saves(const fxgl_preset_uniform *u)
-{
+static bool saves(const fxgl_preset_uniform *u) {
     return !u->special && !u->nosave && u->name != NULL;
 }
 
 // Reads `Key...` into key; absent or unreadable gives no key (the reference zeroes it).
 static bool read_key(const fxgl_preset *preset, const char *section, const char *name,
-                     fxgl_preset_key *key)
-{
+                     fxgl_preset_key *key) {
     size_t count;
     const char *const *elements = fxgl_ini_get(preset->ini, section, name, &count);
     *key = (fxgl_preset_key){0};
@@ -382,8 +359,7 @@ static bool read_key(const fxgl_preset *preset, const char *section, const char 
 }
 
 static bool parse_component(fxgl_preset_base_type type, const char *text,
-                            fxgl_preset_value *value)
-{
+                            fxgl_preset_value *value) {
     long l;
     unsigned long u;
     switch (type) {
@@ -416,8 +392,7 @@ static bool parse_component(fxgl_preset_base_type type, const char *text,
     return false;
 }
 
-static void apply_uniform(const fxgl_preset *preset, const char *file, fxgl_preset_uniform *u)
-{
+static void apply_uniform(const fxgl_preset *preset, const char *file, fxgl_preset_uniform *u) {
     if (supports_toggle_key(u)) {
         size_t len = strlen(u->name) + 4;
         char *key_name = malloc(len);
@@ -453,8 +428,7 @@ static void apply_uniform(const fxgl_preset *preset, const char *file, fxgl_pres
 }
 
 bool fxgl_preset_read_uniform(const fxgl_preset *preset, const char *file,
-                              fxgl_preset_uniform *u)
-{
+                              fxgl_preset_uniform *u) {
     if (preset == NULL || u == NULL || !saves(u)) {
         return false;
     }
@@ -467,8 +441,7 @@ bool fxgl_preset_read_uniform(const fxgl_preset *preset, const char *file,
 }
 
 static bool effect_has_technique(const fxgl_preset_effect *effect, const char *name,
-                                 size_t name_len)
-{
+                                 size_t name_len) {
     for (size_t t = 0; t < effect->technique_count; t++) {
         const char *tn = effect->techniques[t].name;
         if (tn != NULL && strlen(tn) == name_len && memcmp(tn, name, name_len) == 0) {
@@ -480,8 +453,7 @@ static bool effect_has_technique(const fxgl_preset_effect *effect, const char *n
 
 // Warns about `Techniques` entries that name no loaded technique; false if there are any.
 static bool check_technique_list(const fxgl_preset *preset, const fxgl_preset_effect *effects,
-                                 size_t effect_count)
-{
+                                 size_t effect_count) {
     size_t count;
     const char *const *list = fxgl_preset_techniques(preset, &count);
     unsigned line = fxgl_ini_line(preset->ini, NULL, "Techniques");
@@ -515,8 +487,7 @@ static bool check_technique_list(const fxgl_preset *preset, const fxgl_preset_ef
     return complete;
 }
 
-static bool in_list(const char *const *list, size_t count, const char *text)
-{
+static bool in_list(const char *const *list, size_t count, const char *text) {
     for (size_t i = 0; list != NULL && i < count; i++) {
         if (strcmp(list[i], text) == 0) {
             return true;
@@ -525,8 +496,7 @@ static bool in_list(const char *const *list, size_t count, const char *text)
     return false;
 }
 
-static char *key_name_for(const char *name, const char *file)
-{
+static char *key_name_for(const char *name, const char *file) {
     size_t len = strlen(name) + (file != NULL ? strlen(file) + 1 : 0) + 4;
     char *key = malloc(len);
     if (key != NULL) {
@@ -537,8 +507,7 @@ static char *key_name_for(const char *name, const char *file)
 
 // Keys of a loaded effect's section that name no variable of it (a typo, or a variable
 // the effect no longer has) are reported; they stay in the document and are saved again.
-static void warn_unused_keys(const fxgl_preset *preset, const fxgl_preset_effect *effect)
-{
+static void warn_unused_keys(const fxgl_preset *preset, const fxgl_preset_effect *effect) {
     const char *file = effect->file != NULL ? effect->file : "";
     size_t keys = fxgl_ini_key_count(preset->ini, file);
     for (size_t k = 0; k < keys; k++) {
@@ -563,8 +532,7 @@ static void warn_unused_keys(const fxgl_preset *preset, const fxgl_preset_effect
 }
 
 bool fxgl_preset_apply(const fxgl_preset *preset, fxgl_preset_effect *effects,
-                       size_t effect_count)
-{
+                       size_t effect_count) {
     size_t count;
     const char *const *list = fxgl_preset_techniques(preset, &count);
     for (size_t e = 0; e < effect_count; e++) {
@@ -603,8 +571,7 @@ bool fxgl_preset_apply(const fxgl_preset *preset, fxgl_preset_effect *effects,
 // --- capturing state for a save ---
 
 static bool set_key(fxgl_ini *ini, const char *section, const char *name,
-                    const fxgl_preset_key *key)
-{
+                    const fxgl_preset_key *key) {
     if (key->vk == 0) {
         fxgl_ini_remove(ini, section, name);
         return true;
@@ -613,8 +580,7 @@ static bool set_key(fxgl_ini *ini, const char *section, const char *name,
     return fxgl_ini_set_uints(ini, section, name, values, 4);
 }
 
-static bool capture_uniform(fxgl_ini *ini, const char *file, const fxgl_preset_uniform *u)
-{
+static bool capture_uniform(fxgl_ini *ini, const char *file, const fxgl_preset_uniform *u) {
     if (supports_toggle_key(u)) {
         char *key = key_name_for(u->name, NULL);
         bool ok = key != NULL && set_key(ini, file, key, &u->toggle_key);
@@ -647,8 +613,7 @@ static bool capture_uniform(fxgl_ini *ini, const char *file, const fxgl_preset_u
 // Whether a Techniques/TechniqueSorting entry names a technique of the given effects
 // (`Name@File.fx`, or a legacy bare `Name` any of them has).
 static bool entry_loaded(const char *entry, const fxgl_preset_effect *effects,
-                         size_t effect_count)
-{
+                         size_t effect_count) {
     const char *at = strchr(entry, '@');
     size_t name_len = at != NULL ? (size_t)(at - entry) : strlen(entry);
     for (size_t e = 0; e < effect_count; e++) {
@@ -671,8 +636,7 @@ static bool entry_loaded(const char *entry, const fxgl_preset_effect *effects,
 static const char **keep_unloaded(const char *const *old, size_t old_count,
                                   char *const *new_list, size_t new_count,
                                   const fxgl_preset_effect *effects, size_t effect_count,
-                                  size_t *out_count)
-{
+                                  size_t *out_count) {
     const char **out = calloc(old_count + new_count + 1, sizeof(*out));
     if (out == NULL) {
         return NULL;
@@ -712,8 +676,7 @@ static const char **keep_unloaded(const char *const *old, size_t old_count,
 
 bool fxgl_preset_capture(fxgl_preset *preset, const fxgl_preset_effect *effects,
                          size_t effect_count, const fxgl_preset_technique_ref *order,
-                         size_t order_count)
-{
+                         size_t order_count) {
     fxgl_ini *ini = preset->ini;
     char **enabled = calloc(order_count + 1, sizeof(*enabled)); // borrowed from sorted
     char **sorted = calloc(order_count + 1, sizeof(*sorted));   // owned strings
@@ -812,8 +775,7 @@ bool fxgl_preset_capture(fxgl_preset *preset, const fxgl_preset_effect *effects,
 
 // --- saving ---
 
-void fxgl_preset_lock(fxgl_preset *preset, const char *reason)
-{
+void fxgl_preset_lock(fxgl_preset *preset, const char *reason) {
     free(preset->lock_reason);
     preset->lock_reason = reason != NULL ? preset_strdup(reason) : NULL;
     if (reason != NULL && preset->lock_reason == NULL) {
@@ -821,8 +783,7 @@ void fxgl_preset_lock(fxgl_preset *preset, const char *reason)
     }
 }
 
-bool fxgl_preset_save(fxgl_preset *preset, const char *path)
-{
+bool fxgl_preset_save(fxgl_preset *preset, const char *path) {
     const char *target = path != NULL ? path : preset->path;
     if (target == NULL) {
         preset_diagf(&preset->sink, FXGL_PRESET_ERROR, diag_name(preset), 0,

@@ -20,8 +20,7 @@
 #define SEARCH_MAX_DIRS 4096     // folders below one `**` path (the preprocessor's bound)
 #define SEARCH_MAX_DEPTH 16      // levels below one `**` path
 
-static char *join(const char *dir, const char *name)
-{
+static char *join(const char *dir, const char *name) {
     size_t a = strlen(dir);
     size_t b = strlen(name);
     bool slash = a > 0 && dir[a - 1] != '/';
@@ -36,14 +35,12 @@ static char *join(const char *dir, const char *name)
     return out;
 }
 
-static bool is_dir(const char *path)
-{
+static bool is_dir(const char *path) {
     struct stat st;
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-static bool push(fxgl_search *s, size_t *cap, char *dir)
-{
+static bool push(fxgl_search *s, size_t *cap, char *dir) {
     if (dir == NULL) {
         return false;
     }
@@ -68,14 +65,12 @@ static bool push(fxgl_search *s, size_t *cap, char *dir)
     return true;
 }
 
-static int compare_names(const void *a, const void *b)
-{
+static int compare_names(const void *a, const void *b) {
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 // The sub-folders of dir, sorted; NULL-terminated, NULL when out of memory.
-static char **subfolders(const char *dir, size_t *count)
-{
+static char **subfolders(const char *dir, size_t *count) {
     *count = 0;
     size_t cap = 8;
     char **names = malloc(cap * sizeof(*names));
@@ -110,8 +105,7 @@ static char **subfolders(const char *dir, size_t *count)
     return names;
 }
 
-static bool add_below(fxgl_search *s, size_t *cap, const char *dir, int depth, size_t *budget)
-{
+static bool add_below(fxgl_search *s, size_t *cap, const char *dir, int depth, size_t *budget) {
     if (depth > SEARCH_MAX_DEPTH) {
         return true;
     }
@@ -134,8 +128,7 @@ static bool add_below(fxgl_search *s, size_t *cap, const char *dir, int depth, s
     return ok;
 }
 
-bool fxgl_search_expand(fxgl_search *out, const fxgl_config_path *paths, size_t count)
-{
+bool fxgl_search_expand(fxgl_search *out, const fxgl_config_path *paths, size_t count) {
     *out = (fxgl_search){0};
     size_t cap = 0;
     bool ok = true;
@@ -156,8 +149,7 @@ bool fxgl_search_expand(fxgl_search *out, const fxgl_config_path *paths, size_t 
     return ok;
 }
 
-bool fxgl_search_expand_raw(fxgl_search *out, const char *const *raw, size_t count)
-{
+bool fxgl_search_expand_raw(fxgl_search *out, const char *const *raw, size_t count) {
     fxgl_config_path *paths = calloc(count + 1, sizeof(*paths));
     bool ok = paths != NULL;
     size_t used = 0;
@@ -176,8 +168,7 @@ bool fxgl_search_expand_raw(fxgl_search *out, const char *const *raw, size_t cou
     return ok;
 }
 
-void fxgl_search_finish(fxgl_search *s)
-{
+void fxgl_search_finish(fxgl_search *s) {
     for (size_t i = 0; s->dirs != NULL && i < s->count; i++) {
         free(s->dirs[i]);
     }
@@ -187,8 +178,7 @@ void fxgl_search_finish(fxgl_search *s)
 
 // name in dir: exactly, else ignoring case (presets made on Windows spell names freely);
 // name may have folders of its own ("Textures/lut.png"), matched exactly.
-static char *in_dir(const char *dir, const char *name)
-{
+static char *in_dir(const char *dir, const char *name) {
     char *path = join(dir, name);
     struct stat st;
     if (path == NULL || (stat(path, &st) == 0 && S_ISREG(st.st_mode))) {
@@ -216,8 +206,7 @@ static char *in_dir(const char *dir, const char *name)
     return found;
 }
 
-char *fxgl_search_find(const fxgl_search *s, const char *name)
-{
+char *fxgl_search_find(const fxgl_search *s, const char *name) {
     char *clean = preset_strdup(name);
     if (clean == NULL) {
         return NULL;
@@ -243,8 +232,7 @@ char *fxgl_search_find(const fxgl_search *s, const char *name)
     return found;
 }
 
-static bool seen_name(char **files, size_t count, const char *name)
-{
+static bool seen_name(char **files, size_t count, const char *name) {
     for (size_t i = 0; i < count; i++) {
         const char *slash = strrchr(files[i], '/');
         if (strcmp(slash != NULL ? slash + 1 : files[i], name) == 0) {
@@ -254,8 +242,7 @@ static bool seen_name(char **files, size_t count, const char *name)
     return false;
 }
 
-size_t fxgl_search_effects(const fxgl_search *s, char ***out)
-{
+size_t fxgl_search_effects(const fxgl_search *s, char ***out) {
     size_t count = 0;
     size_t cap = 16;
     char **files = malloc(cap * sizeof(*files));
@@ -299,8 +286,7 @@ size_t fxgl_search_effects(const fxgl_search *s, char ***out)
     return count;
 }
 
-void fxgl_search_describe(const fxgl_search *s, char *buf, size_t size)
-{
+void fxgl_search_describe(const fxgl_search *s, char *buf, size_t size) {
     size_t used = 0;
     if (size == 0) {
         return;

@@ -26,7 +26,7 @@ extern "C" {
 bool fxgl_vk_spirv(const char *glsl, fxgl_stage stage, const char *preamble, uint32_t **words,
                    size_t *count, char *log, size_t log_size);
 
-// --- the headless runtime (runtime.c) ---
+// --- the headless runtime (vk_runtime.c) ---
 //
 // One Vulkan 1.2 device, no window: an RGBA8 image stands in for the
 // swapchain's (the back buffer). A frame copies the input pixels in, runs

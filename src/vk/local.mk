@@ -37,12 +37,12 @@ EXTRA_DIST += src/vk/local.mk tests/vk/data/bindings.fx tests/vk/data/stencil.fx
 if HAVE_VULKAN
 noinst_LTLIBRARIES += libfxgl_vk.la
 # The back ends' shared CPU code (src/backend) is compiled into each back end.
-libfxgl_vk_la_SOURCES = src/vk/fxgl_vk.h src/vk/runtime.c src/backend/fxgl_backend.h \
+libfxgl_vk_la_SOURCES = src/vk/fxgl_vk.h src/vk/vk_runtime.c src/backend/fxgl_backend.h \
 	src/backend/backend.c
 libfxgl_vk_la_CPPFLAGS = $(AM_CPPFLAGS) $(VK_CPPFLAGS) $(VULKAN_CFLAGS) $(STB_CFLAGS)
 
 bin_PROGRAMS += fxgl-vkrender
-fxgl_vkrender_SOURCES = tools/vkrender.c tests/harness/image.c tests/harness/fxgl_test.h
+fxgl_vkrender_SOURCES = tools/vkrender.c tests/harness/rgba_image.c tests/harness/fxgl_test.h
 fxgl_vkrender_CPPFLAGS = $(AM_CPPFLAGS) $(VK_CPPFLAGS) -I$(top_srcdir)/tests/harness \
 	$(STB_CFLAGS) $(VULKAN_CFLAGS)
 fxgl_vkrender_LDADD = libfxgl_vk.la libfxgl_vkgraph.la libfxgl_spirv.la libfxgl_fx.la \

@@ -21,22 +21,19 @@
 
 static char dir[256];
 
-static void setup(void)
-{
+static void setup(void) {
     snprintf(dir, sizeof(dir), "/tmp/fxgl-diskcache-XXXXXX");
     ck_assert_ptr_nonnull(mkdtemp(dir));
 }
 
-static void teardown(void)
-{
+static void teardown(void) {
     char cmd[300];
     snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
     ck_assert_int_eq(system(cmd), 0);
 }
 
 // Bytes of the entries in the folder, and their count.
-static size_t folder_bytes(const char *path, int *count)
-{
+static size_t folder_bytes(const char *path, int *count) {
     DIR *d = opendir(path);
     size_t total = 0;
     *count = 0;
@@ -59,8 +56,7 @@ static size_t folder_bytes(const char *path, int *count)
     return total;
 }
 
-START_TEST(test_round_trip_and_damage)
-{
+START_TEST(test_round_trip_and_damage) {
     char sub[300];
     snprintf(sub, sizeof(sub), "%s/a/b", dir); // created with its parents
     fxgl_diskcache *c = fxgl_diskcache_create(&(fxgl_diskcache_desc){.dir = sub});
@@ -122,8 +118,7 @@ START_TEST(test_round_trip_and_damage)
 }
 END_TEST
 
-START_TEST(test_disabled)
-{
+START_TEST(test_disabled) {
     ck_assert_ptr_null(fxgl_diskcache_create(&(fxgl_diskcache_desc){.dir = "off"}));
     ck_assert_ptr_null(fxgl_diskcache_create(&(fxgl_diskcache_desc){.dir = ""}));
     ck_assert_ptr_null(fxgl_diskcache_create(&(fxgl_diskcache_desc){.dir = NULL}));
@@ -138,8 +133,7 @@ START_TEST(test_disabled)
 END_TEST
 
 // Sets an entry's time (the LRU order) without waiting for the clock.
-static void age_all(const char *path, time_t when)
-{
+static void age_all(const char *path, time_t when) {
     DIR *d = opendir(path);
     struct dirent *de;
     while ((de = readdir(d)) != NULL) {
@@ -152,8 +146,7 @@ static void age_all(const char *path, time_t when)
 }
 
 // Entries newer than `than` get the time `when` (names are hashes of the keys).
-static void age_newer(const char *path, time_t than, time_t when)
-{
+static void age_newer(const char *path, time_t than, time_t when) {
     DIR *d = opendir(path);
     struct dirent *de;
     while ((de = readdir(d)) != NULL) {
@@ -167,8 +160,7 @@ static void age_newer(const char *path, time_t than, time_t when)
     closedir(d);
 }
 
-START_TEST(test_eviction_keeps_recent)
-{
+START_TEST(test_eviction_keeps_recent) {
     // 64 KiB limit, 4 KiB entries: the scan at the first write and after every 8 KiB
     // written keeps the folder under the limit.
     fxgl_diskcache *c =
@@ -227,15 +219,13 @@ END_TEST
 
 static int warnings;
 
-static void count_warning(void *user, const fxgl_preset_diag *d)
-{
+static void count_warning(void *user, const fxgl_preset_diag *d) {
     (void)user;
     ck_assert_ptr_nonnull(strstr(d->message, "compile cache folder cannot be created"));
     warnings++;
 }
 
-START_TEST(test_unwritable_warns_once)
-{
+START_TEST(test_unwritable_warns_once) {
     char file[300], sub[400];
     snprintf(file, sizeof(file), "%s/file", dir);
     close(open(file, O_CREAT | O_WRONLY, 0600));
@@ -255,8 +245,7 @@ START_TEST(test_unwritable_warns_once)
 }
 END_TEST
 
-static Suite *diskcache_suite(void)
-{
+static Suite *diskcache_suite(void) {
     Suite *s = suite_create("diskcache");
     TCase *tc = tcase_create("store");
     tcase_add_checked_fixture(tc, setup, teardown);
@@ -268,8 +257,7 @@ static Suite *diskcache_suite(void)
     return s;
 }
 
-int main(void)
-{
+int main(void) {
     SRunner *sr = srunner_create(diskcache_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);

@@ -28,24 +28,21 @@ typedef struct recorder {
     int failures, notes;
 } recorder;
 
-static int rec_add(void *b, const fxgl_effect *effect, const char *file)
-{
+static int rec_add(void *b, const fxgl_effect *effect, const char *file) {
     (void)effect, (void)file;
     recorder *r = b;
     return BASE + r->added++;
 }
 
 static bool rec_replace(void *b, size_t effect, const fxgl_effect *next, char *reason,
-                        size_t size)
-{
+                        size_t size) {
     (void)effect, (void)next;
     recorder *r = b;
     snprintf(reason, size, "refused by the test");
     return !r->refuse_replace;
 }
 
-static bool rec_set_value(void *b, size_t effect, size_t uniform, const fxgl_value *v)
-{
+static bool rec_set_value(void *b, size_t effect, size_t uniform, const fxgl_value *v) {
     recorder *r = b;
     ck_assert_uint_ge(effect, BASE);
     r->values[effect - BASE][uniform] = *v;
@@ -53,15 +50,13 @@ static bool rec_set_value(void *b, size_t effect, size_t uniform, const fxgl_val
     return true;
 }
 
-static bool rec_enable(void *b, size_t effect, size_t technique, bool on)
-{
+static bool rec_enable(void *b, size_t effect, size_t technique, bool on) {
     recorder *r = b;
     r->enabled[effect - BASE][technique] = on;
     return true;
 }
 
-static bool rec_order(void *b, const fxgl_technique_ref *order, size_t count)
-{
+static bool rec_order(void *b, const fxgl_technique_ref *order, size_t count) {
     recorder *r = b;
     ck_assert_uint_le(count, 16);
     memcpy(r->order, order, count * sizeof(*order));
@@ -72,8 +67,7 @@ static bool rec_order(void *b, const fxgl_technique_ref *order, size_t count)
 static const fxgl_effect_ops rec_ops = {rec_add, rec_replace, rec_set_value, rec_enable,
                                         rec_order};
 
-static void on_report(void *user, fxgl_effect_set_level level, const char *message)
-{
+static void on_report(void *user, fxgl_effect_set_level level, const char *message) {
     recorder *r = user;
     snprintf(r->last_report, sizeof(r->last_report), "%s", message);
     r->failures += level == FXGL_EFFECT_SET_FAILURE;
@@ -97,8 +91,7 @@ static const char second_text[] =
     "{ p = float4(id == 2 ? 3.0 : -1.0, id == 1 ? 3.0 : -1.0, 0.0, 1.0); }\n"
     "technique Middle { pass { VertexShader = VS; PixelShader = PS; } }\n";
 
-static fxgl_effect *compile(const char *path, const char *text)
-{
+static fxgl_effect *compile(const char *path, const char *text) {
     fxgl_diags diags;
     fxgl_diags_init(&diags);
     fxgl_compile_desc desc = {.path = path, .source = text, .source_len = strlen(text),
@@ -109,15 +102,13 @@ static fxgl_effect *compile(const char *path, const char *text)
     return e;
 }
 
-static fxgl_preset *preset_of(const char *text)
-{
+static fxgl_preset *preset_of(const char *text) {
     fxgl_preset *p = fxgl_preset_create(&(fxgl_preset_desc){.text = text, .len = strlen(text)});
     ck_assert_ptr_nonnull(p);
     return p;
 }
 
-static size_t index_of(const fxgl_effect *e, const char *name)
-{
+static size_t index_of(const fxgl_effect *e, const char *name) {
     for (size_t i = 0; i < e->uniform_count; i++) {
         if (strcmp(e->uniforms[i].name, name) == 0) {
             return i;
@@ -127,14 +118,12 @@ static size_t index_of(const fxgl_effect *e, const char *name)
     return 0;
 }
 
-static bool key_a_fired(void *user, const fxgl_preset_key *key)
-{
+static bool key_a_fired(void *user, const fxgl_preset_key *key) {
     (void)user;
     return key->vk == 0x41 && !key->ctrl && !key->shift && !key->alt;
 }
 
-START_TEST(test_apply_blend_toggle)
-{
+START_TEST(test_apply_blend_toggle) {
     recorder r = {0};
     fxgl_effect *first = compile("First.fx", first_text);
     fxgl_effect *second = compile("Second.fx", second_text);
@@ -214,8 +203,7 @@ START_TEST(test_apply_blend_toggle)
 }
 END_TEST
 
-static Suite *set_suite(void)
-{
+static Suite *set_suite(void) {
     Suite *s = suite_create("set");
     TCase *tc = tcase_create("set");
     tcase_add_test(tc, test_apply_blend_toggle);
@@ -223,8 +211,7 @@ static Suite *set_suite(void)
     return s;
 }
 
-int main(void)
-{
+int main(void) {
     SRunner *sr = srunner_create(set_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);

@@ -1,6 +1,6 @@
 /*
  * test_switch.c - a preset edited on disk is read once, on the reload worker, and the
- * host applies that very copy (src/effects: fxgl_reload_result.preset, fxgl_effects_hold_
+ * host applies that very copy (src/effects: fxgl_reload_result.preset, fxgl_compiler_hold_
  * preset). The new text has one line without '=', which the reader warns about once per
  * read: so the warnings count the reads, and the thread that reported them is the thread
  * that read it. An effect whose definition the edit changes is recompiled.
@@ -25,8 +25,7 @@ static int warnings;
 static bool warned_on_main;
 static pthread_t main_thread;
 
-static void on_diag(void *user, const fxgl_preset_diag *d)
-{
+static void on_diag(void *user, const fxgl_preset_diag *d) {
     (void)user;
     if (strstr(d->message, "has no '='") == NULL) {
         return;
@@ -38,8 +37,7 @@ static void on_diag(void *user, const fxgl_preset_diag *d)
 }
 
 // Written elsewhere and renamed over, the way editors save.
-static const char *put(const char *name, const char *text)
-{
+static const char *put(const char *name, const char *text) {
     static char paths[4][600];
     static int next;
     char *p = paths[next++ % 4];
@@ -62,8 +60,7 @@ static const char effect_text[] =
     "technique Switch { pass { VertexShader = VS; PixelShader = PS; } }\n";
 
 // A result, waiting for it with a generous bound (a loaded two-core machine).
-static fxgl_reload_result wait_result(fxgl_reloader *r)
-{
+static fxgl_reload_result wait_result(fxgl_reloader *r) {
     fxgl_reload_result res;
     for (int i = 0; i < 60000; i++) {
         if (fxgl_reloader_poll(r, &res)) {
@@ -75,16 +72,15 @@ static fxgl_reload_result wait_result(fxgl_reloader *r)
     return res;
 }
 
-START_TEST(test_edit_read_once_on_worker)
-{
+START_TEST(test_edit_read_once_on_worker) {
     main_thread = pthread_self();
     ck_assert_ptr_nonnull(mkdtemp(root));
     const char *fx_path = put("Switch.fx", effect_text);
     const char *a = put("A.ini", "Techniques=Switch@Switch.fx\n");
-    fxgl_effects *fx = fxgl_effects_create(&(fxgl_effects_desc){
+    fxgl_compiler *fx = fxgl_compiler_create(&(fxgl_compiler_desc){
         .target = FXGL_GLSL_NONE, .sink = {.fn = on_diag}});
     ck_assert_ptr_nonnull(fx);
-    ck_assert(fxgl_effects_set_preset(fx, a));
+    ck_assert(fxgl_compiler_set_preset(fx, a));
     fxgl_reloader *r = fxgl_reloader_create(&(fxgl_reloader_desc){.effects = fx});
     ck_assert_ptr_nonnull(r);
     ck_assert(fxgl_reloader_watch_preset(r, a));
@@ -103,9 +99,9 @@ START_TEST(test_edit_read_once_on_worker)
     ck_assert(sw.preset_changed);
     ck_assert_ptr_nonnull(sw.preset);
     // The host's copy is the compile object's: no second read.
-    fxgl_held_preset *now = fxgl_effects_hold_preset(fx);
+    fxgl_held_preset *now = fxgl_compiler_hold_preset(fx);
     ck_assert_ptr_eq(fxgl_held_preset_get(now), fxgl_held_preset_get(sw.preset));
-    fxgl_effects_release_preset(fx, now);
+    fxgl_compiler_release_preset(fx, now);
     size_t count = 0;
     const char *const *names = fxgl_preset_techniques(fxgl_held_preset_get(sw.preset), &count);
     ck_assert_uint_eq(count, 1);
@@ -134,7 +130,7 @@ START_TEST(test_edit_read_once_on_worker)
     fxgl_reload_result_finish(&sw);
     fxgl_reload_result_finish(&back);
     fxgl_reloader_destroy(r);
-    fxgl_effects_destroy(fx);
+    fxgl_compiler_destroy(fx);
     char cmd[600];
     snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
     ck_assert_int_eq(system(cmd), 0);
@@ -144,8 +140,7 @@ END_TEST
 // Waits (bounded) until the read-ahead has read base's neighbours at a generation after
 // since; fills next and previous.
 static unsigned wait_neighbours(fxgl_reloader *r, const char *base, unsigned since, char *next,
-                                char *previous)
-{
+                                char *previous) {
     for (int i = 0; i < 60000; i++) {
         unsigned gen = fxgl_reloader_ahead_generation(r);
         if (gen != since && fxgl_reloader_neighbours(r, base, next, previous, 600)) {
@@ -157,15 +152,13 @@ static unsigned wait_neighbours(fxgl_reloader *r, const char *base, unsigned sin
     return since;
 }
 
-static const char *first_technique(const fxgl_held_preset *held)
-{
+static const char *first_technique(const fxgl_held_preset *held) {
     size_t count = 0;
     const char *const *names = fxgl_preset_techniques(fxgl_held_preset_get(held), &count);
     return count > 0 ? names[0] : "";
 }
 
-START_TEST(test_read_ahead)
-{
+START_TEST(test_read_ahead) {
     char dir[] = "/tmp/fxgl-ahead-XXXXXX";
     ck_assert_ptr_nonnull(mkdtemp(dir));
     snprintf(root, sizeof(root), "%s", dir); // put() writes here
@@ -174,7 +167,7 @@ START_TEST(test_read_ahead)
     snprintf(b, sizeof(b), "%s", put("B.ini", "Techniques=B@Switch.fx\n"));
     snprintf(c, sizeof(c), "%s", put("C.ini", "Techniques=C@Switch.fx\n"));
     put("notes.ini", "[not a preset]\nx=1\n"); // no Techniques: not in the list
-    fxgl_effects *fx = fxgl_effects_create(&(fxgl_effects_desc){.target = FXGL_GLSL_NONE});
+    fxgl_compiler *fx = fxgl_compiler_create(&(fxgl_compiler_desc){.target = FXGL_GLSL_NONE});
     ck_assert_ptr_nonnull(fx);
     // no_watch: files are not watched for reloads, the read-ahead's folder still is.
     fxgl_reloader *r = fxgl_reloader_create(&(fxgl_reloader_desc){.effects = fx,
@@ -193,11 +186,11 @@ START_TEST(test_read_ahead)
     ck_assert_str_eq(first_technique(got), "B@Switch.fx");
     ck_assert_ptr_null(fxgl_reloader_take_ahead(r, b)); // handed over once
     // Making it the compile object's preset reads no file either.
-    fxgl_effects_use_preset(fx, got);
-    fxgl_held_preset *now = fxgl_effects_hold_preset(fx);
+    fxgl_compiler_use_preset(fx, got);
+    fxgl_held_preset *now = fxgl_compiler_hold_preset(fx);
     ck_assert_ptr_eq(fxgl_held_preset_get(now), fxgl_held_preset_get(got));
-    fxgl_effects_release_preset(fx, now);
-    fxgl_effects_release_preset(fx, got);
+    fxgl_compiler_release_preset(fx, now);
+    fxgl_compiler_release_preset(fx, got);
     ck_assert_uint_eq(fxgl_preset_reads_on_thread(), reads);
     // A preset created in the folder between A and B becomes the next one; C edited is
     // read again.
@@ -211,7 +204,7 @@ START_TEST(test_read_ahead)
     for (int i = 0; i < 100; i++) {
         fxgl_held_preset *prev = fxgl_reloader_take_ahead(r, c);
         bool edited = prev != NULL && strcmp(first_technique(prev), "C2@Switch.fx") == 0;
-        fxgl_effects_release_preset(fx, prev);
+        fxgl_compiler_release_preset(fx, prev);
         if (edited) {
             break;
         }
@@ -227,15 +220,14 @@ START_TEST(test_read_ahead)
     ck_assert_str_eq(previous, want);
     ck_assert_uint_eq(fxgl_preset_reads_on_thread(), reads);
     fxgl_reloader_destroy(r);
-    fxgl_effects_destroy(fx);
+    fxgl_compiler_destroy(fx);
     char cmd[600];
     snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
     ck_assert_int_eq(system(cmd), 0);
 }
 END_TEST
 
-static Suite *switch_suite(void)
-{
+static Suite *switch_suite(void) {
     Suite *s = suite_create("switch");
     TCase *tc = tcase_create("switch");
     tcase_set_timeout(tc, 240);
@@ -245,8 +237,7 @@ static Suite *switch_suite(void)
     return s;
 }
 
-int main(void)
-{
+int main(void) {
     SRunner *sr = srunner_create(switch_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);

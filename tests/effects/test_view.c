@@ -35,8 +35,7 @@ static const char preset_text[] = "Techniques=A@View.fx\n"
                                   "Kept=8.0\n"
                                   "Flag=1\n";
 
-static fxgl_effect *compile(void)
-{
+static fxgl_effect *compile(void) {
     fxgl_diags diags;
     fxgl_diags_init(&diags);
     fxgl_compile_desc desc = {.path = "View.fx", .source = effect_text,
@@ -53,8 +52,7 @@ static fxgl_effect *compile(void)
     return e;
 }
 
-static size_t index_of(const fxgl_effect *e, const char *name)
-{
+static size_t index_of(const fxgl_effect *e, const char *name) {
     for (size_t i = 0; i < e->uniform_count; i++) {
         if (strcmp(e->uniforms[i].name, name) == 0) {
             return i;
@@ -64,8 +62,7 @@ static size_t index_of(const fxgl_effect *e, const char *name)
     return 0;
 }
 
-START_TEST(test_view_by_index)
-{
+START_TEST(test_view_by_index) {
     fxgl_effect *e = compile();
     fxgl_preset *preset =
         fxgl_preset_create(&(fxgl_preset_desc){.text = preset_text, .len = strlen(preset_text)});
@@ -123,8 +120,7 @@ START_TEST(test_view_by_index)
 }
 END_TEST
 
-static Suite *view_suite(void)
-{
+static Suite *view_suite(void) {
     Suite *s = suite_create("view");
     TCase *tc = tcase_create("view");
     tcase_add_test(tc, test_view_by_index);
@@ -132,8 +128,7 @@ static Suite *view_suite(void)
     return s;
 }
 
-int main(void)
-{
+int main(void) {
     SRunner *sr = srunner_create(view_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);

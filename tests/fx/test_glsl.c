@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fx_types.h"
+#include "fx_typesys.h"
 #include "glsl_util.h"
 
 static const fxgl_glsl_target all_targets[] = {FXGL_GLSL_GL430, FXGL_GLSL_GL450,

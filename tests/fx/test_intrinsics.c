@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fx_types.h"
+#include "fx_typesys.h"
 
 static fx_type f(int n) {
     return fx_type_vector(FX_TYPE_FLOAT, n);

@@ -19,8 +19,7 @@
 
 #include "fxgl_fx.h"
 
-static char *json_of(const fxgl_effect *e)
-{
+static char *json_of(const fxgl_effect *e) {
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
@@ -30,8 +29,7 @@ static char *json_of(const fxgl_effect *e)
     return text;
 }
 
-static fxgl_effect *compile(const char *path, const char *include, fxgl_glsl_target target)
-{
+static fxgl_effect *compile(const char *path, const char *include, fxgl_glsl_target target) {
     const char *paths[] = {include};
     fxgl_define defs[] = {{"BUFFER_WIDTH", "1280"}, {"BUFFER_HEIGHT", "720"},
                           {"BUFFER_RCP_WIDTH", "(1.0 / BUFFER_WIDTH)"},
@@ -47,8 +45,7 @@ static fxgl_effect *compile(const char *path, const char *include, fxgl_glsl_tar
 }
 
 // Field-by-field checks of what JSON prints rounded or not at all.
-static void same_raw(const fxgl_effect *a, const fxgl_effect *b)
-{
+static void same_raw(const fxgl_effect *a, const fxgl_effect *b) {
     ck_assert_uint_eq(a->sampler_count, b->sampler_count);
     for (size_t i = 0; i < a->sampler_count; i++) {
         ck_assert(memcmp(&a->samplers[i].min_lod, &b->samplers[i].min_lod, 4) == 0);
@@ -94,8 +91,7 @@ static void same_raw(const fxgl_effect *a, const fxgl_effect *b)
 
 static size_t round_trips;
 
-static void round_trip(const char *path, const char *include)
-{
+static void round_trip(const char *path, const char *include) {
     static const fxgl_glsl_target targets[] = {FXGL_GLSL_GL450, FXGL_GLSL_ES300};
     for (size_t t = 0; t < 2; t++) {
         fxgl_effect *e = compile(path, include, targets[t]);
@@ -125,8 +121,7 @@ static void round_trip(const char *path, const char *include)
     }
 }
 
-static void walk(const char *dir, const char *include, int depth)
-{
+static void walk(const char *dir, const char *include, int depth) {
     DIR *d = opendir(dir);
     if (d == NULL || depth > 6) {
         if (d) {
@@ -151,8 +146,7 @@ static void walk(const char *dir, const char *include, int depth)
     closedir(d);
 }
 
-START_TEST(test_shipped_effects)
-{
+START_TEST(test_shipped_effects) {
     round_trips = 0;
     walk(FXGL_SHADER_DIR, FXGL_SHADER_DIR, 0);
     // Every shipped effect compiles for both targets.
@@ -160,8 +154,7 @@ START_TEST(test_shipped_effects)
 }
 END_TEST
 
-START_TEST(test_corpus)
-{
+START_TEST(test_corpus) {
     const char *corpus = getenv("FXGL_CORPUS");
     if (corpus == NULL || corpus[0] == '\0') {
         return; // manual sweep only
@@ -172,8 +165,7 @@ START_TEST(test_corpus)
 }
 END_TEST
 
-static void *bytes_of(const char *name, size_t *len)
-{
+static void *bytes_of(const char *name, size_t *len) {
     char path[4096];
     snprintf(path, sizeof(path), "%s/%s", FXGL_SHADER_DIR, name);
     fxgl_effect *e = compile(path, FXGL_SHADER_DIR, FXGL_GLSL_GL450);
@@ -183,8 +175,7 @@ static void *bytes_of(const char *name, size_t *len)
     return bytes;
 }
 
-START_TEST(test_truncated)
-{
+START_TEST(test_truncated) {
     size_t len;
     unsigned char *bytes = bytes_of("fxgl_Vignette.fx", &len);
     for (size_t n = 0; n < len; n++) {
@@ -201,8 +192,7 @@ START_TEST(test_truncated)
 }
 END_TEST
 
-START_TEST(test_corrupted)
-{
+START_TEST(test_corrupted) {
     // The cache's checksum catches damage first; this is what stands behind it: a flipped
     // byte anywhere gives NULL or a module whose indices are all in range.
     size_t len;
@@ -225,8 +215,7 @@ START_TEST(test_corrupted)
 }
 END_TEST
 
-static Suite *serial_suite(void)
-{
+static Suite *serial_suite(void) {
     Suite *s = suite_create("serial");
     TCase *tc = tcase_create("round trip");
     tcase_set_timeout(tc, 600);
@@ -238,8 +227,7 @@ static Suite *serial_suite(void)
     return s;
 }
 
-int main(void)
-{
+int main(void) {
     SRunner *sr = srunner_create(serial_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);

@@ -4,14 +4,14 @@
  * function signatures, and the std140 layout of a uniform block.
  *
  * Every expected rank, pick and offset below is worked out by hand from the
- * rules in fx_types.h (the reference compiler's rank scale), not printed by
+ * rules in fx_typesys.h (the reference compiler's rank scale), not printed by
  * the code under test.
  */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "fx_types.h"
+#include "fx_typesys.h"
 
 static fx_type f(int n) {
     return fx_type_vector(FX_TYPE_FLOAT, n);

@@ -50,7 +50,7 @@ static int feed(gl_cs_trial *t, const double *frag, const double *comp, int max)
 }
 
 START_TEST(decide_gpu_and_software) {
-    // The H200's figures for a 1080p copy (issue 18): compute 0.024 ms,
+    // The H200's figures for a 1080p copy (bench/RESULTS.md §9): compute 0.024 ms,
     // fragment 0.150 ms; the first run of each pays for first use.
     static const double h200_frag[8] = {2.5, 0.150, 0.151, 0.149, 0.152, 0.150, 0.150, 0.150};
     static const double h200_comp[8] = {9.0, 0.024, 0.025, 0.024, 0.023, 0.024, 0.024, 0.024};

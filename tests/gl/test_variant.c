@@ -214,7 +214,7 @@ static void builtin(bool es) {
     fix_init(&f, es);
     const fxgl_gl_info *info = fxgl_test_egl_info(f.egl);
     const char *paths[1] = {FXGL_SHADER_DIR};
-    fxgl_effects *fx = fxgl_effects_create(&(fxgl_effects_desc){
+    fxgl_compiler *fx = fxgl_compiler_create(&(fxgl_compiler_desc){
         .env = {.width = W, .height = H, .api = es ? FXGL_API_KIND_GLES : FXGL_API_KIND_GL, .api_major = info->major,
                 .api_minor = info->minor},
         .target = es ? FXGL_GLSL_ES320 : FXGL_GLSL_GL450,
@@ -235,7 +235,7 @@ static void builtin(bool es) {
         snprintf(path, sizeof(path), "%s/%s", FXGL_SHADER_DIR, ent->d_name);
         fxgl_diags diags;
         fxgl_diags_init(&diags);
-        fxgl_effect *effect = fxgl_effects_compile(fx, path, &diags);
+        fxgl_effect *effect = fxgl_compiler_compile(fx, path, &diags);
         fxgl_diags_finish(&diags);
         ck_assert_msg(effect, "%s does not compile", ent->d_name);
         if (!has_user_values(effect)) {
@@ -269,7 +269,7 @@ static void builtin(bool es) {
     }
     closedir(d);
     ck_assert_int_ge(tested, 8);
-    fxgl_effects_destroy(fx);
+    fxgl_compiler_destroy(fx);
     fix_finish(&f);
 }
 
@@ -316,7 +316,7 @@ static const char bits_fx[] =
     "technique Bits { pass { VertexShader = VS; PixelShader = PS; } }\n";
 
 static fxgl_effect *compile_fx(const char *source, const fxgl_gl_info *info, bool es,
-                               fxgl_effects **out) {
+                               fxgl_compiler **out) {
     char dir[] = "/tmp/fxgl-variant-XXXXXX";
     ck_assert(mkdtemp(dir));
     char path[256];
@@ -325,7 +325,7 @@ static fxgl_effect *compile_fx(const char *source, const fxgl_gl_info *info, boo
     ck_assert(fp);
     fputs(source, fp);
     fclose(fp);
-    *out = fxgl_effects_create(&(fxgl_effects_desc){
+    *out = fxgl_compiler_create(&(fxgl_compiler_desc){
         .env = {.width = W, .height = H, .api = es ? FXGL_API_KIND_GLES : FXGL_API_KIND_GL, .api_major = info->major,
                 .api_minor = info->minor},
         .target = es ? FXGL_GLSL_ES320 : FXGL_GLSL_GL450,
@@ -333,7 +333,7 @@ static fxgl_effect *compile_fx(const char *source, const fxgl_gl_info *info, boo
     ck_assert(*out);
     fxgl_diags diags;
     fxgl_diags_init(&diags);
-    fxgl_effect *e = fxgl_effects_compile(*out, path, &diags);
+    fxgl_effect *e = fxgl_compiler_compile(*out, path, &diags);
     if (!e) {
         fxgl_diags_print(&diags, stderr);
     }
@@ -344,7 +344,7 @@ static fxgl_effect *compile_fx(const char *source, const fxgl_gl_info *info, boo
     return e;
 }
 
-static fxgl_effect *compile_value_fx(const fxgl_gl_info *info, bool es, fxgl_effects **out) {
+static fxgl_effect *compile_value_fx(const fxgl_gl_info *info, bool es, fxgl_compiler **out) {
     return compile_fx(value_fx, info, es, out);
 }
 
@@ -364,7 +364,7 @@ static void check_pixel(const uint8_t *px, double value, double timer_ms, const 
 static void next_frame(bool es) {
     fix f;
     fix_init(&f, es);
-    fxgl_effects *fxs = NULL;
+    fxgl_compiler *fxs = NULL;
     fxgl_effect *effect = compile_value_fx(fxgl_test_egl_info(f.egl), es, &fxs);
     fxgl_runtime *rt = make_runtime(&f, true);
     ck_assert_int_eq(fxgl_runtime_add_effect(rt, effect, "Value.fx"), 0);
@@ -437,7 +437,7 @@ static void next_frame(bool es) {
     ck_assert_uint_eq(st.uniform_programs, 1);
     fxgl_runtime_destroy(rt);
     fxgl_effect_destroy(effect);
-    fxgl_effects_destroy(fxs);
+    fxgl_compiler_destroy(fxs);
     fix_finish(&f);
 }
 
@@ -475,7 +475,7 @@ static void exact_kept(bool es) {
     gl->GenFramebuffers(1, &fbo);
     gl->BindFramebuffer(GL_FRAMEBUFFER, fbo);
     gl->FramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tex, 0);
-    fxgl_effects *fxs = NULL;
+    fxgl_compiler *fxs = NULL;
     fxgl_effect *effect = compile_fx(bits_fx, fxgl_test_egl_info(f.egl), es, &fxs);
     fxgl_runtime *rt = make_runtime(&f, true);
     ck_assert_int_eq(fxgl_runtime_add_effect(rt, effect, "Bits.fx"), 0);
@@ -518,7 +518,7 @@ static void exact_kept(bool es) {
     }
     fxgl_runtime_destroy(rt);
     fxgl_effect_destroy(effect);
-    fxgl_effects_destroy(fxs);
+    fxgl_compiler_destroy(fxs);
     gl->DeleteFramebuffers(1, &fbo);
     gl->DeleteTextures(1, &tex);
     fix_finish(&f);
@@ -537,7 +537,7 @@ END_TEST
 START_TEST(opt_out) {
     fix f;
     fix_init(&f, false);
-    fxgl_effects *fxs = NULL;
+    fxgl_compiler *fxs = NULL;
     fxgl_effect *effect = compile_value_fx(fxgl_test_egl_info(f.egl), false, &fxs);
     fxgl_runtime_desc rd = {
         .worker = {.gl = fxgl_test_egl_gl(f.worker), .make_current = worker_current,
@@ -562,7 +562,7 @@ START_TEST(opt_out) {
     fxgl_runtime_destroy(off);
     fxgl_runtime_destroy(none);
     fxgl_effect_destroy(effect);
-    fxgl_effects_destroy(fxs);
+    fxgl_compiler_destroy(fxs);
     fix_finish(&f);
 }
 END_TEST

@@ -147,7 +147,7 @@ rc=$?
 same "fxgl --list-effects (game): exit status" "0" "$rc"
 same "fxgl --list-effects (game)" "$rs/Shaders/TestLUT.fx: TestLUT
 $rs/Shaders/SMAA/TestSMAA.fx: TestSMAA" "$(cat "$tmp/list.out")"
-# --config names the file instead of the program: the same list (the issue's first try).
+# --config names the file instead of the program: the same list (a first try).
 run_env sh "$bin/fxgl" --config "$game/ReShade.ini" --list-effects > "$tmp/list.out" 2>&1
 same "fxgl --config ReShade.ini --list-effects" "$rs/Shaders/TestLUT.fx: TestLUT
 $rs/Shaders/SMAA/TestSMAA.fx: TestSMAA" "$(cat "$tmp/list.out")"

@@ -16,8 +16,7 @@ typedef struct diag_log {
     unsigned count;
 } diag_log;
 
-static void collect(void *user, const fxgl_preset_diag *diag)
-{
+static void collect(void *user, const fxgl_preset_diag *diag) {
     diag_log *log = user;
     char line[600];
     fxgl_preset_diag_format(diag, line, sizeof(line));
@@ -28,8 +27,7 @@ static void collect(void *user, const fxgl_preset_diag *diag)
 
 static char root[] = "/tmp/fxgl-config-XXXXXX";
 
-static void put_file(const char *relative, const char *text)
-{
+static void put_file(const char *relative, const char *text) {
     char path[512];
     snprintf(path, sizeof(path), "%s/%s", root, relative);
     for (char *slash = strchr(path + strlen(root) + 1, '/'); slash != NULL;
@@ -44,21 +42,18 @@ static void put_file(const char *relative, const char *text)
     fclose(f);
 }
 
-static void setup(void)
-{
+static void setup(void) {
     ck_assert(mkdtemp(root) != NULL);
 }
 
-static void teardown(void)
-{
+static void teardown(void) {
     char cmd[600];
     snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
     ck_assert(system(cmd) == 0);
     strcpy(root + strlen(root) - 6, "XXXXXX");
 }
 
-static char *at(const char *relative)
-{
+static char *at(const char *relative) {
     static char buf[4][512]; // test-only convenience; a few paths alive at once
     static int next;
     char *out = buf[next++ % 4];
@@ -66,8 +61,7 @@ static char *at(const char *relative)
     return out;
 }
 
-START_TEST(test_candidate_order)
-{
+START_TEST(test_candidate_order) {
     char config_var[600];
     char home[600];
     char dirs[600];
@@ -104,8 +98,7 @@ START_TEST(test_candidate_order)
 }
 END_TEST
 
-START_TEST(test_layering_relative_paths_and_reshade_ini)
-{
+START_TEST(test_layering_relative_paths_and_reshade_ini) {
     // ReShade.ini beside the game, as Windows users bring it; the user's fxgl.ini below it.
     put_file("game/ReShade.ini", "[GENERAL]\n"
                                  "EffectSearchPaths=.\\reshade-shaders\\Shaders\\**,C:\\x\n"
@@ -172,8 +165,7 @@ START_TEST(test_layering_relative_paths_and_reshade_ini)
 }
 END_TEST
 
-START_TEST(test_defaults_without_files)
-{
+START_TEST(test_defaults_without_files) {
     char home[600];
     char data[600];
     snprintf(home, sizeof(home), "HOME=%s/home", root);
@@ -234,8 +226,7 @@ START_TEST(test_defaults_without_files)
 END_TEST
 
 // Without FXGL_DATA_DIR the installed data directory is the build's (-DFXGL_DATADIR).
-START_TEST(test_compiled_in_data_dir)
-{
+START_TEST(test_compiled_in_data_dir) {
     const char *envp[] = {"HOME=/nonexistent-home", "XDG_CONFIG_DIRS=/nonexistent-fxgl", NULL};
     fxgl_config_env env = {.envp = envp, .program_dir = NULL};
     fxgl_config config;
@@ -249,8 +240,7 @@ START_TEST(test_compiled_in_data_dir)
 END_TEST
 
 // FXGL_PRESET=NAME: the user's presets/NAME.ini, else the installed one; paths stay paths.
-START_TEST(test_named_presets)
-{
+START_TEST(test_named_presets) {
     char home[600];
     char data[600];
     char preset[600];
@@ -290,8 +280,7 @@ START_TEST(test_named_presets)
 }
 END_TEST
 
-START_TEST(test_environment_overrides)
-{
+START_TEST(test_environment_overrides) {
     put_file("cfg/my.ini", "[GENERAL]\nPerformanceMode=1\nPreprocessorDefinitions=FROM_FILE\n"
                            "[LOG]\nLevel=loud\n");
     char cfg[600];
@@ -353,8 +342,7 @@ START_TEST(test_environment_overrides)
 }
 END_TEST
 
-START_TEST(test_preset_path_must_be_a_preset)
-{
+START_TEST(test_preset_path_must_be_a_preset) {
     put_file("game/fxgl.ini", "[GENERAL]\nStartupPresetPath=notes.txt\nPresetPath=Good.ini\n");
     put_file("game/notes.txt", "just notes\n");
     const char *envp[] = {"XDG_CONFIG_DIRS=/nonexistent-fxgl", NULL};
@@ -368,8 +356,7 @@ START_TEST(test_preset_path_must_be_a_preset)
 }
 END_TEST
 
-START_TEST(test_program_config)
-{
+START_TEST(test_program_config) {
     // ~/.config/fxgl/<program>.conf comes before the program's folder and the global file;
     // its relative paths are relative to ~/.config/fxgl.
     put_file("home/.config/fxgl/mygame.conf", "[GENERAL]\r\n"
@@ -421,8 +408,7 @@ START_TEST(test_program_config)
 }
 END_TEST
 
-START_TEST(test_depth_section)
-{
+START_TEST(test_depth_section) {
     // [DEPTH] for every program, [DEPTH:<program>] over it, the environment over both.
     put_file("cfg/my.ini", "[GENERAL]\nUnknownKey=kept\n[DEPTH]\nDepthCopyBeforeClears=1\n"
                            "DepthCopyAtClearIndex=2\nSomethingNew=3\n[DEPTH:mygame]\n"
@@ -475,8 +461,7 @@ START_TEST(test_depth_section)
 }
 END_TEST
 
-START_TEST(test_missing_preset_messages)
-{
+START_TEST(test_missing_preset_messages) {
     char home[600], data[600], expected[2048];
     snprintf(home, sizeof(home), "HOME=%s/home", root);
     snprintf(data, sizeof(data), "FXGL_DATA_DIR=%s/data", root);
@@ -527,8 +512,7 @@ START_TEST(test_missing_preset_messages)
 }
 END_TEST
 
-START_TEST(test_search_paths)
-{
+START_TEST(test_search_paths) {
     put_file("rs/Shaders/A.fx", "");
     put_file("rs/Shaders/sub/B.fx", "");
     put_file("rs/Shaders/sub/deep/A.fx", "");   // a second A.fx: the first one wins
@@ -587,8 +571,7 @@ START_TEST(test_search_paths)
 }
 END_TEST
 
-static Suite *config_suite(void)
-{
+static Suite *config_suite(void) {
     Suite *s = suite_create("config");
     TCase *tc = tcase_create("config");
     tcase_add_checked_fixture(tc, setup, teardown);
@@ -607,8 +590,7 @@ static Suite *config_suite(void)
     return s;
 }
 
-int main(void)
-{
+int main(void) {
     SRunner *runner = srunner_create(config_suite());
     srunner_run_all(runner, CK_NORMAL);
     int failed = srunner_ntests_failed(runner);

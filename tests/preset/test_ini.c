@@ -28,8 +28,7 @@ typedef struct diag_log {
     unsigned errors;
 } diag_log;
 
-static void collect(void *user, const fxgl_preset_diag *diag)
-{
+static void collect(void *user, const fxgl_preset_diag *diag) {
     diag_log *log = user;
     char line[600];
     fxgl_preset_diag_format(diag, line, sizeof(line));
@@ -39,16 +38,14 @@ static void collect(void *user, const fxgl_preset_diag *diag)
     log->errors += diag->severity == FXGL_PRESET_ERROR;
 }
 
-static fxgl_ini *parse(const char *text, diag_log *log)
-{
+static fxgl_ini *parse(const char *text, diag_log *log) {
     fxgl_ini *ini = fxgl_ini_create();
     fxgl_preset_sink sink = {collect, log};
     ck_assert(fxgl_ini_parse(ini, text, strlen(text), "t.ini", &sink));
     return ini;
 }
 
-static char *read_file(const char *path, size_t *len)
-{
+static char *read_file(const char *path, size_t *len) {
     FILE *f = fopen(path, "rb");
     ck_assert_msg(f != NULL, "cannot open %s", path);
     fseek(f, 0, SEEK_END);
@@ -64,23 +61,20 @@ static char *read_file(const char *path, size_t *len)
     return text;
 }
 
-static void write_text(const char *path, const char *text)
-{
+static void write_text(const char *path, const char *text) {
     FILE *f = fopen(path, "wb");
     ck_assert(f != NULL);
     fputs(text, f);
     fclose(f);
 }
 
-static char *make_tmpdir(void)
-{
+static char *make_tmpdir(void) {
     char *dir = strdup("/tmp/fxgl-ini-XXXXXX");
     ck_assert(mkdtemp(dir) != NULL);
     return dir;
 }
 
-static int count_entries(const char *dir)
-{
+static int count_entries(const char *dir) {
     DIR *d = opendir(dir);
     int n = 0;
     for (struct dirent *e; (e = readdir(d)) != NULL;) {
@@ -92,8 +86,7 @@ static int count_entries(const char *dir)
 
 // --- reading rules ---
 
-START_TEST(test_lines_comments_sections)
-{
+START_TEST(test_lines_comments_sections) {
     diag_log log = {0};
     fxgl_ini *ini = parse("\xEF\xBB\xBF" "Global=1\n"
                           "  ; comment\n"
@@ -118,8 +111,7 @@ START_TEST(test_lines_comments_sections)
 }
 END_TEST
 
-START_TEST(test_lists_and_repeats)
-{
+START_TEST(test_lists_and_repeats) {
     diag_log log = {0};
     fxgl_ini *ini = parse("a=x,,y,z\n"
                           "b=p,,,q\n"
@@ -163,8 +155,7 @@ START_TEST(test_lists_and_repeats)
 END_TEST
 
 // Lines inih would alter (':' splits, ';' comments, its 200-byte buffer) come through intact.
-START_TEST(test_lines_inih_would_alter)
-{
+START_TEST(test_lines_inih_would_alter) {
     size_t long_len = 5000;
     char *text = malloc(long_len + 64);
     strcpy(text, "Long=");
@@ -190,8 +181,7 @@ END_TEST
 // A last line without '=' or newline: the reader looks at no byte past the
 // text (found by tests/fuzz/fuzz_preset). The text ends where an unmapped
 // page begins, so an over-read faults in any build.
-START_TEST(test_last_key_without_value_ends_the_text)
-{
+START_TEST(test_last_key_without_value_ends_the_text) {
     long page = sysconf(_SC_PAGESIZE);
     char *map = mmap(NULL, (size_t)page * 2, PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -209,8 +199,7 @@ START_TEST(test_last_key_without_value_ends_the_text)
 }
 END_TEST
 
-START_TEST(test_bad_utf8_kept_and_reported)
-{
+START_TEST(test_bad_utf8_kept_and_reported) {
     diag_log log = {0};
     fxgl_ini *ini = parse("ok=1\nbad=\xFF\xFE\n", &log);
     ck_assert_str_eq(fxgl_ini_get_string(ini, NULL, "bad", 0), "\xFF\xFE");
@@ -222,8 +211,7 @@ START_TEST(test_bad_utf8_kept_and_reported)
 }
 END_TEST
 
-START_TEST(test_warning_cap)
-{
+START_TEST(test_warning_cap) {
     size_t lines = 1000;
     char *text = malloc(lines * 3 + 1);
     for (size_t i = 0; i < lines; i++) {
@@ -241,8 +229,7 @@ END_TEST
 
 // --- writer ---
 
-START_TEST(test_writer_rules)
-{
+START_TEST(test_writer_rules) {
     fxgl_ini *ini = fxgl_ini_create();
     // Upper-casing sorts '_' after letters: FLUTAMOUNT < FLUT_TINT (lower-casing would not).
     fxgl_ini_set_string(ini, "b.fx", "fLUT_Tint", "1");
@@ -279,8 +266,7 @@ START_TEST(test_writer_rules)
 }
 END_TEST
 
-START_TEST(test_numbers_ignore_locale)
-{
+START_TEST(test_numbers_ignore_locale) {
     // A game may run with a comma decimal separator; presets must not notice.
     const char *locales[] = {"de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "C.UTF-8"};
     for (size_t i = 0; i < 4 && setlocale(LC_ALL, locales[i]) == NULL; i++) {
@@ -296,8 +282,7 @@ START_TEST(test_numbers_ignore_locale)
 }
 END_TEST
 
-START_TEST(test_fixture_reference_round_trip)
-{
+START_TEST(test_fixture_reference_round_trip) {
     size_t len;
     char *text = read_file(PRESET_DATA_DIR "/reference.ini", &len);
     diag_log log = {0};
@@ -313,8 +298,7 @@ START_TEST(test_fixture_reference_round_trip)
 }
 END_TEST
 
-START_TEST(test_fixture_messy_normalised)
-{
+START_TEST(test_fixture_messy_normalised) {
     char *text = read_file(PRESET_DATA_DIR "/messy.ini", NULL);
     char *expected = read_file(PRESET_DATA_DIR "/messy.expected.ini", NULL);
     diag_log log = {0};
@@ -337,8 +321,7 @@ END_TEST
 
 // --- files ---
 
-START_TEST(test_load_missing_and_too_big)
-{
+START_TEST(test_load_missing_and_too_big) {
     char *dir = make_tmpdir();
     char path[512];
     snprintf(path, sizeof(path), "%s/none.ini", dir);
@@ -367,8 +350,7 @@ START_TEST(test_load_missing_and_too_big)
 }
 END_TEST
 
-START_TEST(test_save_atomic_success_keeps_mode_and_follows_symlink)
-{
+START_TEST(test_save_atomic_success_keeps_mode_and_follows_symlink) {
     char *dir = make_tmpdir();
     char path[512];
     char link_path[512];
@@ -398,15 +380,13 @@ START_TEST(test_save_atomic_success_keeps_mode_and_follows_symlink)
 }
 END_TEST
 
-static int fail_open(const char *path, int flags, mode_t mode)
-{
+static int fail_open(const char *path, int flags, mode_t mode) {
     (void)path, (void)flags, (void)mode;
     errno = EACCES;
     return -1;
 }
 
-static ssize_t fail_write(int fd, const void *buf, size_t len)
-{
+static ssize_t fail_write(int fd, const void *buf, size_t len) {
     // Half the data, then the disk is full: a partial temporary must not replace anything.
     static const size_t first = 3;
     (void)buf;
@@ -417,27 +397,23 @@ static ssize_t fail_write(int fd, const void *buf, size_t len)
     return -1;
 }
 
-static int fail_fsync(int fd)
-{
+static int fail_fsync(int fd) {
     (void)fd;
     errno = EIO;
     return -1;
 }
 
-static int fail_rename(const char *from, const char *to)
-{
+static int fail_rename(const char *from, const char *to) {
     (void)from, (void)to;
     errno = EXDEV;
     return -1;
 }
 
-static int real_open_for_test(const char *path, int flags, mode_t mode)
-{
+static int real_open_for_test(const char *path, int flags, mode_t mode) {
     return open(path, flags, mode);
 }
 
-START_TEST(test_save_failures_leave_old_file)
-{
+START_TEST(test_save_failures_leave_old_file) {
     const preset_ini_io base = {real_open_for_test, write, fsync, rename};
     preset_ini_io cases[4] = {base, base, base, base};
     cases[0].open = fail_open;
@@ -469,8 +445,7 @@ START_TEST(test_save_failures_leave_old_file)
 }
 END_TEST
 
-START_TEST(test_save_into_missing_directory_fails)
-{
+START_TEST(test_save_into_missing_directory_fails) {
     fxgl_ini *ini = fxgl_ini_create();
     fxgl_ini_set_string(ini, NULL, "a", "1");
     diag_log log = {0};
@@ -481,8 +456,7 @@ START_TEST(test_save_into_missing_directory_fails)
 }
 END_TEST
 
-static Suite *ini_suite(void)
-{
+static Suite *ini_suite(void) {
     Suite *s = suite_create("ini");
     TCase *read = tcase_create("read");
     tcase_add_test(read, test_lines_comments_sections);
@@ -508,8 +482,7 @@ static Suite *ini_suite(void)
     return s;
 }
 
-int main(void)
-{
+int main(void) {
     SRunner *runner = srunner_create(ini_suite());
     srunner_run_all(runner, CK_NORMAL);
     int failed = srunner_ntests_failed(runner);

@@ -40,8 +40,7 @@ static const pair to_vk_only[] = {
     {0x24, XK_KP_Home},  {0x2E, XK_KP_Delete},  {0x09, XK_ISO_Left_Tab},
 };
 
-START_TEST(test_both_ways)
-{
+START_TEST(test_both_ways) {
     for (size_t i = 0; i < sizeof(both_ways) / sizeof(both_ways[0]); i++) {
         ck_assert_msg(fxgl_preset_vk_to_keysym(both_ways[i].vk) == both_ways[i].keysym,
                       "vk 0x%02X", both_ways[i].vk);
@@ -51,8 +50,7 @@ START_TEST(test_both_ways)
 }
 END_TEST
 
-START_TEST(test_keysym_to_vk_only)
-{
+START_TEST(test_keysym_to_vk_only) {
     for (size_t i = 0; i < sizeof(to_vk_only) / sizeof(to_vk_only[0]); i++) {
         ck_assert_msg(fxgl_preset_keysym_to_vk(to_vk_only[i].keysym) == to_vk_only[i].vk,
                       "keysym 0x%X", to_vk_only[i].keysym);
@@ -64,8 +62,7 @@ START_TEST(test_keysym_to_vk_only)
 }
 END_TEST
 
-START_TEST(test_every_vk_round_trips_or_is_unmapped)
-{
+START_TEST(test_every_vk_round_trips_or_is_unmapped) {
     // Whatever maps to a keysym must come back to itself, except the few keys that share
     // one keysym with a generic or US code.
     for (uint32_t vk = 1; vk < 256; vk++) {
@@ -83,8 +80,7 @@ START_TEST(test_every_vk_round_trips_or_is_unmapped)
 }
 END_TEST
 
-START_TEST(test_parse_and_format)
-{
+START_TEST(test_parse_and_format) {
     const char *elements[] = {"76", "0", "1", "0"};
     fxgl_preset_key key;
     ck_assert(fxgl_preset_key_parse(elements, 4, &key));
@@ -110,8 +106,7 @@ START_TEST(test_parse_and_format)
 }
 END_TEST
 
-static Suite *keys_suite(void)
-{
+static Suite *keys_suite(void) {
     Suite *s = suite_create("keys");
     TCase *tc = tcase_create("map");
     tcase_add_test(tc, test_both_ways);
@@ -122,8 +117,7 @@ static Suite *keys_suite(void)
     return s;
 }
 
-int main(void)
-{
+int main(void) {
     SRunner *runner = srunner_create(keys_suite());
     srunner_run_all(runner, CK_NORMAL);
     int failed = srunner_ntests_failed(runner);

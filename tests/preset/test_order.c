@@ -18,8 +18,7 @@ typedef struct fixture {
 } fixture;
 
 // Adds an effect whose techniques are given as "Name" or "Name|Label".
-static void add_effect(fixture *f, const char *file, const char *const *names, size_t n)
-{
+static void add_effect(fixture *f, const char *file, const char *const *names, size_t n) {
     fxgl_preset_effect *e = &f->effects[f->count];
     for (size_t i = 0; i < n; i++) {
         const char *bar = strchr(names[i], '|');
@@ -36,8 +35,7 @@ static void add_effect(fixture *f, const char *file, const char *const *names, s
     f->count++;
 }
 
-static void free_fixture(fixture *f)
-{
+static void free_fixture(fixture *f) {
     for (size_t e = 0; e < f->count; e++) {
         for (size_t t = 0; t < f->effects[e].technique_count; t++) {
             free((char *)f->techs[e][t].name);
@@ -46,8 +44,7 @@ static void free_fixture(fixture *f)
 }
 
 // The order as "Name@File,Name@File".
-static void order_text(const fixture *f, const char *const *list, size_t n, char *buf)
-{
+static void order_text(const fixture *f, const char *const *list, size_t n, char *buf) {
     fxgl_preset_technique_ref refs[4 * MAX_TECHS];
     size_t count = fxgl_preset_sort_techniques(list, n, f->effects, f->count, refs);
     buf[0] = '\0';
@@ -58,8 +55,7 @@ static void order_text(const fixture *f, const char *const *list, size_t n, char
     }
 }
 
-START_TEST(test_declaration_order_within_file)
-{
+START_TEST(test_declaration_order_within_file) {
     fixture f = {0};
     const char *a[] = {"Zeta", "Alpha", "Mid"};
     add_effect(&f, "A.fx", a, 3);
@@ -70,8 +66,7 @@ START_TEST(test_declaration_order_within_file)
 }
 END_TEST
 
-START_TEST(test_list_overrides_then_rest)
-{
+START_TEST(test_list_overrides_then_rest) {
     fixture f = {0};
     const char *a[] = {"A1", "A2", "A3"};
     const char *b[] = {"B1", "B2"};
@@ -86,8 +81,7 @@ START_TEST(test_list_overrides_then_rest)
 }
 END_TEST
 
-START_TEST(test_unlisted_alphabetical_by_label_upper_case)
-{
+START_TEST(test_unlisted_alphabetical_by_label_upper_case) {
     fixture f = {0};
     const char *a[] = {"zz|beta"};
     const char *b[] = {"Gamma"};
@@ -105,8 +99,7 @@ START_TEST(test_unlisted_alphabetical_by_label_upper_case)
 }
 END_TEST
 
-START_TEST(test_label_ties_keep_input_order)
-{
+START_TEST(test_label_ties_keep_input_order) {
     fixture f = {0};
     const char *a[] = {"Same"};
     const char *b[] = {"same"};
@@ -122,8 +115,7 @@ START_TEST(test_label_ties_keep_input_order)
 END_TEST
 
 // The reference's comparator is not a strict weak order here; ours keeps both promises.
-START_TEST(test_declaration_order_beats_alphabet_within_file)
-{
+START_TEST(test_declaration_order_beats_alphabet_within_file) {
     fixture f = {0};
     const char *a[] = {"Zeta", "Alpha"};
     const char *b[] = {"Middle"};
@@ -136,8 +128,7 @@ START_TEST(test_declaration_order_beats_alphabet_within_file)
 }
 END_TEST
 
-START_TEST(test_stable_for_listed_and_unlisted_mix)
-{
+START_TEST(test_stable_for_listed_and_unlisted_mix) {
     fixture f = {0};
     const char *a[] = {"A1", "A2", "A3", "A4"};
     add_effect(&f, "A.fx", a, 4);
@@ -149,8 +140,7 @@ START_TEST(test_stable_for_listed_and_unlisted_mix)
 }
 END_TEST
 
-START_TEST(test_legacy_bare_names_and_missing_entries)
-{
+START_TEST(test_legacy_bare_names_and_missing_entries) {
     fixture f = {0};
     const char *a[] = {"Bloom", "Tonemap"};
     const char *b[] = {"Bloom"};
@@ -173,8 +163,7 @@ START_TEST(test_legacy_bare_names_and_missing_entries)
 END_TEST
 
 // TechniqueSorting, else the configuration's list, else Techniques; empty = absent.
-START_TEST(test_list_fallback_chain)
-{
+START_TEST(test_list_fallback_chain) {
     fixture f = {0};
     const char *a[] = {"A1", "A2"};
     const char *b[] = {"B1"};
@@ -219,8 +208,7 @@ START_TEST(test_list_fallback_chain)
 }
 END_TEST
 
-static Suite *order_suite(void)
-{
+static Suite *order_suite(void) {
     Suite *s = suite_create("order");
     TCase *tc = tcase_create("rules");
     tcase_add_test(tc, test_declaration_order_within_file);
@@ -235,8 +223,7 @@ static Suite *order_suite(void)
     return s;
 }
 
-int main(void)
-{
+int main(void) {
     SRunner *runner = srunner_create(order_suite());
     srunner_run_all(runner, CK_NORMAL);
     int failed = srunner_ntests_failed(runner);

@@ -20,8 +20,7 @@ typedef struct diag_log {
     unsigned count;
 } diag_log;
 
-static void collect(void *user, const fxgl_preset_diag *diag)
-{
+static void collect(void *user, const fxgl_preset_diag *diag) {
     diag_log *log = user;
     char line[600];
     fxgl_preset_diag_format(diag, line, sizeof(line));
@@ -32,8 +31,7 @@ static void collect(void *user, const fxgl_preset_diag *diag)
 
 static char root[] = "/tmp/fxgl-perf-XXXXXX";
 
-static const char *at(const char *name)
-{
+static const char *at(const char *name) {
     static char paths[4][512];
     static int next;
     char *p = paths[next++ % 4];
@@ -41,16 +39,14 @@ static const char *at(const char *name)
     return p;
 }
 
-static void put_file(const char *name, const char *text)
-{
+static void put_file(const char *name, const char *text) {
     FILE *f = fopen(at(name), "w");
     ck_assert(f != NULL);
     fputs(text, f);
     fclose(f);
 }
 
-static char *read_all(const char *path)
-{
+static char *read_all(const char *path) {
     FILE *f = fopen(path, "rb");
     ck_assert(f != NULL);
     static char buf[65536];
@@ -110,9 +106,8 @@ static const fxgl_preset_define builtin_defs[] = {
 
 static diag_log log_;
 
-static fxgl_effects *make(bool performance_mode, bool skip_disabled, const char *preset)
-{
-    fxgl_effects_desc desc = {
+static fxgl_compiler *make(bool performance_mode, bool skip_disabled, const char *preset) {
+    fxgl_compiler_desc desc = {
         .env = {.width = 64, .height = 32},
         .target = FXGL_GLSL_GL450,
         .defines = global_defs,
@@ -123,17 +118,16 @@ static fxgl_effects *make(bool performance_mode, bool skip_disabled, const char 
         .skip_disabled = skip_disabled,
         .sink = {.fn = collect, .user = &log_},
     };
-    fxgl_effects *fx = fxgl_effects_create(&desc);
+    fxgl_compiler *fx = fxgl_compiler_create(&desc);
     ck_assert(fx != NULL);
-    ck_assert(fxgl_effects_set_preset(fx, preset));
+    ck_assert(fxgl_compiler_set_preset(fx, preset));
     return fx;
 }
 
-static fxgl_effect *compile(fxgl_effects *fx)
-{
+static fxgl_effect *compile(fxgl_compiler *fx) {
     fxgl_diags diags;
     fxgl_diags_init(&diags);
-    fxgl_effect *e = fxgl_effects_compile(fx, at("Perf.fx"), &diags);
+    fxgl_effect *e = fxgl_compiler_compile(fx, at("Perf.fx"), &diags);
     if (e == NULL) {
         fxgl_diags_print(&diags, stderr);
     }
@@ -142,8 +136,7 @@ static fxgl_effect *compile(fxgl_effects *fx)
     return e;
 }
 
-static const char *pixel_glsl(const fxgl_effect *e)
-{
+static const char *pixel_glsl(const fxgl_effect *e) {
     for (size_t i = 0; i < e->shader_count; i++) {
         if (e->shaders[i].stage == FXGL_STAGE_PIXEL) {
             ck_assert(e->shaders[i].glsl != NULL);
@@ -155,8 +148,7 @@ static const char *pixel_glsl(const fxgl_effect *e)
 }
 
 // The text of the uniform block ("uniform _Globals { ... };"), "" when there is none.
-static void block_text(const char *glsl, char *out, size_t size)
-{
+static void block_text(const char *glsl, char *out, size_t size) {
     const char *b = strstr(glsl, "uniform " FXGL_GLSL_UNIFORM_BLOCK);
     out[0] = '\0';
     if (b != NULL) {
@@ -168,8 +160,7 @@ static void block_text(const char *glsl, char *out, size_t size)
 
 // The numbers after "=" of the `const ... NAME = ...;` line that names name, read with
 // strtod: the values the generated code holds as literals.
-static int const_values(const char *glsl, const char *name, double *values, int max)
-{
+static int const_values(const char *glsl, const char *name, double *values, int max) {
     for (const char *line = glsl; line != NULL && *line; line = strchr(line, '\n')) {
         line += *line == '\n';
         const char *eol = strchr(line, '\n');
@@ -196,8 +187,7 @@ static int const_values(const char *glsl, const char *name, double *values, int 
     return -1;
 }
 
-static const fxgl_uniform *uniform(const fxgl_effect *e, const char *name)
-{
+static const fxgl_uniform *uniform(const fxgl_effect *e, const char *name) {
     for (size_t i = 0; i < e->uniform_count; i++) {
         const char *n = strrchr(e->uniforms[i].name, ':');
         if (strcmp(n != NULL ? n + 1 : e->uniforms[i].name, name) == 0) {
@@ -208,25 +198,22 @@ static const fxgl_uniform *uniform(const fxgl_effect *e, const char *name)
     return NULL;
 }
 
-static void setup(void)
-{
+static void setup(void) {
     ck_assert(mkdtemp(root) != NULL);
     memset(&log_, 0, sizeof(log_));
     put_file("Perf.fx", effect_text);
     put_file("preset.ini", preset_text);
 }
 
-static void teardown(void)
-{
+static void teardown(void) {
     char cmd[600];
     snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
     ck_assert(system(cmd) == 0);
     strcpy(root + strlen(root) - 6, "XXXXXX");
 }
 
-START_TEST(constants_in_generated_code)
-{
-    fxgl_effects *fx = make(true, false, at("preset.ini"));
+START_TEST(constants_in_generated_code) {
+    fxgl_compiler *fx = make(true, false, at("preset.ini"));
     fxgl_effect *e = compile(fx);
     const char *glsl = pixel_glsl(e);
     char block[4096];
@@ -249,17 +236,16 @@ START_TEST(constants_in_generated_code)
     ck_assert_ptr_null(strstr(block, "Tint"));
     ck_assert_ptr_nonnull(strstr(block, "Timer"));
     ck_assert_int_eq(uniform(e, "SeenPerf")->initializer.i[0], 1);
-    ck_assert(!fxgl_effects_uniform_editable(fx, uniform(e, "Strength")));
-    ck_assert(!fxgl_effects_uniform_editable(fx, uniform(e, "Timer")));
+    ck_assert(!fxgl_compiler_uniform_editable(fx, uniform(e, "Strength")));
+    ck_assert(!fxgl_compiler_uniform_editable(fx, uniform(e, "Timer")));
     ck_assert_uint_eq(log_.count, 0);
     fxgl_effect_destroy(e);
-    fxgl_effects_destroy(fx);
+    fxgl_compiler_destroy(fx);
 }
 END_TEST
 
-START_TEST(normal_mode_keeps_uniforms)
-{
-    fxgl_effects *fx = make(false, false, at("preset.ini"));
+START_TEST(normal_mode_keeps_uniforms) {
+    fxgl_compiler *fx = make(false, false, at("preset.ini"));
     fxgl_effect *e = compile(fx);
     const char *glsl = pixel_glsl(e);
     char block[4096];
@@ -269,15 +255,14 @@ START_TEST(normal_mode_keeps_uniforms)
     ck_assert_ptr_nonnull(strstr(block, "Strength"));
     ck_assert_ptr_nonnull(strstr(block, "Tint"));
     ck_assert_int_eq(uniform(e, "SeenPerf")->initializer.i[0], 0);
-    ck_assert(fxgl_effects_uniform_editable(fx, uniform(e, "Strength")));
+    ck_assert(fxgl_compiler_uniform_editable(fx, uniform(e, "Strength")));
     fxgl_effect_destroy(e);
-    fxgl_effects_destroy(fx);
+    fxgl_compiler_destroy(fx);
 }
 END_TEST
 
-START_TEST(definition_layers)
-{
-    fxgl_effects *fx = make(false, false, at("preset.ini"));
+START_TEST(definition_layers) {
+    fxgl_compiler *fx = make(false, false, at("preset.ini"));
     fxgl_effect *e = compile(fx);
     ck_assert_int_eq(uniform(e, "SeenA")->initializer.i[0], 10); // effect section
     ck_assert_int_eq(uniform(e, "SeenB")->initializer.i[0], 21); // preset
@@ -286,18 +271,17 @@ START_TEST(definition_layers)
     fxgl_effect_destroy(e);
 
     // Without a preset the global layer is on top.
-    ck_assert(fxgl_effects_set_preset(fx, NULL));
+    ck_assert(fxgl_compiler_set_preset(fx, NULL));
     e = compile(fx);
     ck_assert_int_eq(uniform(e, "SeenA")->initializer.i[0], 30);
     ck_assert_int_eq(uniform(e, "SeenB")->initializer.i[0], 31);
     fxgl_effect_destroy(e);
-    fxgl_effects_destroy(fx);
+    fxgl_compiler_destroy(fx);
 }
 END_TEST
 
 // A layer's value for name in list, NULL when the name is not there.
-static const char *define_value(const fxgl_preset_define_list *list, const char *name)
-{
+static const char *define_value(const fxgl_preset_define_list *list, const char *name) {
     for (size_t i = 0; i < list->count; i++) {
         if (strcmp(list->items[i].name, name) == 0) {
             return list->items[i].value;
@@ -308,97 +292,93 @@ static const char *define_value(const fxgl_preset_define_list *list, const char 
 
 // The editing overlay's layer: above the effect's section for its file alone, "" leaves
 // a name undefined, kept when the same preset file is read again, dropped by another.
-START_TEST(edited_definitions)
-{
-    fxgl_effects *fx = make(false, false, at("preset.ini"));
+START_TEST(edited_definitions) {
+    fxgl_compiler *fx = make(false, false, at("preset.ini"));
     const fxgl_preset_define edits[] = {{"LAYER_A", "50"}, {"LAYER_C", ""}};
-    ck_assert(fxgl_effects_edit_defines(fx, "Perf.fx", edits, 2));
+    ck_assert(fxgl_compiler_edit_defines(fx, "Perf.fx", edits, 2));
     fxgl_preset_define_list list;
-    ck_assert(fxgl_effects_edited_defines(fx, "Perf.fx", &list));
+    ck_assert(fxgl_compiler_edited_defines(fx, "Perf.fx", &list));
     ck_assert_int_eq((int)list.count, 2);
     fxgl_preset_define_list_finish(&list);
-    ck_assert(fxgl_effects_defines(fx, "Perf.fx", &list));
+    ck_assert(fxgl_compiler_defines(fx, "Perf.fx", &list));
     ck_assert_str_eq(define_value(&list, "LAYER_A"), "50");
     ck_assert_str_eq(define_value(&list, "LAYER_B"), "21");
     ck_assert_ptr_null(define_value(&list, "LAYER_C"));
     ck_assert_str_eq(define_value(&list, "LAYER_D"), "43");
     fxgl_preset_define_list_finish(&list);
-    ck_assert(fxgl_effects_defines(fx, "Other.fx", &list));
+    ck_assert(fxgl_compiler_defines(fx, "Other.fx", &list));
     ck_assert_str_eq(define_value(&list, "LAYER_A"), "20"); // the preset's global one
     ck_assert_str_eq(define_value(&list, "LAYER_C"), "32");
     fxgl_preset_define_list_finish(&list);
 
     // Compiled with it: the edit wins over the section (10).
     const fxgl_preset_define a_only[] = {{"LAYER_A", "50"}};
-    ck_assert(fxgl_effects_edit_defines(fx, "Perf.fx", a_only, 1));
+    ck_assert(fxgl_compiler_edit_defines(fx, "Perf.fx", a_only, 1));
     fxgl_effect *e = compile(fx);
     ck_assert_int_eq(uniform(e, "SeenA")->initializer.i[0], 50);
     ck_assert_int_eq(uniform(e, "SeenC")->initializer.i[0], 32);
     fxgl_effect_destroy(e);
 
     // The same file read again (a save's re-read) keeps the edit.
-    ck_assert(fxgl_effects_set_preset(fx, at("preset.ini")));
+    ck_assert(fxgl_compiler_set_preset(fx, at("preset.ini")));
     e = compile(fx);
     ck_assert_int_eq(uniform(e, "SeenA")->initializer.i[0], 50);
     fxgl_effect_destroy(e);
 
     // Another preset drops it.
     put_file("other.ini", preset_text);
-    ck_assert(fxgl_effects_set_preset(fx, at("other.ini")));
-    ck_assert(fxgl_effects_edited_defines(fx, "Perf.fx", &list));
+    ck_assert(fxgl_compiler_set_preset(fx, at("other.ini")));
+    ck_assert(fxgl_compiler_edited_defines(fx, "Perf.fx", &list));
     ck_assert_int_eq((int)list.count, 0);
     fxgl_preset_define_list_finish(&list);
     e = compile(fx);
     ck_assert_int_eq(uniform(e, "SeenA")->initializer.i[0], 10);
     fxgl_effect_destroy(e);
-    fxgl_effects_destroy(fx);
+    fxgl_compiler_destroy(fx);
 }
 END_TEST
 
-START_TEST(skip_disabled_effects)
-{
-    fxgl_effects *fx = make(false, true, at("preset.ini"));
-    ck_assert(fxgl_effects_wanted(fx, "Perf.fx"));
-    ck_assert(!fxgl_effects_wanted(fx, "Other.fx"));
-    fxgl_effects_destroy(fx);
+START_TEST(skip_disabled_effects) {
+    fxgl_compiler *fx = make(false, true, at("preset.ini"));
+    ck_assert(fxgl_compiler_wanted(fx, "Perf.fx"));
+    ck_assert(!fxgl_compiler_wanted(fx, "Other.fx"));
+    fxgl_compiler_destroy(fx);
     fx = make(false, false, at("preset.ini"));
-    ck_assert(fxgl_effects_wanted(fx, "Other.fx")); // the setting is off
-    fxgl_effects_destroy(fx);
+    ck_assert(fxgl_compiler_wanted(fx, "Other.fx")); // the setting is off
+    fxgl_compiler_destroy(fx);
 }
 END_TEST
 
-START_TEST(saving_refused_in_performance_mode)
-{
-    fxgl_effects *fx = make(true, false, at("preset.ini"));
+START_TEST(saving_refused_in_performance_mode) {
+    fxgl_compiler *fx = make(true, false, at("preset.ini"));
     fxgl_preset *p = fxgl_preset_create(&(fxgl_preset_desc){
         .path = at("preset.ini"), .sink = {.fn = collect, .user = &log_}});
-    ck_assert(fxgl_effects_lock_preset(fx, p));
+    ck_assert(fxgl_compiler_lock_preset(fx, p));
     ck_assert(fxgl_ini_set_string(fxgl_preset_ini(p), "Perf.fx", "Strength", "0.1"));
     ck_assert(!fxgl_preset_save(p, NULL));
     ck_assert_ptr_nonnull(strstr(log_.text, "not saved: performance mode is on"));
     ck_assert_str_eq(read_all(at("preset.ini")), preset_text); // untouched
     fxgl_preset_destroy(p);
-    fxgl_effects_destroy(fx);
+    fxgl_compiler_destroy(fx);
 
     // Off: the same save goes through.
     fx = make(false, false, at("preset.ini"));
     p = fxgl_preset_create(&(fxgl_preset_desc){.path = at("preset.ini")});
-    ck_assert(!fxgl_effects_lock_preset(fx, p));
+    ck_assert(!fxgl_compiler_lock_preset(fx, p));
     ck_assert(fxgl_ini_set_string(fxgl_preset_ini(p), "Perf.fx", "Strength", "0.1"));
     ck_assert(fxgl_preset_save(p, NULL));
     ck_assert_ptr_nonnull(strstr(read_all(at("preset.ini")), "Strength=0.1\n"));
     fxgl_preset_destroy(p);
-    fxgl_effects_destroy(fx);
+    fxgl_compiler_destroy(fx);
 }
 END_TEST
 
-START_TEST(bad_values_warn_and_keep_defaults)
-{
+START_TEST(bad_values_warn_and_keep_defaults) {
     put_file("preset.ini", "Techniques=Test@Perf.fx\n"
                            "[Perf.fx]\n"
                            "Strength=abc\n"
                            "Tint=0.5\n");
-    fxgl_effects *fx = make(true, false, at("preset.ini"));
+    fxgl_compiler *fx = make(true, false, at("preset.ini"));
     fxgl_effect *e = compile(fx);
     const char *glsl = pixel_glsl(e);
     double v[16];
@@ -414,12 +394,11 @@ START_TEST(bad_values_warn_and_keep_defaults)
              at("preset.ini"));
     ck_assert_msg(strstr(log_.text, want) != NULL, "%s", log_.text);
     fxgl_effect_destroy(e);
-    fxgl_effects_destroy(fx);
+    fxgl_compiler_destroy(fx);
 }
 END_TEST
 
-START_TEST(transition_blends_floats_only)
-{
+START_TEST(transition_blends_floats_only) {
     fxgl_preset_transition t = {.start = 10.0, .duration = 1.0, .count = 2,
                                 .type = FXGL_PRESET_FLOAT};
     t.from[0].f = 0.0f;
@@ -449,8 +428,7 @@ START_TEST(transition_blends_floats_only)
 }
 END_TEST
 
-START_TEST(desc_from_config)
-{
+START_TEST(desc_from_config) {
     fxgl_config_path paths[2] = {{.path = "/a/shaders", .recursive = true},
                                  {.path = "/b", .recursive = false}};
     fxgl_preset_define defs[1] = {{"FROM_CONFIG", "7"}};
@@ -461,10 +439,10 @@ START_TEST(desc_from_config)
         .performance_mode = true,
         .skip_disabled_effects = true,
     };
-    fxgl_effects_desc desc = {0};
+    fxgl_compiler_desc desc = {0};
     static char storage[4][4096];
     const char *list[4];
-    fxgl_effects_desc_from_config(&desc, &config, storage, list, 4);
+    fxgl_compiler_desc_from_config(&desc, &config, storage, list, 4);
     ck_assert_uint_eq(desc.include_path_count, 2);
     ck_assert_str_eq(desc.include_paths[0], "/a/shaders/**");
     ck_assert_str_eq(desc.include_paths[1], "/b");
@@ -472,13 +450,12 @@ START_TEST(desc_from_config)
     ck_assert_str_eq(desc.defines[0].name, "FROM_CONFIG");
     ck_assert(desc.performance_mode && desc.skip_disabled);
     // Room for one path only: the first one.
-    fxgl_effects_desc_from_config(&desc, &config, storage, list, 1);
+    fxgl_compiler_desc_from_config(&desc, &config, storage, list, 1);
     ck_assert_uint_eq(desc.include_path_count, 1);
 }
 END_TEST
 
-int main(void)
-{
+int main(void) {
     Suite *s = suite_create("perfmode");
     TCase *tc = tcase_create("core");
     tcase_add_checked_fixture(tc, setup, teardown);

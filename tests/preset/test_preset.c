@@ -22,8 +22,7 @@ typedef struct diag_log {
     unsigned count;
 } diag_log;
 
-static void collect(void *user, const fxgl_preset_diag *diag)
-{
+static void collect(void *user, const fxgl_preset_diag *diag) {
     diag_log *log = user;
     char line[600];
     fxgl_preset_diag_format(diag, line, sizeof(line));
@@ -32,8 +31,7 @@ static void collect(void *user, const fxgl_preset_diag *diag)
     log->count++;
 }
 
-static char *read_file(const char *path)
-{
+static char *read_file(const char *path) {
     FILE *f = fopen(path, "rb");
     ck_assert_msg(f != NULL, "cannot open %s", path);
     fseek(f, 0, SEEK_END);
@@ -46,8 +44,7 @@ static char *read_file(const char *path)
     return text;
 }
 
-static fxgl_preset *from_text(const char *text, diag_log *log)
-{
+static fxgl_preset *from_text(const char *text, diag_log *log) {
     return fxgl_preset_create(&(fxgl_preset_desc){
         .text = text,
         .len = strlen(text),
@@ -68,8 +65,7 @@ typedef struct world {
     fxgl_preset_effect effects[4];
 } world;
 
-static void make_world(world *w)
-{
+static void make_world(world *w) {
     *w = (world){0};
     w->depth_tech[0] = (fxgl_preset_technique){.name = "DisplayDepth"};
     w->smaa_tech[0] = (fxgl_preset_technique){.name = "SMAA"};
@@ -96,8 +92,7 @@ static void make_world(world *w)
     w->effects[3] = (fxgl_preset_effect){"LUT.fx", w->lut_u, 6, w->lut_tech, 1};
 }
 
-static char *apply_capture_write(fxgl_preset *p, world *w)
-{
+static char *apply_capture_write(fxgl_preset *p, world *w) {
     fxgl_preset_apply(p, w->effects, 4);
     fxgl_preset_technique_ref order[8];
     size_t n = fxgl_preset_order(p, NULL, 0, w->effects, 4, order);
@@ -106,8 +101,7 @@ static char *apply_capture_write(fxgl_preset *p, world *w)
     return fxgl_ini_write(fxgl_preset_ini(p), NULL);
 }
 
-START_TEST(test_reference_preset_round_trip_through_effects)
-{
+START_TEST(test_reference_preset_round_trip_through_effects) {
     char *text = read_file(PRESET_DATA_DIR "/reference.ini");
     diag_log log = {0};
     fxgl_preset *p = from_text(text, &log);
@@ -134,8 +128,7 @@ START_TEST(test_reference_preset_round_trip_through_effects)
 }
 END_TEST
 
-START_TEST(test_messy_preset_saved_normalised)
-{
+START_TEST(test_messy_preset_saved_normalised) {
     char *text = read_file(PRESET_DATA_DIR "/messy.ini");
     char *expected = read_file(PRESET_DATA_DIR "/messy.saved.ini");
     diag_log log = {0};
@@ -164,8 +157,7 @@ START_TEST(test_messy_preset_saved_normalised)
 }
 END_TEST
 
-START_TEST(test_enabling_rules_legacy_and_forced)
-{
+START_TEST(test_enabling_rules_legacy_and_forced) {
     diag_log log = {0};
     fxgl_preset *p = from_text("Techniques=Old,New@B.fx,Gone@B.fx,X@Missing.fx\n"
                                "KeyOld=65,0,0,1\n"
@@ -187,8 +179,7 @@ START_TEST(test_enabling_rules_legacy_and_forced)
 }
 END_TEST
 
-START_TEST(test_values_bad_input_keeps_defaults)
-{
+START_TEST(test_values_bad_input_keeps_defaults) {
     diag_log log = {0};
     fxgl_preset *p = from_text("Techniques=T@E.fx\n"
                                "[E.fx]\n"
@@ -224,8 +215,7 @@ START_TEST(test_values_bad_input_keeps_defaults)
 }
 END_TEST
 
-START_TEST(test_unknown_keys_warned_and_kept)
-{
+START_TEST(test_unknown_keys_warned_and_kept) {
     diag_log log = {0};
     fxgl_preset *p = from_text("Techniques=T@E.fx\n"
                                "[E.fx]\n"
@@ -258,8 +248,7 @@ START_TEST(test_unknown_keys_warned_and_kept)
 }
 END_TEST
 
-START_TEST(test_capture_skips_nosave_and_keeps_unknown)
-{
+START_TEST(test_capture_skips_nosave_and_keeps_unknown) {
     diag_log log = {0};
     fxgl_preset *p = from_text("Custom=keep me\n"
                                "Techniques=A@E.fx\n"
@@ -309,8 +298,7 @@ START_TEST(test_capture_skips_nosave_and_keeps_unknown)
 }
 END_TEST
 
-START_TEST(test_capture_keeps_unloaded_entries)
-{
+START_TEST(test_capture_keeps_unloaded_entries) {
     // Missing.fx is not in the shader folder, Nope is no technique of E.fx, Legacy is a
     // bare name nothing has: a save must keep all three where they were.
     diag_log log = {0};
@@ -353,8 +341,7 @@ START_TEST(test_capture_keeps_unloaded_entries)
 }
 END_TEST
 
-START_TEST(test_save_refusals_and_success)
-{
+START_TEST(test_save_refusals_and_success) {
     char dir[] = "/tmp/fxgl-preset-XXXXXX";
     ck_assert(mkdtemp(dir) != NULL);
     char path[256];
@@ -404,8 +391,7 @@ START_TEST(test_save_refusals_and_success)
 }
 END_TEST
 
-START_TEST(test_wants_effect)
-{
+START_TEST(test_wants_effect) {
     fxgl_preset *p = from_text("Techniques=A@One.fx,B@Two.fx\n", NULL);
     ck_assert(fxgl_preset_wants_effect(p, "One.fx"));
     ck_assert(!fxgl_preset_wants_effect(p, "Three.fx"));
@@ -420,8 +406,7 @@ START_TEST(test_wants_effect)
 }
 END_TEST
 
-START_TEST(test_define_layering)
-{
+START_TEST(test_define_layering) {
     fxgl_preset *p = from_text("PreprocessorDefinitions=SHARED=preset,GLOBAL_ONLY,BUFFER_WIDTH=9\n"
                                "[E.fx]\n"
                                "PreprocessorDefinitions=SHARED=effect,=nameless,EMPTY=\n",
@@ -456,8 +441,7 @@ START_TEST(test_define_layering)
 }
 END_TEST
 
-START_TEST(test_editable_defines_rule)
-{
+START_TEST(test_editable_defines_rule) {
     fxgl_preset_macro_test tests[] = {
         {"QUALITY_LEVEL", false, "2"},         // #ifndef then #define: offered
         {"USER_DEFINED_X", false, " 5 "},      // set by the user (predefined): offered, trimmed
@@ -482,8 +466,7 @@ START_TEST(test_editable_defines_rule)
 }
 END_TEST
 
-static Suite *preset_suite(void)
-{
+static Suite *preset_suite(void) {
     Suite *s = suite_create("preset");
     TCase *tc = tcase_create("preset");
     tcase_add_test(tc, test_reference_preset_round_trip_through_effects);
@@ -503,8 +486,7 @@ static Suite *preset_suite(void)
     return s;
 }
 
-int main(void)
-{
+int main(void) {
     SRunner *runner = srunner_create(preset_suite());
     srunner_run_all(runner, CK_NORMAL);
     int failed = srunner_ntests_failed(runner);

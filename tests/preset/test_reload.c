@@ -36,8 +36,7 @@
 
 static char root[] = "/tmp/fxgl-reload-XXXXXX";
 
-static const char *at(const char *name)
-{
+static const char *at(const char *name) {
     static char paths[4][512];
     static int next;
     char *p = paths[next++ % 4];
@@ -46,8 +45,7 @@ static const char *at(const char *name)
 }
 
 // Writes through a temporary file and a rename, the way editors save.
-static void put_file(const char *name, const char *text)
-{
+static void put_file(const char *name, const char *text) {
     char tmp[600];
     snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", root, name);
     FILE *f = fopen(tmp, "w");
@@ -57,8 +55,7 @@ static void put_file(const char *name, const char *text)
     ck_assert(rename(tmp, at(name)) == 0);
 }
 
-static double now(void)
-{
+static double now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
@@ -97,7 +94,7 @@ typedef struct loop {
     fxgl_test_egl *egl;
     GladGLContext *gl;
     fxgl_runtime *rt;
-    fxgl_effects *effects;
+    fxgl_compiler *effects;
     fxgl_reloader *reloader;
     fxgl_effect *current;        // the version the runtime runs
     char path[512];              // its file
@@ -124,8 +121,7 @@ typedef struct loop {
     double time;
 } loop;
 
-static void on_log(void *user, fxgl_gl_log_level level, const char *message)
-{
+static void on_log(void *user, fxgl_gl_log_level level, const char *message) {
     (void)user;
     if (level <= FXGL_GL_LOG_WARN) {
         fprintf(stderr, "runtime: %s\n", message);
@@ -133,8 +129,7 @@ static void on_log(void *user, fxgl_gl_log_level level, const char *message)
 }
 
 // One frame as a host would run it: take finished reloads, swap, render, finish.
-static void frame(loop *l)
-{
+static void frame(loop *l) {
     double t0 = now();
     fxgl_reload_result res;
     while (l->reloader != NULL && fxgl_reloader_poll(l->reloader, &res)) {
@@ -184,16 +179,14 @@ static void frame(loop *l)
     }
 }
 
-static void pixel(loop *l, uint8_t out[4])
-{
+static void pixel(loop *l, uint8_t out[4]) {
     l->gl->BindFramebuffer(GL_READ_FRAMEBUFFER, l->fbo);
     l->gl->ReadPixels(W / 2, H / 2, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, out);
     l->gl->BindFramebuffer(GL_READ_FRAMEBUFFER, 0);
 }
 
 // Renders until the centre pixel is near rgb (or timeout seconds pass); true if seen.
-static bool render_until(loop *l, int r, int g, int b, double timeout)
-{
+static bool render_until(loop *l, int r, int g, int b, double timeout) {
     double end = now() + timeout;
     while (now() < end && l->frames < MAX_FRAMES - 1) {
         frame(l);
@@ -206,14 +199,12 @@ static bool render_until(loop *l, int r, int g, int b, double timeout)
     return false;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
+static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
 }
 
-static double median(const double *v, int n)
-{
+static double median(const double *v, int n) {
     double *copy = malloc((size_t)n * sizeof(*copy));
     ck_assert(copy != NULL);
     memcpy(copy, v, (size_t)n * sizeof(*copy));
@@ -223,8 +214,7 @@ static double median(const double *v, int n)
     return m;
 }
 
-static double max_of(const double *v, int n)
-{
+static double max_of(const double *v, int n) {
     double m = 0.0;
     for (int i = 0; i < n; i++) {
         m = v[i] > m ? v[i] : m;
@@ -243,8 +233,7 @@ static double max_of(const double *v, int n)
 // worker gets there: one that waited (for the compile, for a lock the worker holds, for
 // the result) would stall here until HOLD_LIMIT_S, and the test sees it as
 // held_frames < HOLD_FRAMES. A count, not a time: it does not depend on the machine.
-static void hold(loop *l)
-{
+static void hold(loop *l) {
     double start = now();
     int from = atomic_load(&l->presented);
     int seen = 0;
@@ -263,8 +252,7 @@ static void hold(loop *l)
 // FXGL_TEST_NO_PREWARM=1: the version the worker times instead of prewarming the real
 // one - the effect with a colour of its own, so its build is as uncached as a real
 // prewarm's, but the real version stays cold and its swap frame compiles it.
-static fxgl_effect *compile_variant(void)
-{
+static fxgl_effect *compile_variant(void) {
     static int count;
     const char *include = strstr(effect_text, "#include \"Color.fxh\"\n");
     ck_assert(include != NULL);
@@ -292,8 +280,7 @@ static fxgl_effect *compile_variant(void)
 // the prewarm and released after it (a context must not stay current on a thread that
 // ends). The build is timed: what the swap frame saves. Then the hold. Set
 // FXGL_TEST_NO_PREWARM=1 to see the swap-frame check fail without the prewarm.
-static void prewarm(void *user, const fxgl_effect *effect, bool first)
-{
+static void prewarm(void *user, const fxgl_effect *effect, bool first) {
     (void)first; // the first version is built before the loop: every compile here is a reload
     loop *l = user;
     if (l->warm == NULL && !l->warm_failed) {
@@ -331,8 +318,7 @@ static void prewarm(void *user, const fxgl_effect *effect, bool first)
     hold(l);
 }
 
-static bool loop_init(loop *l)
-{
+static bool loop_init(loop *l) {
     memset(l, 0, sizeof(*l));
     char reason[256];
     l->egl = fxgl_test_egl_create(&(fxgl_test_egl_desc){.api = FXGL_API_GL}, reason,
@@ -355,16 +341,16 @@ static bool loop_init(loop *l)
     put_file("Color.fxh", "#define COLOR_VALUE float4(1.0, 0.0, 0.0, 1.0)\n");
     put_file("Reload.fx", effect_text);
     put_file("preset.ini", "Techniques=Reload@Reload.fx\n");
-    l->effects = fxgl_effects_create(&(fxgl_effects_desc){
+    l->effects = fxgl_compiler_create(&(fxgl_compiler_desc){
         .env = {.width = W, .height = H, .api_major = info->major, .api_minor = info->minor},
         .target = FXGL_GLSL_GL450,
     });
     ck_assert(l->effects != NULL);
-    ck_assert(fxgl_effects_set_preset(l->effects, at("preset.ini")));
+    ck_assert(fxgl_compiler_set_preset(l->effects, at("preset.ini")));
     fxgl_diags diags;
     fxgl_diags_init(&diags);
     snprintf(l->path, sizeof(l->path), "%s", at("Reload.fx"));
-    l->current = fxgl_effects_compile(l->effects, l->path, &diags);
+    l->current = fxgl_compiler_compile(l->effects, l->path, &diags);
     fxgl_diags_print(&diags, stderr);
     fxgl_diags_finish(&diags);
     ck_assert(l->current != NULL);
@@ -379,8 +365,7 @@ static bool loop_init(loop *l)
     return true;
 }
 
-static void loop_finish(loop *l)
-{
+static void loop_finish(loop *l) {
     atomic_store(&l->stopping, true); // a compile still in progress must not hold
     fxgl_reloader_destroy(l->reloader);
     ck_assert_msg(!l->warm_failed, "prewarm failed: %s", l->warm_reason);
@@ -388,7 +373,7 @@ static void loop_finish(loop *l)
     l->warm = NULL;
     fxgl_runtime_destroy(l->rt);
     fxgl_effect_destroy(l->current);
-    fxgl_effects_destroy(l->effects);
+    fxgl_compiler_destroy(l->effects);
     l->gl->DeleteFramebuffers(1, &l->fbo);
     l->gl->DeleteTextures(1, &l->color);
     fxgl_test_egl_destroy(l->egl);
@@ -412,8 +397,7 @@ static void loop_finish(loop *l)
 // than the swap frame's first draws do).
 // Frame times against the median are printed, not held to: on a loaded machine they
 // measure the scheduler.
-static bool measured_edit(loop *l, int r, int g, int b)
-{
+static bool measured_edit(loop *l, int r, int g, int b) {
     int start = l->frames;
     for (int i = 0; i < 40; i++) {
         frame(l); // steady state: the median the reload frames are compared with
@@ -460,8 +444,7 @@ static bool measured_edit(loop *l, int r, int g, int b)
     return swap_ms - median_ms < limit_ms;
 }
 
-START_TEST(edit_while_rendering)
-{
+START_TEST(edit_while_rendering) {
     static loop l;
     // A shader cache of the test's own, empty at the start: the first build of each
     // version is a real compile, as after an edit nobody made before.
@@ -563,8 +546,7 @@ static const char level_text[] =
     "technique Level { pass { VertexShader = VS; PixelShader = PS; } }\n";
 
 // The preset's view of the effect's uniforms, at their initial values.
-static void describe_uniforms(const fxgl_effect *e, fxgl_preset_uniform *out)
-{
+static void describe_uniforms(const fxgl_effect *e, fxgl_preset_uniform *out) {
     for (size_t i = 0; i < e->uniform_count; i++) {
         const fxgl_uniform *u = &e->uniforms[i];
         const char *colon = strrchr(u->name, ':');
@@ -585,8 +567,7 @@ static void describe_uniforms(const fxgl_effect *e, fxgl_preset_uniform *out)
     }
 }
 
-static void push_values(fxgl_runtime *rt, const fxgl_effect *e, const fxgl_preset_uniform *u)
-{
+static void push_values(fxgl_runtime *rt, const fxgl_effect *e, const fxgl_preset_uniform *u) {
     for (size_t i = 0; i < e->uniform_count; i++) {
         fxgl_value v = {.scalar = e->uniforms[i].scalar,
                         .count = e->uniforms[i].rows * e->uniforms[i].cols};
@@ -598,15 +579,13 @@ static void push_values(fxgl_runtime *rt, const fxgl_effect *e, const fxgl_prese
 }
 
 static fxgl_preset_effect *preset_view(fxgl_preset_effect *pe, fxgl_preset_uniform *u,
-                                       size_t count, fxgl_preset_technique *t)
-{
+                                       size_t count, fxgl_preset_technique *t) {
     *t = (fxgl_preset_technique){.name = "Level"};
     *pe = (fxgl_preset_effect){"Level.fx", u, count, t, 1};
     return pe;
 }
 
-START_TEST(preset_switch_transition)
-{
+START_TEST(preset_switch_transition) {
     static loop l;
     memset(&l, 0, sizeof(l));
     strcpy(root, "/tmp/fxgl-reload-XXXXXX");
@@ -629,13 +608,13 @@ START_TEST(preset_switch_transition)
     put_file("Level.fx", level_text);
     put_file("a.ini", "Techniques=Level@Level.fx\n[Level.fx]\nBright=0\nLevel=0.000000\n");
     put_file("b.ini", "Techniques=Level@Level.fx\n[Level.fx]\nBright=1\nLevel=1.000000\n");
-    l.effects = fxgl_effects_create(&(fxgl_effects_desc){
+    l.effects = fxgl_compiler_create(&(fxgl_compiler_desc){
         .env = {.width = W, .height = H, .api_major = info->major, .api_minor = info->minor},
         .target = FXGL_GLSL_GL450,
     });
     fxgl_diags diags;
     fxgl_diags_init(&diags);
-    l.current = fxgl_effects_compile(l.effects, at("Level.fx"), &diags);
+    l.current = fxgl_compiler_compile(l.effects, at("Level.fx"), &diags);
     fxgl_diags_print(&diags, stderr);
     fxgl_diags_finish(&diags);
     ck_assert(l.current != NULL);
@@ -684,7 +663,7 @@ START_TEST(preset_switch_transition)
     l.reloader = NULL;
     fxgl_runtime_destroy(l.rt);
     fxgl_effect_destroy(l.current);
-    fxgl_effects_destroy(l.effects);
+    fxgl_compiler_destroy(l.effects);
     gl->DeleteFramebuffers(1, &l.fbo);
     gl->DeleteTextures(1, &l.color);
     fxgl_test_egl_destroy(l.egl);
@@ -711,8 +690,7 @@ static const char image_effect_text[] =
     "}\n"
     "technique Image { pass { VertexShader = VS; PixelShader = PS; } }\n";
 
-static void put_png(const char *name, uint8_t r, uint8_t g, uint8_t b)
-{
+static void put_png(const char *name, uint8_t r, uint8_t g, uint8_t b) {
     fxgl_image img;
     ck_assert(fxgl_image_alloc(&img, 4, 4));
     for (int i = 0; i < 16; i++) {
@@ -728,8 +706,7 @@ static void put_png(const char *name, uint8_t r, uint8_t g, uint8_t b)
     fxgl_image_free(&img);
 }
 
-START_TEST(texture_source_edit)
-{
+START_TEST(texture_source_edit) {
     static loop l;
     memset(&l, 0, sizeof(l));
     strcpy(root, "/tmp/fxgl-reload-XXXXXX");
@@ -751,14 +728,14 @@ START_TEST(texture_source_edit)
     ck_assert(mkdtemp(root) != NULL);
     put_png("tint.png", 255, 0, 0);
     put_file("Image.fx", image_effect_text);
-    l.effects = fxgl_effects_create(&(fxgl_effects_desc){
+    l.effects = fxgl_compiler_create(&(fxgl_compiler_desc){
         .env = {.width = W, .height = H, .api_major = info->major, .api_minor = info->minor},
         .target = FXGL_GLSL_GL450,
     });
     snprintf(l.path, sizeof(l.path), "%s", at("Image.fx"));
     fxgl_diags diags;
     fxgl_diags_init(&diags);
-    l.current = fxgl_effects_compile(l.effects, l.path, &diags);
+    l.current = fxgl_compiler_compile(l.effects, l.path, &diags);
     fxgl_diags_print(&diags, stderr);
     fxgl_diags_finish(&diags);
     ck_assert(l.current != NULL);
@@ -815,20 +792,18 @@ static const char carry_other[] =
     "{ return float4(0.0, 0.0, 1.0, 1.0); }\n"
     "technique Other { pass { VertexShader = VS; PixelShader = Blue; } }\n";
 
-static fxgl_effect *compile_text(loop *l, const char *name, const char *text)
-{
+static fxgl_effect *compile_text(loop *l, const char *name, const char *text) {
     put_file(name, text);
     fxgl_diags diags;
     fxgl_diags_init(&diags);
-    fxgl_effect *e = fxgl_effects_compile(l->effects, at(name), &diags);
+    fxgl_effect *e = fxgl_compiler_compile(l->effects, at(name), &diags);
     fxgl_diags_print(&diags, stderr);
     fxgl_diags_finish(&diags);
     ck_assert(e != NULL);
     return e;
 }
 
-static void order_names(fxgl_runtime *rt, char *out, size_t size)
-{
+static void order_names(fxgl_runtime *rt, char *out, size_t size) {
     out[0] = '\0';
     for (size_t i = 0; i < fxgl_runtime_technique_count(rt); i++) {
         fxgl_technique_info ti;
@@ -839,8 +814,7 @@ static void order_names(fxgl_runtime *rt, char *out, size_t size)
     }
 }
 
-START_TEST(replace_keeps_order_flags_values)
-{
+START_TEST(replace_keeps_order_flags_values) {
     static loop l;
     memset(&l, 0, sizeof(l));
     strcpy(root, "/tmp/fxgl-reload-XXXXXX");
@@ -860,7 +834,7 @@ START_TEST(replace_keeps_order_flags_values)
     l.rt = fxgl_runtime_create(gl, info, &(fxgl_runtime_desc){.log = on_log});
     ck_assert(l.rt != NULL);
     ck_assert(mkdtemp(root) != NULL);
-    l.effects = fxgl_effects_create(&(fxgl_effects_desc){
+    l.effects = fxgl_compiler_create(&(fxgl_compiler_desc){
         .env = {.width = W, .height = H, .api_major = info->major, .api_minor = info->minor},
         .target = FXGL_GLSL_GL450,
     });
@@ -920,7 +894,7 @@ START_TEST(replace_keeps_order_flags_values)
     fxgl_runtime_destroy(l.rt);
     fxgl_effect_destroy(v2);
     fxgl_effect_destroy(other);
-    fxgl_effects_destroy(l.effects);
+    fxgl_compiler_destroy(l.effects);
     gl->DeleteFramebuffers(1, &l.fbo);
     gl->DeleteTextures(1, &l.color);
     fxgl_test_egl_destroy(l.egl);
@@ -930,8 +904,7 @@ START_TEST(replace_keeps_order_flags_values)
 }
 END_TEST
 
-int main(void)
-{
+int main(void) {
     fxgl_test_pin_drivers();
     char reason[256];
     fxgl_test_egl *probe = fxgl_test_egl_create(&(fxgl_test_egl_desc){.api = FXGL_API_GL},

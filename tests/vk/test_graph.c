@@ -12,23 +12,20 @@
 
 enum { BUF = 100, TEX = 1, TEX2 = 2, BUF2 = 101 };
 
-static fxgl_graph_use use(int resource, unsigned access, fxgl_graph_usage usage)
-{
+static fxgl_graph_use use(int resource, unsigned access, fxgl_graph_usage usage) {
     return (fxgl_graph_use){.resource = resource, .mip_count = 1, .access = (uint8_t)access,
                             .usage = (uint8_t)usage};
 }
 
 static fxgl_graph_use mips(int resource, unsigned first, unsigned count, unsigned access,
-                           fxgl_graph_usage usage)
-{
+                           fxgl_graph_usage usage) {
     fxgl_graph_use u = use(resource, access, usage);
     u.first_mip = (uint16_t)first;
     u.mip_count = (uint16_t)count;
     return u;
 }
 
-static void expect_order(const fxgl_graph *g, const int *want, size_t n)
-{
+static void expect_order(const fxgl_graph *g, const int *want, size_t n) {
     size_t count;
     const int *order = fxgl_graph_order(g, &count);
     ck_assert_uint_eq(count, n);
@@ -38,8 +35,7 @@ static void expect_order(const fxgl_graph *g, const int *want, size_t n)
     }
 }
 
-static size_t barriers_at(const fxgl_graph *g, size_t position, bool *full)
-{
+static size_t barriers_at(const fxgl_graph *g, size_t position, bool *full) {
     size_t count;
     fxgl_graph_barriers_before(g, position, &count, full);
     return count;
@@ -47,8 +43,7 @@ static size_t barriers_at(const fxgl_graph *g, size_t position, bool *full)
 
 // update B, draw reading B, update B, draw reading B (both draws into TEX):
 // the source material's example of what a reordering must not break.
-static fxgl_graph *update_draw_twice(void)
-{
+static fxgl_graph *update_draw_twice(void) {
     fxgl_graph *g = fxgl_graph_create();
     fxgl_graph_use upd = use(BUF, FXGL_GRAPH_WRITE, FXGL_GRAPH_COPY);
     fxgl_graph_use draw[] = {use(BUF, FXGL_GRAPH_READ, FXGL_GRAPH_UNIFORM),
@@ -60,8 +55,7 @@ static fxgl_graph *update_draw_twice(void)
     return g;
 }
 
-START_TEST(test_update_draw_update_draw)
-{
+START_TEST(test_update_draw_update_draw) {
     for (int reorder = 0; reorder < 2; reorder++) {
         fxgl_graph *g = update_draw_twice();
         ck_assert(fxgl_graph_compile(g, &(fxgl_graph_options){.reorder = reorder}));
@@ -111,8 +105,7 @@ END_TEST
 
 // Two independent update/draw chains: reordering puts both updates first and
 // both draws in one batch, one barrier command for the two buffers.
-START_TEST(test_independent_chains)
-{
+START_TEST(test_independent_chains) {
     fxgl_graph *g = fxgl_graph_create();
     fxgl_graph_use u1 = use(BUF, FXGL_GRAPH_WRITE, FXGL_GRAPH_COPY);
     fxgl_graph_use u2 = use(BUF2, FXGL_GRAPH_WRITE, FXGL_GRAPH_COPY);
@@ -163,8 +156,7 @@ START_TEST(test_independent_chains)
 END_TEST
 
 // Within a level: transfers, then draws, then compute, then record order.
-START_TEST(test_priority)
-{
+START_TEST(test_priority) {
     fxgl_graph *g = fxgl_graph_create();
     fxgl_graph_use cs = use(10, FXGL_GRAPH_WRITE, FXGL_GRAPH_STORAGE);
     fxgl_graph_use d[] = {use(11, FXGL_GRAPH_READ, FXGL_GRAPH_SAMPLED),
@@ -184,8 +176,7 @@ END_TEST
 
 // Mip ranges: writes of different levels do not conflict; a read of both
 // levels waits for each, with one barrier per level range.
-START_TEST(test_mip_ranges)
-{
+START_TEST(test_mip_ranges) {
     fxgl_graph *g = fxgl_graph_create();
     fxgl_graph_use w0 = mips(TEX, 0, 1, FXGL_GRAPH_WRITE, FXGL_GRAPH_ATTACHMENT);
     fxgl_graph_use w1 = mips(TEX, 1, 1, FXGL_GRAPH_WRITE, FXGL_GRAPH_ATTACHMENT);
@@ -228,8 +219,7 @@ START_TEST(test_mip_ranges)
 }
 END_TEST
 
-START_TEST(test_malformed_and_empty)
-{
+START_TEST(test_malformed_and_empty) {
     fxgl_graph *g = fxgl_graph_create();
     fxgl_graph_use bad = use(1, 0, FXGL_GRAPH_SAMPLED);
     ck_assert_int_eq(fxgl_graph_add(g, FXGL_GRAPH_DRAW, &bad, 1), -1);
@@ -248,8 +238,7 @@ END_TEST
 // Random graphs: every pair of conflicting uses (overlapping mips of one
 // resource, one of them a write), found by brute force, runs in record
 // order and has a barrier point between the two nodes, in every mode.
-START_TEST(test_random_orders_keep_every_conflict)
-{
+START_TEST(test_random_orders_keep_every_conflict) {
     srand(12345);
     for (int round = 0; round < 300; round++) {
         fxgl_graph *g = fxgl_graph_create();
@@ -311,8 +300,7 @@ START_TEST(test_random_orders_keep_every_conflict)
 }
 END_TEST
 
-static Suite *graph_suite(void)
-{
+static Suite *graph_suite(void) {
     Suite *s = suite_create("graph");
     TCase *tc = tcase_create("graph");
     tcase_set_timeout(tc, 120);
@@ -326,8 +314,7 @@ static Suite *graph_suite(void)
     return s;
 }
 
-int main(void)
-{
+int main(void) {
     SRunner *sr = srunner_create(graph_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);

@@ -14,8 +14,7 @@
 
 #include "fxgl_vk.h"
 
-static fxgl_effect *compile(const char *path, fxgl_glsl_target target)
-{
+static fxgl_effect *compile(const char *path, fxgl_glsl_target target) {
     const char *paths[] = {FXGL_SHADER_DIR};
     fxgl_define defs[] = {{"BUFFER_WIDTH", "1280"}, {"BUFFER_HEIGHT", "720"},
                           {"BUFFER_RCP_WIDTH", "(1.0 / BUFFER_WIDTH)"},
@@ -34,8 +33,7 @@ static fxgl_effect *compile(const char *path, fxgl_glsl_target target)
     return e;
 }
 
-static const fxgl_varying *find_varying(const fxgl_shader *sh, const char *name)
-{
+static const fxgl_varying *find_varying(const fxgl_shader *sh, const char *name) {
     for (size_t i = 0; i < sh->varying_count; i++) {
         if (strcmp(sh->varyings[i].name, name) == 0) {
             return &sh->varyings[i];
@@ -47,8 +45,7 @@ static const fxgl_varying *find_varying(const fxgl_shader *sh, const char *name)
 static size_t spirv_shaders;
 
 // Every shader to SPIR-V; the layout the module states is the one the code has.
-static void check_effect(const char *path)
-{
+static void check_effect(const char *path) {
     fxgl_effect *e = compile(path, FXGL_GLSL_VK450);
     ck_assert_msg(e != NULL, "%s: does not compile for Vulkan", path);
     for (size_t i = 0; i < e->shader_count; i++) {
@@ -128,8 +125,7 @@ static void check_effect(const char *path)
     fxgl_effect_destroy(e);
 }
 
-START_TEST(test_shipped_effects)
-{
+START_TEST(test_shipped_effects) {
     DIR *d = opendir(FXGL_SHADER_DIR);
     ck_assert_ptr_nonnull(d);
     size_t effects = 0;
@@ -150,8 +146,7 @@ START_TEST(test_shipped_effects)
 }
 END_TEST
 
-static const fxgl_binding *binding_named(const fxgl_binding *list, size_t n, const char *name)
-{
+static const fxgl_binding *binding_named(const fxgl_binding *list, size_t n, const char *name) {
     for (size_t i = 0; i < n; i++) {
         if (list[i].name && strcmp(list[i].name, name) == 0) {
             return &list[i];
@@ -160,8 +155,7 @@ static const fxgl_binding *binding_named(const fxgl_binding *list, size_t n, con
     return NULL;
 }
 
-START_TEST(test_hand_counted_layout)
-{
+START_TEST(test_hand_counted_layout) {
     check_effect(FXGL_VK_DATA_DIR "/bindings.fx");
     fxgl_effect *e = compile(FXGL_VK_DATA_DIR "/bindings.fx", FXGL_GLSL_VK450);
     ck_assert_ptr_nonnull(e);
@@ -204,8 +198,7 @@ START_TEST(test_hand_counted_layout)
 }
 END_TEST
 
-static Suite *spirv_suite(void)
-{
+static Suite *spirv_suite(void) {
     Suite *s = suite_create("spirv");
     TCase *tc = tcase_create("spirv");
     tcase_set_timeout(tc, 300);
@@ -215,8 +208,7 @@ static Suite *spirv_suite(void)
     return s;
 }
 
-int main(void)
-{
+int main(void) {
     SRunner *sr = srunner_create(spirv_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);

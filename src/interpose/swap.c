@@ -1,5 +1,5 @@
 /*
- * frame.c - the frame hook: what runs before the real swap.
+ * swap.c - the frame hook: what runs before the real swap.
  *
  * One record per share group: the glad dispatch table and the context
  * description (fxgl_gl_load), loaded on the group's first swap through the
@@ -7,7 +7,7 @@
  * on (GL 4.3 / GLES 3.0, not zink), and the group's shared GL objects
  * (fxgl_gl_share: linked programs, image textures). On the first usable
  * frame of each context that presents, an effect runtime (src/gl) is created
- * on it, if the preset enables anything (effects.c): a view of the group,
+ * on it, if the preset enables anything (effect_host.c): a view of the group,
  * with its own container objects (FBOs, VAO, queries), which takes the
  * programs and images another context of the group already made. From then
  * on it runs every frame of that context before the real swap, with the
@@ -43,7 +43,7 @@ typedef struct ip_view {
     void *ctx;                   // the context; NULL: a free record
     bool fx_tried;               // creation attempted (again after a `reload`)
     fxgl_runtime *fx;            // NULL: no effects (none wanted, or creation failed)
-    ip_effects *effects;         // what fx runs; freed after fx
+    ip_effect_host *effects;         // what fx runs; freed after fx
     ip_variant_ctx *vctx;        // fx's compile context (specialised programs), after fx
     ip_input *input;             // this view's previous input snapshot
     bool input_idle_logged;      // "input not polled" logged once
@@ -83,7 +83,7 @@ ip_runtime *ip_runtime_create(void) {
 // abandons it: its container objects die with that context, what it shares with the
 // group stays for the group's other contexts, its CPU memory is leaked (small, once per
 // destroyed context; no GL call on a foreign one). The compile worker and compiled
-// effects (ip_effects) are freed either way.
+// effects (ip_effect_host) are freed either way.
 static void drop_effects(ip_view *v, bool current) {
     if (!v->fx) {
         return;
@@ -105,7 +105,7 @@ static void drop_effects(ip_view *v, bool current) {
     ip_depth_runtime_gone(v->fx); // depth.c: no copy goes to it any more (after the dump)
     // CPU only (the compile worker, the compiled effects): the abandoned runtime
     // borrowing them is never called again, so they go either way.
-    ip_effects_destroy(v->effects);
+    ip_effect_host_destroy(v->effects);
     ip_variant_ctx_destroy(v->vctx);
     v->vctx = NULL;
     v->inspect = NULL;
@@ -274,17 +274,17 @@ static void gl_log(void *user, fxgl_gl_log_level level, const char *message) {
 // Under rt->lock, on the first usable frame of the view's context.
 static void create_effects(ip_runtime *rt, ip_view *v, const ip_frame_desc *frame) {
     v->fx_tried = true;
-    if (!ip_effects_wanted()) {
+    if (!ip_effect_host_wanted()) {
         return;
     }
     size_t texture_path_count = 0;
-    const char *const *texture_paths = ip_effects_texture_paths(&texture_path_count);
+    const char *const *texture_paths = ip_effect_host_texture_paths(&texture_path_count);
     fxgl_runtime_desc desc = {
         .share = rt->share,
         .log = gl_log,
         .texture_search_paths = texture_paths,
         .texture_search_path_count = texture_path_count,
-        .program_cache = ip_effects_program_cache(),
+        .program_cache = ip_effect_host_program_cache(),
     };
     // Specialised programs are compiled on a second context of the group (variant_ctx.c).
     v->vctx = ip_variant_ctx_create(frame->wsi, &rt->info, frame->drawable.width,
@@ -297,8 +297,8 @@ static void create_effects(ip_runtime *rt, ip_view *v, const ip_frame_desc *fram
         FXGL_LOG_ONCE(FXGL_LOG_WARN, "cannot create the effect runtime: frames pass through");
         return;
     }
-    v->effects = ip_effects_load(v->fx, &rt->info, frame->drawable.width,
-                                 frame->drawable.height);
+    v->effects = ip_effect_host_load(v->fx, &rt->info, frame->drawable.width,
+                                     frame->drawable.height);
     if (!v->effects) {
         fxgl_runtime_destroy(v->fx); // the context is current: ours to clean
         v->fx = NULL;
@@ -316,7 +316,7 @@ static void create_effects(ip_runtime *rt, ip_view *v, const ip_frame_desc *fram
 
 // What loaded and what was skipped, once, after the first frame created the
 // effects' GL objects.
-static void log_statuses(fxgl_runtime *fx, const ip_effects *effects) {
+static void log_statuses(fxgl_runtime *fx, const ip_effect_host *effects) {
     size_t n = fxgl_runtime_technique_count(fx);
     for (size_t i = 0; i < n; i++) {
         fxgl_technique_info t;
@@ -333,12 +333,12 @@ static void log_statuses(fxgl_runtime *fx, const ip_effects *effects) {
                      t.enabled ? "on" : "off");
         }
     }
-    ip_effects_log_startup(fx);
+    ip_effect_host_log_startup(fx);
     // What this context made itself and what it took from the process and its share
     // group (docs/interpose.md, "Contexts"): counted, for the tests and for a player
     // wondering why a second window starts at once.
     unsigned compiled = 0, reused = 0;
-    ip_effects_compile_counts(effects, &compiled, &reused);
+    ip_effect_host_compile_counts(effects, &compiled, &reused);
     const fxgl_runtime_share_stats *s = fxgl_runtime_share_stats_get(fx);
     fxgl_log(FXGL_LOG_INFO, "effects of this context: %u front-end compile(s), %u taken from "
              "another context; %u program(s) linked, %u from the share group; %u texture(s) "
@@ -365,9 +365,9 @@ static bool run_effects(ip_runtime *rt, ip_view *v, const ip_frame_desc *frame) 
     double now = now_seconds();
     fxgl_input input;
     // Input only for what reads it: a bound key, a key or mouse uniform, the overlay.
-    const fxgl_config *config = ip_effects_config();
+    const fxgl_config *config = ip_effect_host_config();
     bool wanted = v->input && ((v->overlay && config && config->key_overlay.vk) ||
-                               ip_effects_wants_input(v->effects) ||
+                               ip_effect_host_wants_input(v->effects) ||
                                ip_inspect_wants_input(v->inspect) ||
                                fxgl_runtime_reads_input(v->fx));
     if (!wanted && v->input && v->inspect_tried && !v->input_idle_logged) {
@@ -388,9 +388,9 @@ static bool run_effects(ip_runtime *rt, ip_view *v, const ip_frame_desc *frame) 
         unfocused.has_focus = false;
         others = &unfocused;
     }
-    bool on = !others || ip_effects_input(v->effects, others);
-    if (!ip_effects_frame(v->effects, frame->drawable.width, frame->drawable.height,
-                          now) || !on) {
+    bool on = !others || ip_effect_host_input(v->effects, others);
+    if (!ip_effect_host_frame(v->effects, frame->drawable.width, frame->drawable.height,
+                              now) || !on) {
         // First compiles still on the worker, or KeyEffects: passed through.
         ip_inspect_idle(v->inspect, others); // control answers
         return false;

@@ -1,5 +1,5 @@
 /*
- * test_config.c - the interposer's configuration and hook table, linked
+ * test_process_config.c - the interposer's configuration and hook table, linked
  * directly (no preload), so they also run under the sanitizers.
  *
  * Expected values are written out by hand from the documented rules

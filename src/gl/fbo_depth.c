@@ -1,5 +1,5 @@
 /*
- * depth.c - DEPTH from one of the program's own depth attachments (the FBO
+ * fbo_depth.c - DEPTH from one of the program's own depth attachments (the FBO
  * depth provider's GL side; the tracking and the choice are the host's,
  * src/interpose/depth.c).
  *

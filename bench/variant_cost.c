@@ -1,7 +1,7 @@
 /*
- * variant.c - what specialised programs (src/gl/variant.c) cost and save, per effect.
+ * variant_cost.c - what specialised programs (src/gl/variant.c) cost and save, per effect.
  *
- *   bench/variant [--frames N] [--size WxH] [--no-warm-up] DIR EFFECT.fx...
+ *   bench/variant_cost [--frames N] [--size WxH] [--no-warm-up] DIR EFFECT.fx...
  *
  * Each effect is compiled through src/effects and runs in a runtime whose compile thread
  * has a second context of the share group. Every frame is timed as the frame thread's own
@@ -137,7 +137,7 @@ int main(int argc, char **argv) {
         }
     }
     const char *paths[1] = {dir};
-    fxgl_effects *fx = fxgl_effects_create(&(fxgl_effects_desc){
+    fxgl_compiler *fx = fxgl_compiler_create(&(fxgl_compiler_desc){
         .env = {.width = w, .height = h, .api_major = info->major, .api_minor = info->minor},
         .target = FXGL_GLSL_GL450,
         .include_paths = paths,
@@ -154,7 +154,7 @@ int main(int argc, char **argv) {
         snprintf(path, sizeof(path), "%s/%s", dir, files[f]);
         fxgl_diags diags;
         fxgl_diags_init(&diags);
-        fxgl_effect *e = fxgl_effects_compile(fx, path, &diags);
+        fxgl_effect *e = fxgl_compiler_compile(fx, path, &diags);
         if (!e) {
             fxgl_diags_print(&diags, stderr);
         }
@@ -256,7 +256,7 @@ int main(int argc, char **argv) {
         fxgl_runtime_destroy(rt);
         fxgl_effect_destroy(e);
     }
-    fxgl_effects_destroy(fx);
+    fxgl_compiler_destroy(fx);
     free(t);
     free(px);
     gl->DeleteFramebuffers(1, &fbo);

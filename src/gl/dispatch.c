@@ -1,5 +1,5 @@
 /*
- * context.c - fills a glad dispatch table for the current context and
+ * dispatch.c - fills a glad dispatch table for the current context and
  * describes the context.
  *
  * The API is read from GL_VERSION before anything else is loaded: GLES

@@ -1,5 +1,5 @@
 /*
- * effects.c - what a runtime runs: configuration, preset, effect files.
+ * effect_host.c - what a runtime runs: configuration, preset, effect files.
  *
  * The configuration (fxgl.ini / ReShade.ini, FXGL_* variables; src/preset)
  * and the preset are read once per process, on the first frame, never in a
@@ -40,12 +40,12 @@
 // The process's configuration, read once (session_once): every runtime of
 // the process shares it, hence globals. Read-only afterwards except the
 // requests below (keys, the control socket), which are guarded by lock and
-// picked up by each runtime on its own render thread (ip_effects_frame).
+// picked up by each runtime on its own render thread (ip_effect_host_frame).
 static struct session {
     bool ok;                     // config read
-    const fxgl_config *config;   // the configuration files (config.c), lives to the exit
+    const fxgl_config *config;   // the configuration files (process_config.c), lives to the exit
     fxgl_preset *preset;         // the startup preset, NULL: none configured
-    fxgl_effects_desc effects_desc; // what each runtime's compile object is made from
+    fxgl_compiler_desc effects_desc; // what each runtime's compile object is made from
     fxgl_diskcache *cache;       // the on-disk compile cache, NULL: off (lives to the exit)
     fxgl_program_cache programs; // its program binaries, for each runtime
     char **files;                // full paths of the .fx files found, first one per name wins
@@ -85,9 +85,9 @@ typedef struct ip_entry {
                                  // runs ("" when none), for the overlay
 } ip_entry;
 
-struct ip_effects {
+struct ip_effect_host {
     fxgl_effect_set *set;        // what the runtime runs: members, preset, transitions, keys
-    fxgl_effects *compiler;      // this context's compile object (target, buffer size)
+    fxgl_compiler *compiler;      // this context's compile object (target, buffer size)
     fxgl_reloader *reloader;     // its worker: first compiles, live reload, recompiles
     fxgl_held_preset *preset;    // the compile object's preset, shared read-only: values,
                                  // techniques (read once a switch or an edit on disk)
@@ -182,7 +182,7 @@ static void session_setup(void) {
                                                                  .sink = sink});
     session.programs = (fxgl_program_cache){fxgl_diskcache_load_binary,
                                             fxgl_diskcache_store_binary, session.cache};
-    session.effects_desc = (fxgl_effects_desc){
+    session.effects_desc = (fxgl_compiler_desc){
         .cache = session.cache,
         .include_paths = (const char *const *)session.effect_dirs.dirs,
         .include_path_count = session.effect_dirs.count,
@@ -243,7 +243,7 @@ static bool same_env(const fxgl_environment *a, const fxgl_environment *b) {
            a->performance_mode == b->performance_mode;
 }
 
-static bool same_key(const ip_shared *s, const ip_effects *fx, int id) {
+static bool same_key(const ip_shared *s, const ip_effect_host *fx, int id) {
     return s->id == id && same_env(&s->env, &fx->env) && s->target == fx->target &&
            s->preset_gen == fx->preset_gen && s->reload_gen == fx->reload_gen &&
            s->perf_gen == fx->perf_gen;
@@ -273,7 +273,7 @@ static void effect_release(fxgl_effect *effect) {
 }
 
 // Lists a first compile for the other contexts (the entry keeps its own reference).
-static void share_first_compile(const ip_effects *fx, int id, fxgl_effect *effect) {
+static void share_first_compile(const ip_effect_host *fx, int id, fxgl_effect *effect) {
     fxgl_effect *dropped = NULL;
     pthread_mutex_lock(&session.lock);
     bool current = fx->preset_gen == session.preset_gen && fx->reload_gen == session.reload_gen &&
@@ -314,7 +314,7 @@ static bool newer_than(const struct stat *st, const struct timespec *t) {
 
 // Another context's first compile of file id for this context's key, with a reference
 // taken; NULL when there is none or its files changed since.
-static fxgl_effect *take_shared(const ip_effects *fx, int id) {
+static fxgl_effect *take_shared(const ip_effect_host *fx, int id) {
     fxgl_effect *effect = NULL;
     struct timespec compiled = {0};
     pthread_mutex_lock(&session.lock);
@@ -346,7 +346,7 @@ static fxgl_effect *take_shared(const ip_effects *fx, int id) {
 
 // --- one runtime's effects ---
 
-void ip_effects_destroy(ip_effects *fx) {
+void ip_effect_host_destroy(ip_effect_host *fx) {
     if (!fx) {
         return;
     }
@@ -360,12 +360,12 @@ void ip_effects_destroy(ip_effects *fx) {
     }
     free(fx->entries);
     fxgl_effect_set_destroy(fx->set);
-    fxgl_effects_release_preset(fx->compiler, fx->preset);
-    fxgl_effects_destroy(fx->compiler);
+    fxgl_compiler_release_preset(fx->compiler, fx->preset);
+    fxgl_compiler_destroy(fx->compiler);
     free(fx);
 }
 
-void ip_effects_preset_path(char *out, size_t size) {
+void ip_effect_host_preset_path(char *out, size_t size) {
     pthread_once(&session_once, session_setup);
     pthread_mutex_lock(&session.lock);
     snprintf(out, size, "%s", session.preset_path);
@@ -398,7 +398,7 @@ static double ms_since_start(void) {
     return ((double)t.tv_sec + (double)t.tv_nsec * 1e-9 - (double)start / (double)hz) * 1e3;
 }
 
-void ip_effects_log_startup(fxgl_runtime *rt) {
+void ip_effect_host_log_startup(fxgl_runtime *rt) {
     fxgl_program_counts pc = fxgl_runtime_program_counts(rt);
     fxgl_diskcache_stats cs = fxgl_diskcache_get_stats(session.cache);
     char compiles[96] = "effect compile cache off";
@@ -412,18 +412,18 @@ void ip_effects_log_startup(fxgl_runtime *rt) {
              pc.binary_rejected);
 }
 
-const struct fxgl_program_cache *ip_effects_program_cache(void) {
+const struct fxgl_program_cache *ip_effect_host_program_cache(void) {
     pthread_once(&session_once, session_setup);
     return session.cache ? &session.programs : NULL;
 }
 
-const char *const *ip_effects_texture_paths(size_t *count) {
+const char *const *ip_effect_host_texture_paths(size_t *count) {
     pthread_once(&session_once, session_setup);
     *count = session.texture_dirs.count;
     return (const char *const *)session.texture_dirs.dirs;
 }
 
-bool ip_effects_save_depth(const ip_depth_options *opt) {
+bool ip_effect_host_save_depth(const ip_depth_options *opt) {
     pthread_once(&session_once, session_setup);
     if (!session.ok) {
         return false;
@@ -439,7 +439,7 @@ bool ip_effects_save_depth(const ip_depth_options *opt) {
     return fxgl_config_save_depth(&c, name, &sink);
 }
 
-bool ip_effects_wanted(void) {
+bool ip_effect_host_wanted(void) {
     pthread_once(&session_once, session_setup);
     size_t technique_count = 0;
     if (!session.ok || !session.preset ||
@@ -454,14 +454,14 @@ bool ip_effects_wanted(void) {
 
 // --- requests from keys and the control socket (any thread) ---
 
-void ip_effects_request_reload(void) {
+void ip_effect_host_request_reload(void) {
     pthread_mutex_lock(&session.lock);
     session.reload_gen++;
     pthread_mutex_unlock(&session.lock);
     fxgl_log(FXGL_LOG_INFO, "reload requested: effects recompile in the background");
 }
 
-void ip_effects_set_performance_mode(bool on) {
+void ip_effect_host_set_performance_mode(bool on) {
     pthread_mutex_lock(&session.lock);
     bool changed = session.performance_mode != on;
     session.performance_mode = on;
@@ -473,7 +473,7 @@ void ip_effects_set_performance_mode(bool on) {
     }
 }
 
-bool ip_effects_performance_mode(void) {
+bool ip_effect_host_performance_mode(void) {
     pthread_mutex_lock(&session.lock);
     bool on = session.performance_mode;
     pthread_mutex_unlock(&session.lock);
@@ -492,7 +492,7 @@ static void switch_to_locked(const char *path) {
 // Reads no file (a key and the control socket call it on the presenting thread): the path
 // comes from the read-ahead's list (session.next/previous). Before a runtime's worker has
 // read that list, the switch waits for it (pending_step, acted on in take_requests).
-bool ip_effects_switch_preset(int step) {
+bool ip_effect_host_switch_preset(int step) {
     pthread_once(&session_once, session_setup);
     char current[PATH_MAX], next[PATH_MAX] = "";
     bool known = false;
@@ -522,7 +522,7 @@ bool ip_effects_switch_preset(int step) {
     return true;
 }
 
-bool ip_effects_select_preset(const char *path, char *reply, size_t size) {
+bool ip_effect_host_select_preset(const char *path, char *reply, size_t size) {
     pthread_once(&session_once, session_setup);
     const char *dot = strrchr(path, '.');
     if (path[0] != '/' || strlen(path) >= PATH_MAX || !dot || strchr(dot, '/') ||
@@ -560,7 +560,7 @@ static fxgl_environment environment(const fxgl_gl_info *info, int width, int hei
 
 // Adds the files the runtime's preset enables that it does not have yet,
 // and asks the worker for their first compile.
-static void add_wanted(ip_effects *fx) {
+static void add_wanted(ip_effect_host *fx) {
     for (size_t i = 0; i < session.file_count; i++) {
         const char *file = base_name(session.files[i]);
         bool have = false;
@@ -598,10 +598,10 @@ static void first_error(const char *errors, char *out, size_t size) {
 
 // One finished compile, held back (entry->staged) until the rest of the set is in:
 // a player sees the previous set until every effect of the new one has compiled or
-// failed, then the whole set in its final order in one frame (ip_effects_frame). A
+// failed, then the whole set in its final order in one frame (ip_effect_host_frame). A
 // failure is logged and left out; it never holds the others back. shared: r->effect is
 // another context's compile (a reference), not this worker's.
-static void stage(ip_effects *fx, fxgl_reload_result *r, bool shared) {
+static void stage(ip_effect_host *fx, fxgl_reload_result *r, bool shared) {
     ip_entry *e = NULL;
     for (size_t i = 0; i < fx->entry_count; i++) {
         e = fx->entries[i].id == r->id ? &fx->entries[i] : e;
@@ -641,7 +641,7 @@ static void stage(ip_effects *fx, fxgl_reload_result *r, bool shared) {
 // Every staged version into the runtime, in one frame: the first version of a file
 // joins it, a later one replaces the running version whole (a version that does not
 // load keeps the running one).
-static void install_staged(ip_effects *fx) {
+static void install_staged(ip_effect_host *fx) {
     for (size_t i = 0; i < fx->entry_count; i++) {
         ip_entry *e = &fx->entries[i];
         fxgl_effect *effect = e->staged;
@@ -676,12 +676,12 @@ static void install_staged(ip_effects *fx) {
     }
 }
 
-ip_effects *ip_effects_load(fxgl_runtime *rt, const fxgl_gl_info *info, int width,
-                            int height) {
-    if (!ip_effects_wanted()) {
+ip_effect_host *ip_effect_host_load(fxgl_runtime *rt, const fxgl_gl_info *info, int width,
+                                    int height) {
+    if (!ip_effect_host_wanted()) {
         return NULL;
     }
-    ip_effects *fx = calloc(1, sizeof(*fx));
+    ip_effect_host *fx = calloc(1, sizeof(*fx));
     if (!fx) {
         return NULL;
     }
@@ -702,20 +702,20 @@ ip_effects *ip_effects_load(fxgl_runtime *rt, const fxgl_gl_info *info, int widt
     bool performance_mode = session.performance_mode;
     pthread_mutex_unlock(&session.lock);
 
-    fxgl_effects_desc desc = session.effects_desc;
+    fxgl_compiler_desc desc = session.effects_desc;
     fx->env = environment(info, width, height);
     desc.env = fx->env;
     desc.target = fxgl_gl_glsl_target(info);
     fx->target = desc.target;
     desc.performance_mode = performance_mode;
-    fx->compiler = fxgl_effects_create(&desc);
+    fx->compiler = fxgl_compiler_create(&desc);
     clock_gettime(CLOCK_MONOTONIC, &fx->created);
     fx->entries = calloc(session.file_count + 1, sizeof(*fx->entries));
     bool live = ip_config_get()->live_reload;
     // The preset is read once for this runtime, into the compile object, and applied
     // from there (a hold on it).
-    if (fx->compiler && fxgl_effects_set_preset(fx->compiler, path[0] ? path : NULL)) {
-        fx->preset = fxgl_effects_hold_preset(fx->compiler);
+    if (fx->compiler && fxgl_compiler_set_preset(fx->compiler, path[0] ? path : NULL)) {
+        fx->preset = fxgl_compiler_hold_preset(fx->compiler);
     }
     if (fx->set && fx->preset && fx->entries) {
         fx->warm = ip_warm_create(info, width, height);
@@ -731,7 +731,7 @@ ip_effects *ip_effects_load(fxgl_runtime *rt, const fxgl_gl_info *info, int widt
     }
     if (!fx->reloader) {
         fxgl_log(FXGL_LOG_WARN, "cannot start the effect compiler thread: frames pass through");
-        ip_effects_destroy(fx);
+        ip_effect_host_destroy(fx);
         return NULL;
     }
     if (live && path[0]) {
@@ -764,8 +764,8 @@ ip_effects *ip_effects_load(fxgl_runtime *rt, const fxgl_gl_info *info, int widt
     return fx;
 }
 
-bool ip_effects_failure(const ip_effects *fx, size_t k, const char **file,
-                        const char **diagnostic) {
+bool ip_effect_host_failure(const ip_effect_host *fx, size_t k, const char **file,
+                            const char **diagnostic) {
     for (size_t i = 0; fx && i < fx->entry_count; i++) {
         const ip_entry *e = &fx->entries[i];
         if (e->failure[0] && k-- == 0) {
@@ -777,7 +777,7 @@ bool ip_effects_failure(const ip_effects *fx, size_t k, const char **file,
     return false;
 }
 
-void ip_effects_compile_counts(const ip_effects *fx, unsigned *compiled, unsigned *reused) {
+void ip_effect_host_compile_counts(const ip_effect_host *fx, unsigned *compiled, unsigned *reused) {
     *compiled = fx ? (unsigned)fxgl_reloader_compiles(fx->reloader) : 0;
     *reused = fx ? fx->reused : 0;
 }
@@ -785,7 +785,7 @@ void ip_effects_compile_counts(const ip_effects *fx, unsigned *compiled, unsigne
 // The read-ahead's list of the presets beside the current one, for the session (any
 // runtime's will do: they read the same folder); a switch asked before it was known
 // happens now.
-static void publish_neighbours(ip_effects *fx, const char *current) {
+static void publish_neighbours(ip_effect_host *fx, const char *current) {
     unsigned gen = fxgl_reloader_ahead_generation(fx->reloader);
     char next[PATH_MAX], previous[PATH_MAX];
     if (gen == fx->ahead_gen ||
@@ -815,10 +815,10 @@ static void publish_neighbours(ip_effects *fx, const char *current) {
 
 // A switch to path: the read-ahead's copy when it holds it (read on the worker already:
 // the switch shows in this frame when it needs no compile), or else read on the worker
-// and applied when it is back (ip_effects_frame). Definitions may differ between
+// and applied when it is back (ip_effect_host_frame). Definitions may differ between
 // presets, and in performance mode the values are the code: what they change recompiles
 // in the background.
-static void switch_preset(ip_effects *fx, const char *path, bool recompile) {
+static void switch_preset(ip_effect_host *fx, const char *path, bool recompile) {
     bool live = ip_config_get()->live_reload;
     fxgl_held_preset *next = fx->switch_read ? NULL : fxgl_reloader_take_ahead(fx->reloader,
                                                                                 path);
@@ -832,15 +832,15 @@ static void switch_preset(ip_effects *fx, const char *path, bool recompile) {
     }
     fxgl_preset_define_list *before = calloc(fx->entry_count + 1, sizeof(*before));
     for (size_t i = 0; before && i < fx->entry_count; i++) {
-        fxgl_effects_defines(fx->compiler, base_name(fx->entries[i].path), &before[i]);
+        fxgl_compiler_defines(fx->compiler, base_name(fx->entries[i].path), &before[i]);
     }
-    fxgl_effects_use_preset(fx->compiler, next); // reads no file
-    bool all = fxgl_effects_performance_mode(fx->compiler);
+    fxgl_compiler_use_preset(fx->compiler, next); // reads no file
+    bool all = fxgl_compiler_performance_mode(fx->compiler);
     for (size_t i = 0; i < fx->entry_count; i++) {
         fxgl_preset_define_list after = {0};
         bool same = before && !all &&
-                    fxgl_effects_defines(fx->compiler, base_name(fx->entries[i].path),
-                                         &after) &&
+                    fxgl_compiler_defines(fx->compiler, base_name(fx->entries[i].path),
+                                          &after) &&
                     after.count == before[i].count;
         for (size_t k = 0; same && k < after.count; k++) {
             same = strcmp(after.items[k].name, before[i].items[k].name) == 0 &&
@@ -855,13 +855,13 @@ static void switch_preset(ip_effects *fx, const char *path, bool recompile) {
         fxgl_preset_define_list_finish(&before[i]);
     }
     free(before);
-    fxgl_effects_release_preset(fx->compiler, fx->preset);
+    fxgl_compiler_release_preset(fx->compiler, fx->preset);
     fx->preset = next;
     if (live) {
         fxgl_reloader_watch_preset(fx->reloader, path);
     }
     add_wanted(fx); // effects only the new preset enables
-    // Applied with the recompiles and the new effects, as one set (ip_effects_frame).
+    // Applied with the recompiles and the new effects, as one set (ip_effect_host_frame).
     fx->apply_staged = true;
     fx->apply_duration = session.config->transition_ms / 1000.0;
     fxgl_log(FXGL_LOG_INFO, "preset %s: read ahead on the worker; %lu preset file(s) read "
@@ -870,7 +870,7 @@ static void switch_preset(ip_effects *fx, const char *path, bool recompile) {
 }
 
 // Every request from the session since the last frame, acted on without waiting.
-static void take_requests(ip_effects *fx) {
+static void take_requests(ip_effect_host *fx) {
     char path[PATH_MAX];
     pthread_mutex_lock(&session.lock);
     bool switched = fx->preset_gen != session.preset_gen;
@@ -883,8 +883,8 @@ static void take_requests(ip_effects *fx) {
     fx->perf_gen = session.perf_gen;
     pthread_mutex_unlock(&session.lock);
     bool recompile = reload;
-    if (perf && performance_mode != fxgl_effects_performance_mode(fx->compiler)) {
-        fxgl_effects_set_performance_mode(fx->compiler, performance_mode); // locks its preset
+    if (perf && performance_mode != fxgl_compiler_performance_mode(fx->compiler)) {
+        fxgl_compiler_set_performance_mode(fx->compiler, performance_mode); // locks its preset
         recompile = true;
     }
     if (switched && path[0]) {
@@ -897,7 +897,7 @@ static void take_requests(ip_effects *fx) {
     }
 }
 
-bool ip_effects_frame(ip_effects *fx, int width, int height, double now) {
+bool ip_effect_host_frame(ip_effect_host *fx, int width, int height, double now) {
     take_requests(fx);
     if (width != fx->env.width || height != fx->env.height) {
         // BUFFER_WIDTH/HEIGHT are compiled in: recompile for the new size in the
@@ -905,7 +905,7 @@ bool ip_effects_frame(ip_effects *fx, int width, int height, double now) {
         fx->env.width = width;
         fx->env.height = height;
         ip_warm_resize(fx->warm, width, height);
-        fxgl_effects_set_environment(fx->compiler, &fx->env);
+        fxgl_compiler_set_environment(fx->compiler, &fx->env);
         for (size_t i = 0; i < fx->entry_count; i++) {
             fxgl_reloader_request(fx->reloader, fx->entries[i].id);
         }
@@ -941,7 +941,7 @@ bool ip_effects_frame(ip_effects *fx, int width, int height, double now) {
                 }
             } else if (r.preset_changed) {
                 if (r.preset) {
-                    fxgl_effects_release_preset(fx->compiler, next_preset); // the newest wins
+                    fxgl_compiler_release_preset(fx->compiler, next_preset); // the newest wins
                     next_preset = r.preset;
                     r.preset = NULL; // ours now
                 }
@@ -955,7 +955,7 @@ bool ip_effects_frame(ip_effects *fx, int width, int height, double now) {
     if (next_preset) {
         // The worker has its new definitions (and recompiles what they change); the
         // values and techniques are applied from the same copy, with the new effects.
-        fxgl_effects_release_preset(fx->compiler, fx->preset);
+        fxgl_compiler_release_preset(fx->compiler, fx->preset);
         fx->preset = next_preset;
         add_wanted(fx); // effects only the new preset enables
         fx->apply_staged = true;
@@ -1017,7 +1017,7 @@ static bool toggle_fired(void *user, const fxgl_preset_key *key) {
     return key_fired(key, user);
 }
 
-bool ip_effects_wants_input(const ip_effects *fx) {
+bool ip_effect_host_wants_input(const ip_effect_host *fx) {
     if (!fx) {
         return false;
     }
@@ -1029,7 +1029,7 @@ bool ip_effects_wants_input(const ip_effects *fx) {
     return fxgl_effect_set_has_toggle_keys(fx->set);
 }
 
-bool ip_effects_input(ip_effects *fx, const fxgl_input *in) {
+bool ip_effect_host_input(ip_effect_host *fx, const fxgl_input *in) {
     if (!in->has_focus) {
         return true;
     }
@@ -1043,16 +1043,16 @@ bool ip_effects_input(ip_effects *fx, const fxgl_input *in) {
         ip_control_toggle_effects();
     }
     if (session.ok && key_fired(&c->key_reload, in)) {
-        ip_effects_request_reload();
+        ip_effect_host_request_reload();
     }
     if (session.ok && key_fired(&c->key_next_preset, in)) {
-        ip_effects_switch_preset(1);
+        ip_effect_host_switch_preset(1);
     }
     if (session.ok && key_fired(&c->key_previous_preset, in)) {
-        ip_effects_switch_preset(-1);
+        ip_effect_host_switch_preset(-1);
     }
     if (session.ok && key_fired(&c->key_performance_mode, in)) {
-        ip_effects_set_performance_mode(!ip_effects_performance_mode());
+        ip_effect_host_set_performance_mode(!ip_effect_host_performance_mode());
     }
     fxgl_effect_set_toggle(fx->set, toggle_fired, (void *)in);
     return true;
@@ -1060,11 +1060,11 @@ bool ip_effects_input(ip_effects *fx, const fxgl_input *in) {
 
 // --- what the editing overlay reads and changes (src/interpose/overlay.c) ---
 
-const fxgl_config *ip_effects_config(void) {
+const fxgl_config *ip_effect_host_config(void) {
     return session.ok ? session.config : NULL;
 }
 
-size_t ip_effects_items(ip_effects *fx, ip_effects_item *out, size_t max) {
+size_t ip_effect_host_items(ip_effect_host *fx, ip_effect_host_item *out, size_t max) {
     size_t n = 0;
     size_t count = fx ? fxgl_effect_set_count(fx->set) : 0;
     for (size_t i = 0; fx && i < fx->entry_count && n < max; i++) {
@@ -1076,7 +1076,7 @@ size_t ip_effects_items(ip_effects *fx, ip_effects_item *out, size_t max) {
         if (!view || !e->effect) {
             continue;
         }
-        out[n++] = (ip_effects_item){
+        out[n++] = (ip_effect_host_item){
             .path = e->path, .file = base_name(e->path), .effect = e->effect, .view = view,
             .member = (size_t)e->member,
             .runtime_index = fxgl_effect_set_backend_index(fx->set, (size_t)e->member),
@@ -1085,17 +1085,17 @@ size_t ip_effects_items(ip_effects *fx, ip_effects_item *out, size_t max) {
     return n;
 }
 
-bool ip_effects_value(ip_effects *fx, size_t member, size_t uniform,
-                      const fxgl_preset_value *components) {
+bool ip_effect_host_value(ip_effect_host *fx, size_t member, size_t uniform,
+                          const fxgl_preset_value *components) {
     return fx && fxgl_effect_set_value(fx->set, member, uniform, components);
 }
 
-bool ip_effects_enable(ip_effects *fx, size_t runtime_index, size_t technique, bool on) {
+bool ip_effect_host_enable(ip_effect_host *fx, size_t runtime_index, size_t technique, bool on) {
     size_t member = fx ? fxgl_effect_set_member_of(fx->set, runtime_index) : (size_t)-1;
     return member != (size_t)-1 && fxgl_effect_set_enable(fx->set, member, technique, on);
 }
 
-bool ip_effects_order(ip_effects *fx, const fxgl_technique_ref *order, size_t count) {
+bool ip_effect_host_order(ip_effect_host *fx, const fxgl_technique_ref *order, size_t count) {
     fxgl_technique_ref *members = fx ? calloc(count + 1, sizeof(*members)) : NULL;
     if (!members) {
         return false;
@@ -1113,7 +1113,7 @@ bool ip_effects_order(ip_effects *fx, const fxgl_technique_ref *order, size_t co
 }
 
 // The entry of a member (NULL: none).
-static ip_entry *entry_of(ip_effects *fx, size_t member) {
+static ip_entry *entry_of(ip_effect_host *fx, size_t member) {
     for (size_t i = 0; fx && i < fx->entry_count; i++) {
         if (fx->entries[i].member >= 0 && (size_t)fx->entries[i].member == member) {
             return &fx->entries[i];
@@ -1122,7 +1122,7 @@ static ip_entry *entry_of(ip_effects *fx, size_t member) {
     return NULL;
 }
 
-bool ip_effects_defines(ip_effects *fx, size_t member, fxgl_preset_define_list *out) {
+bool ip_effect_host_defines(ip_effect_host *fx, size_t member, fxgl_preset_define_list *out) {
     *out = (fxgl_preset_define_list){0};
     ip_entry *e = entry_of(fx, member);
     if (!e || !e->effect) {
@@ -1130,7 +1130,7 @@ bool ip_effects_defines(ip_effects *fx, size_t member, fxgl_preset_define_list *
     }
     const char *file = base_name(e->path);
     fxgl_preset_define_list now = {0};
-    if (!fxgl_effects_defines(fx->compiler, file, &now)) {
+    if (!fxgl_compiler_defines(fx->compiler, file, &now)) {
         return false;
     }
     // What the effect tests, by the reference's rule, and what is defined for it already:
@@ -1155,10 +1155,11 @@ bool ip_effects_defines(ip_effects *fx, size_t member, fxgl_preset_define_list *
     return ok;
 }
 
-bool ip_effects_set_define(ip_effects *fx, size_t member, const char *name, const char *value) {
+bool ip_effect_host_set_define(ip_effect_host *fx, size_t member, const char *name,
+                               const char *value) {
     ip_entry *e = entry_of(fx, member);
     fxgl_preset_define_list edits;
-    if (!e || !name[0] || !fxgl_effects_edited_defines(fx->compiler, base_name(e->path), &edits)) {
+    if (!e || !name[0] || !fxgl_compiler_edited_defines(fx->compiler, base_name(e->path), &edits)) {
         return false;
     }
     fxgl_preset_define *items = calloc(edits.count + 1, sizeof(*items));
@@ -1171,8 +1172,8 @@ bool ip_effects_set_define(ip_effects *fx, size_t member, const char *name, cons
     bool ok = false;
     if (items) {
         items[n++] = (fxgl_preset_define){name, value};
-        // The running version stays until the worker's compile is in (ip_effects_frame).
-        ok = fxgl_effects_edit_defines(fx->compiler, base_name(e->path), items, n) &&
+        // The running version stays until the worker's compile is in (ip_effect_host_frame).
+        ok = fxgl_compiler_edit_defines(fx->compiler, base_name(e->path), items, n) &&
              fxgl_reloader_request(fx->reloader, e->id);
     }
     free(items);
@@ -1186,12 +1187,12 @@ bool ip_effects_set_define(ip_effects *fx, size_t member, const char *name, cons
 
 // The overlay's edited definitions of every effect into the file's effect sections: an
 // edit with a value replaces or adds the name, one without removes it.
-static bool capture_defines(ip_effects *fx, fxgl_preset *preset) {
+static bool capture_defines(ip_effect_host *fx, fxgl_preset *preset) {
     bool ok = true;
     for (size_t i = 0; ok && i < fx->entry_count; i++) {
         const char *file = base_name(fx->entries[i].path);
         fxgl_preset_define_list edits, had;
-        if (!fxgl_effects_edited_defines(fx->compiler, file, &edits)) {
+        if (!fxgl_compiler_edited_defines(fx->compiler, file, &edits)) {
             return false;
         }
         if (edits.count == 0 || !fxgl_preset_defines(preset, file, &had)) {
@@ -1224,7 +1225,7 @@ static bool capture_defines(ip_effects *fx, fxgl_preset *preset) {
 
 // The running state into the preset file from (read now, so what fxgl does not understand
 // is kept as written), written atomically to to (NULL: from itself).
-static bool save_state(ip_effects *fx, fxgl_runtime *rt, const char *from, const char *to) {
+static bool save_state(ip_effect_host *fx, fxgl_runtime *rt, const char *from, const char *to) {
     // The runtime's order and on/off state are what the player sees: `fxgl ctl disable`
     // changes the runtime alone, so the set takes them over before it records itself.
     size_t count = fxgl_runtime_technique_count(rt), m = 0;
@@ -1255,14 +1256,14 @@ static bool save_state(ip_effects *fx, fxgl_runtime *rt, const char *from, const
     return ok;
 }
 
-bool ip_effects_save(ip_effects *fx, fxgl_runtime *rt, char *reply, size_t size) {
+bool ip_effect_host_save(ip_effect_host *fx, fxgl_runtime *rt, char *reply, size_t size) {
     char path[PATH_MAX];
-    ip_effects_preset_path(path, sizeof(path));
+    ip_effect_host_preset_path(path, sizeof(path));
     if (!fx || !path[0]) {
         snprintf(reply, size, "error: no preset file to save to");
         return false;
     }
-    if (ip_effects_performance_mode()) {
+    if (ip_effect_host_performance_mode()) {
         snprintf(reply, size, "error: performance mode: the preset is not saved");
         return false;
     }
@@ -1290,10 +1291,10 @@ static int compare_preset_names(const void *a, const void *b) {
     return strcmp(a, b); // rows of char[IP_PRESET_NAME]
 }
 
-size_t ip_effects_presets(char (*names)[IP_PRESET_NAME], size_t max, size_t *current) {
+size_t ip_effect_host_presets(char (*names)[IP_PRESET_NAME], size_t max, size_t *current) {
     pthread_once(&session_once, session_setup);
     char path[PATH_MAX], dir[PATH_MAX];
-    ip_effects_preset_path(path, sizeof(path));
+    ip_effect_host_preset_path(path, sizeof(path));
     *current = (size_t)-1;
     if (!path[0]) {
         return 0;
@@ -1324,9 +1325,9 @@ size_t ip_effects_presets(char (*names)[IP_PRESET_NAME], size_t max, size_t *cur
     return n;
 }
 
-bool ip_effects_open_preset(const char *name) {
+bool ip_effect_host_open_preset(const char *name) {
     char path[PATH_MAX], dir[PATH_MAX], next[PATH_MAX];
-    ip_effects_preset_path(path, sizeof(path));
+    ip_effect_host_preset_path(path, sizeof(path));
     if (!path[0] || strchr(name, '/') || name[0] == '.') {
         return false;
     }
@@ -1342,11 +1343,11 @@ bool ip_effects_open_preset(const char *name) {
     return true;
 }
 
-bool ip_effects_save_as(ip_effects *fx, fxgl_runtime *rt, const char *name, char *reply,
-                        size_t size) {
+bool ip_effect_host_save_as(ip_effect_host *fx, fxgl_runtime *rt, const char *name, char *reply,
+                            size_t size) {
     char path[PATH_MAX], dir[PATH_MAX], file[IP_PRESET_NAME], target[PATH_MAX],
         temp[PATH_MAX];
-    ip_effects_preset_path(path, sizeof(path));
+    ip_effect_host_preset_path(path, sizeof(path));
     size_t len = strlen(name);
     bool plain = len > 0 && name[0] != '.';
     for (size_t i = 0; i < len; i++) {
@@ -1357,7 +1358,7 @@ bool ip_effects_save_as(ip_effects *fx, fxgl_runtime *rt, const char *name, char
                  "space . _ -)", name);
         return false;
     }
-    if (ip_effects_performance_mode()) {
+    if (ip_effect_host_performance_mode()) {
         snprintf(reply, size, "error: performance mode: the preset is not saved");
         return false;
     }
@@ -1388,7 +1389,7 @@ bool ip_effects_save_as(ip_effects *fx, fxgl_runtime *rt, const char *name, char
                  file);
         return false;
     }
-    ip_effects_open_preset(file);
+    ip_effect_host_open_preset(file);
     snprintf(reply, size, "saved as %s", target);
     return true;
 }

@@ -1,5 +1,5 @@
 /*
- * effects.c - one compile description for every consumer: layered definitions, the
+ * compiler.c - one compile description for every consumer: layered definitions, the
  * performance-mode constants from the preset, SkipLoadingDisabledEffects.
  *
  * The preset is held by reference count: a compile on the reload worker takes a reference
@@ -20,8 +20,8 @@ struct fxgl_held_preset {
 };
 typedef fxgl_held_preset held_preset;
 
-struct fxgl_effects {
-    fxgl_effects_desc desc;      // its arrays point into the copies below
+struct fxgl_compiler {
+    fxgl_compiler_desc desc;      // its arrays point into the copies below
     char **include_paths;
     fxgl_preset_define_list defines;
     fxgl_preset_define_list builtins;
@@ -39,8 +39,7 @@ typedef struct edited {
 
 // Copies a define array into an owned list (one storage block, like the preset module).
 static bool copy_defines(const fxgl_preset_define *items, size_t count,
-                         fxgl_preset_define_list *out)
-{
+                         fxgl_preset_define_list *out) {
     *out = (fxgl_preset_define_list){0};
     if (count == 0) {
         return true;
@@ -70,10 +69,9 @@ static bool copy_defines(const fxgl_preset_define *items, size_t count,
     return true;
 }
 
-void fxgl_effects_desc_from_config(fxgl_effects_desc *desc, const fxgl_config *config,
-                                   char (*paths)[4096], const char **path_list,
-                                   size_t path_count)
-{
+void fxgl_compiler_desc_from_config(fxgl_compiler_desc *desc, const fxgl_config *config,
+                                    char (*paths)[4096], const char **path_list,
+                                    size_t path_count) {
     size_t n = 0;
     for (size_t i = 0; i < config->effect_path_count && n < path_count; i++) {
         const fxgl_config_path *p = &config->effect_paths[i];
@@ -89,9 +87,8 @@ void fxgl_effects_desc_from_config(fxgl_effects_desc *desc, const fxgl_config *c
     desc->skip_disabled = config->skip_disabled_effects;
 }
 
-fxgl_effects *fxgl_effects_create(const fxgl_effects_desc *desc)
-{
-    fxgl_effects *fx = calloc(1, sizeof(*fx));
+fxgl_compiler *fxgl_compiler_create(const fxgl_compiler_desc *desc) {
+    fxgl_compiler *fx = calloc(1, sizeof(*fx));
     if (fx == NULL) {
         return NULL;
     }
@@ -121,8 +118,7 @@ fxgl_effects *fxgl_effects_create(const fxgl_effects_desc *desc)
     return fx;
 }
 
-static void release(fxgl_effects *fx, held_preset *h)
-{
+static void release(fxgl_compiler *fx, held_preset *h) {
     if (h == NULL) {
         return;
     }
@@ -135,9 +131,8 @@ static void release(fxgl_effects *fx, held_preset *h)
     }
 }
 
-static held_preset *acquire(const fxgl_effects *cfx)
-{
-    fxgl_effects *fx = (fxgl_effects *)cfx; // the lock and counts are not the object's value
+static held_preset *acquire(const fxgl_compiler *cfx) {
+    fxgl_compiler *fx = (fxgl_compiler *)cfx; // the lock and counts are not the object's value
     pthread_mutex_lock(&fx->lock);
     held_preset *h = fx->current;
     if (h != NULL) {
@@ -147,24 +142,20 @@ static held_preset *acquire(const fxgl_effects *cfx)
     return h;
 }
 
-fxgl_held_preset *fxgl_effects_hold_preset(fxgl_effects *fx)
-{
+fxgl_held_preset *fxgl_compiler_hold_preset(fxgl_compiler *fx) {
     return acquire(fx);
 }
 
-const fxgl_preset *fxgl_held_preset_get(const fxgl_held_preset *held)
-{
+const fxgl_preset *fxgl_held_preset_get(const fxgl_held_preset *held) {
     return held != NULL ? held->preset : NULL;
 }
 
-void fxgl_effects_release_preset(fxgl_effects *fx, fxgl_held_preset *held)
-{
+void fxgl_compiler_release_preset(fxgl_compiler *fx, fxgl_held_preset *held) {
     release(fx, held);
 }
 
 // Called with the lock held.
-static void clear_edits(fxgl_effects *fx)
-{
+static void clear_edits(fxgl_compiler *fx) {
     for (size_t i = 0; i < fx->edit_count; i++) {
         free(fx->edits[i].file);
         fxgl_preset_define_list_finish(&fx->edits[i].defines);
@@ -174,8 +165,7 @@ static void clear_edits(fxgl_effects *fx)
     fx->edit_count = 0;
 }
 
-void fxgl_effects_destroy(fxgl_effects *fx)
-{
+void fxgl_compiler_destroy(fxgl_compiler *fx) {
     if (fx == NULL) {
         return;
     }
@@ -191,8 +181,7 @@ void fxgl_effects_destroy(fxgl_effects *fx)
     free(fx);
 }
 
-fxgl_held_preset *fxgl_effects_read_preset(fxgl_effects *fx, const char *path)
-{
+fxgl_held_preset *fxgl_compiler_read_preset(fxgl_compiler *fx, const char *path) {
     held_preset *h = path != NULL ? calloc(1, sizeof(*h)) : NULL;
     if (h == NULL) {
         return NULL;
@@ -206,14 +195,13 @@ fxgl_held_preset *fxgl_effects_read_preset(fxgl_effects *fx, const char *path)
     return h;
 }
 
-void fxgl_effects_use_preset(fxgl_effects *fx, fxgl_held_preset *held)
-{
+void fxgl_compiler_use_preset(fxgl_compiler *fx, fxgl_held_preset *held) {
     pthread_mutex_lock(&fx->lock);
     held_preset *old = fx->current;
     fx->current = held;
     if (held != NULL) {
         held->refs++;
-        // Under the lock, as fxgl_effects_set_performance_mode does: a compile holding a
+        // Under the lock, as fxgl_compiler_set_performance_mode does: a compile holding a
         // reference only reads the values.
         fxgl_preset_lock(held->preset,
                          fx->desc.performance_mode ? FXGL_EFFECTS_PERFORMANCE_LOCK : NULL);
@@ -229,67 +217,60 @@ void fxgl_effects_use_preset(fxgl_effects *fx, fxgl_held_preset *held)
     release(fx, old);
 }
 
-bool fxgl_effects_set_preset(fxgl_effects *fx, const char *path)
-{
-    held_preset *h = fxgl_effects_read_preset(fx, path);
+bool fxgl_compiler_set_preset(fxgl_compiler *fx, const char *path) {
+    held_preset *h = fxgl_compiler_read_preset(fx, path);
     if (path != NULL && h == NULL) {
         return false;
     }
-    fxgl_effects_use_preset(fx, h);
+    fxgl_compiler_use_preset(fx, h);
     release(fx, h); // the compile object holds its own
     return true;
 }
 
-bool fxgl_effects_lock_preset(const fxgl_effects *fx, fxgl_preset *preset)
-{
+bool fxgl_compiler_lock_preset(const fxgl_compiler *fx, fxgl_preset *preset) {
     if (preset == NULL) {
         return false;
     }
-    bool on = fxgl_effects_performance_mode(fx);
+    bool on = fxgl_compiler_performance_mode(fx);
     fxgl_preset_lock(preset, on ? FXGL_EFFECTS_PERFORMANCE_LOCK : NULL);
     return on;
 }
 
-bool fxgl_effects_performance_mode(const fxgl_effects *fx)
-{
-    fxgl_effects *m = (fxgl_effects *)fx; // the lock is not the object's value
+bool fxgl_compiler_performance_mode(const fxgl_compiler *fx) {
+    fxgl_compiler *m = (fxgl_compiler *)fx; // the lock is not the object's value
     pthread_mutex_lock(&m->lock);
     bool on = fx->desc.performance_mode;
     pthread_mutex_unlock(&m->lock);
     return on;
 }
 
-const char *fxgl_effects_file_part(const char *path)
-{
+const char *fxgl_compiler_file_part(const char *path) {
     const char *slash = strrchr(path, '/');
     return slash != NULL ? slash + 1 : path;
 }
 
-bool fxgl_effects_wanted(const fxgl_effects *fx, const char *file)
-{
+bool fxgl_compiler_wanted(const fxgl_compiler *fx, const char *file) {
     if (!fx->desc.skip_disabled) {
         return true;
     }
     held_preset *h = acquire(fx);
     bool wanted = h == NULL || fxgl_preset_wants_effect(h->preset, file);
-    release((fxgl_effects *)fx, h);
+    release((fxgl_compiler *)fx, h);
     return wanted;
 }
 
-bool fxgl_effects_uniform_editable(const fxgl_effects *fx, const fxgl_uniform *uniform)
-{
+bool fxgl_compiler_uniform_editable(const fxgl_compiler *fx, const fxgl_uniform *uniform) {
     if (uniform->special != FXGL_SPECIAL_NONE) {
         return false; // the runtime's
     }
     // The same rule as the GLSL back end's: what it turned into a constant.
-    return !(fxgl_effects_performance_mode(fx) && uniform->has_initializer &&
+    return !(fxgl_compiler_performance_mode(fx) && uniform->has_initializer &&
              uniform->array_length == 0);
 }
 
-static bool layered_file(const fxgl_effects *fx, const fxgl_preset *preset, const char *file,
+static bool layered_file(const fxgl_compiler *fx, const fxgl_preset *preset, const char *file,
                     const char *const *reserved, size_t reserved_count,
-                    fxgl_preset_define_list *out)
-{
+                    fxgl_preset_define_list *out) {
     if (preset != NULL) {
         return fxgl_preset_resolve_defines(preset, file, fx->defines.items, fx->defines.count,
                                            fx->builtins.items, fx->builtins.count, reserved,
@@ -301,10 +282,9 @@ static bool layered_file(const fxgl_effects *fx, const fxgl_preset *preset, cons
     return fxgl_preset_layer_defines(sets, counts, 2, reserved, reserved_count, out);
 }
 
-bool fxgl_effects_edited_defines(const fxgl_effects *fx, const char *file,
-                                 fxgl_preset_define_list *out)
-{
-    fxgl_effects *m = (fxgl_effects *)fx; // the lock is not the object's value
+bool fxgl_compiler_edited_defines(const fxgl_compiler *fx, const char *file,
+                                  fxgl_preset_define_list *out) {
+    fxgl_compiler *m = (fxgl_compiler *)fx; // the lock is not the object's value
     pthread_mutex_lock(&m->lock);
     bool ok = true;
     *out = (fxgl_preset_define_list){0};
@@ -317,9 +297,8 @@ bool fxgl_effects_edited_defines(const fxgl_effects *fx, const char *file,
     return ok;
 }
 
-bool fxgl_effects_edit_defines(fxgl_effects *fx, const char *file,
-                               const fxgl_preset_define *defines, size_t count)
-{
+bool fxgl_compiler_edit_defines(fxgl_compiler *fx, const char *file,
+                                const fxgl_preset_define *defines, size_t count) {
     fxgl_preset_define_list copy;
     char *name = strdup(file);
     if (name == NULL || !copy_defines(defines, count, &copy)) {
@@ -354,15 +333,14 @@ bool fxgl_effects_edit_defines(fxgl_effects *fx, const char *file,
 
 // The preset's layers with the file's edits above them: an edit with a value comes first,
 // one without leaves its name undefined.
-static bool layered(const fxgl_effects *fx, const fxgl_preset *preset, const char *file,
+static bool layered(const fxgl_compiler *fx, const fxgl_preset *preset, const char *file,
                     const char *const *reserved, size_t reserved_count,
-                    fxgl_preset_define_list *out)
-{
+                    fxgl_preset_define_list *out) {
     fxgl_preset_define_list below, edits;
     if (!layered_file(fx, preset, file, reserved, reserved_count, &below)) {
         return false;
     }
-    if (!fxgl_effects_edited_defines(fx, file, &edits)) {
+    if (!fxgl_compiler_edited_defines(fx, file, &edits)) {
         fxgl_preset_define_list_finish(&below);
         return false;
     }
@@ -397,12 +375,11 @@ static bool layered(const fxgl_effects *fx, const fxgl_preset *preset, const cha
     return ok;
 }
 
-bool fxgl_effects_defines(const fxgl_effects *fx, const char *file,
-                          fxgl_preset_define_list *out)
-{
+bool fxgl_compiler_defines(const fxgl_compiler *fx, const char *file,
+                           fxgl_preset_define_list *out) {
     fxgl_define pre[FXGL_PREDEFINED_MAX];
     char storage[FXGL_PREDEFINED_STORAGE];
-    fxgl_effects *m = (fxgl_effects *)fx; // the lock is not the object's value
+    fxgl_compiler *m = (fxgl_compiler *)fx; // the lock is not the object's value
     pthread_mutex_lock(&m->lock);
     fxgl_environment env = fx->desc.env;
     pthread_mutex_unlock(&m->lock);
@@ -413,7 +390,7 @@ bool fxgl_effects_defines(const fxgl_effects *fx, const char *file,
     }
     held_preset *h = acquire(fx);
     bool ok = layered(fx, h != NULL ? h->preset : NULL, file, reserved, n, out);
-    release((fxgl_effects *)fx, h);
+    release((fxgl_compiler *)fx, h);
     return ok;
 }
 
@@ -426,8 +403,7 @@ typedef struct value_ctx {
 
 // The compiler asks for each initialized uniform; value holds the initializer (scalar and
 // component count), which stays where the preset has nothing.
-static bool uniform_value(void *user, const char *uniform, fxgl_value *value)
-{
+static bool uniform_value(void *user, const char *uniform, fxgl_value *value) {
     const value_ctx *ctx = user;
     if (ctx->preset == NULL || value->scalar == FXGL_SCALAR_STRING || value->count < 1 ||
         value->count > FXGL_PRESET_MAX_COMPONENTS) {
@@ -451,18 +427,16 @@ static bool uniform_value(void *user, const char *uniform, fxgl_value *value)
     return true;
 }
 
-fxgl_effect *fxgl_effects_compile(fxgl_effects *fx, const char *path, fxgl_diags *diags)
-{
+fxgl_effect *fxgl_compiler_compile(fxgl_compiler *fx, const char *path, fxgl_diags *diags) {
     // A copy under the lock: the render thread may change the size meanwhile.
     pthread_mutex_lock(&fx->lock);
     fxgl_environment env = fx->desc.env;
     fxgl_glsl_target target = fx->desc.target;
     pthread_mutex_unlock(&fx->lock);
-    return fxgl_effects_compile_for(fx, path, &env, target, diags);
+    return fxgl_compiler_compile_for(fx, path, &env, target, diags);
 }
 
-void fxgl_effects_set_environment(fxgl_effects *fx, const fxgl_environment *env)
-{
+void fxgl_compiler_set_environment(fxgl_compiler *fx, const fxgl_environment *env) {
     pthread_mutex_lock(&fx->lock);
     bool performance_mode = fx->desc.performance_mode;
     fx->desc.env = *env;
@@ -470,8 +444,7 @@ void fxgl_effects_set_environment(fxgl_effects *fx, const fxgl_environment *env)
     pthread_mutex_unlock(&fx->lock);
 }
 
-void fxgl_effects_set_performance_mode(fxgl_effects *fx, bool on)
-{
+void fxgl_compiler_set_performance_mode(fxgl_compiler *fx, bool on) {
     pthread_mutex_lock(&fx->lock);
     fx->desc.performance_mode = on;
     fx->desc.env.performance_mode = on;
@@ -483,13 +456,12 @@ void fxgl_effects_set_performance_mode(fxgl_effects *fx, bool on)
     pthread_mutex_unlock(&fx->lock);
 }
 
-fxgl_effect *fxgl_effects_compile_for(fxgl_effects *fx, const char *path,
-                                      const fxgl_environment *environment,
-                                      fxgl_glsl_target target, fxgl_diags *diags)
-{
-    const char *file = fxgl_effects_file_part(path);
+fxgl_effect *fxgl_compiler_compile_for(fxgl_compiler *fx, const char *path,
+                                       const fxgl_environment *environment,
+                                       fxgl_glsl_target target, fxgl_diags *diags) {
+    const char *file = fxgl_compiler_file_part(path);
     fxgl_environment env = *environment;
-    bool performance_mode = fxgl_effects_performance_mode(fx);
+    bool performance_mode = fxgl_compiler_performance_mode(fx);
     env.performance_mode = performance_mode;
     fxgl_define pre[FXGL_PREDEFINED_MAX];
     char storage[FXGL_PREDEFINED_STORAGE];

@@ -1,5 +1,5 @@
 /*
- * runtime.c - the headless Vulkan runtime over fxgl's effect modules
+ * vk_runtime.c - the headless Vulkan runtime over fxgl's effect modules
  * (fxgl_vk.h).
  *
  * Load does everything heavy: images (all kept in the GENERAL layout, so a

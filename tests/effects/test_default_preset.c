@@ -1,5 +1,5 @@
 /*
- * test_preset.c - the default preset (data/presets/default.ini) against the
+ * test_default_preset.c - the default preset (data/presets/default.ini) against the
  * effects it names: every technique exists in its file, the enabled ones are
  * sorted, every built-in effect is listed, and every value names a uniform
  * of its effect and lies within that uniform's ui_min..ui_max. A typo in the

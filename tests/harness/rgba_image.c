@@ -1,5 +1,5 @@
 /*
- * image.c - RGBA8 images for tests and tools: PNG in and out (stb), GL
+ * rgba_image.c - RGBA8 images for tests and tools: PNG in and out (stb), GL
  * read-back, and comparison with a tolerance.
  *
  * Images are stored top row first, the way PNG files and people read them;

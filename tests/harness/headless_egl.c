@@ -1,5 +1,5 @@
 /*
- * egl.c - headless GL and GLES contexts through EGL, for tests.
+ * headless_egl.c - headless GL and GLES contexts through EGL, for tests.
  *
  * No window, no surface: the context is made current with EGL_NO_SURFACE
  * (EGL_KHR_surfaceless_context) and tests render into their own FBOs. Two

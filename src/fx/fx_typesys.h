@@ -1,5 +1,5 @@
 /*
- * fx_types.h - the type system of the FX compiler (type.c) and the intrinsic
+ * fx_typesys.h - the type system of the FX compiler (type.c) and the intrinsic
  * table (intrinsics.c): constructors, names, the conversion ranks behind
  * implicit conversions and overload resolution, operator result types, the
  * std140 layout of uniforms, and every intrinsic with its GLSL mapping.
@@ -17,8 +17,8 @@
  * checker resolves against the user overloads visible in scope first and
  * tries fx_intrinsic_select only when none is viable.
  */
-#ifndef FX_TYPES_H
-#define FX_TYPES_H
+#ifndef FX_TYPESYS_H
+#define FX_TYPESYS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -250,4 +250,4 @@ FX_INTERNAL fx_type_select_status fx_intrinsic_select(const fx_intrinsic_set *se
                                                       const fx_type *args, size_t arg_count,
                                                       const fx_intrinsic **best);
 
-#endif // FX_TYPES_H
+#endif // FX_TYPESYS_H

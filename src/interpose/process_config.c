@@ -1,5 +1,5 @@
 /*
- * config.c - the configuration of the process, read once: the environment into one
+ * process_config.c - the configuration of the process, read once: the environment into one
  * struct at the first hook that needs it, the configuration files (fxgl.ini,
  * ReShade.ini, <program>.conf, with the FXGL_* variables over them; src/preset) at the
  * first frame. Two moments, because dlsym runs before the sanitizer runtimes of an

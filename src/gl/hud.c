@@ -1,5 +1,5 @@
 /*
- * overlay.c - the statistics overlay: a HUD panel drawn after the effects
+ * hud.c - the statistics overlay: a HUD panel drawn after the effects
  * with fxgl's own bitmap font (font.c).
  *
  * One program, one draw: the fragment shader finds the character cell
