@@ -256,24 +256,9 @@ static void render(bool es, int effect, int mode, bool direct, int frames, run *
     gl->BindFramebuffer(GL_FRAMEBUFFER, fbo);
     gl->FramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tex, 0);
 
-    fxgl_environment env = {.width = W, .height = H,
-                            .api = es ? FXGL_API_KIND_GLES : FXGL_API_KIND_GL};
-    fxgl_define defines[FXGL_PREDEFINED_MAX];
-    char storage[FXGL_PREDEFINED_STORAGE];
-    size_t nd = fxgl_predefined_macros(&env, defines, storage, sizeof(storage));
     char src[8192];
     snprintf(src, sizeof(src), "%s%s", common, effects[effect]);
-    fxgl_compile_desc cd = {
-        .path = "Compute.fx", .source = src, .source_len = strlen(src), .defines = defines,
-        .define_count = nd, .target = es ? FXGL_GLSL_ES320 : FXGL_GLSL_GL450,
-    };
-    fxgl_diags diags;
-    fxgl_diags_init(&diags);
-    fxgl_effect *fx = fxgl_effect_compile(&cd, &diags);
-    if (!fx) {
-        fxgl_diags_print(&diags, stderr);
-    }
-    fxgl_diags_finish(&diags);
+    fxgl_effect *fx = fxgl_test_compile("Compute.fx", src, W, H, es);
     ck_assert_msg(fx, "the test effect does not compile");
 
     fxgl_runtime_desc rd = {.no_direct_pass = !direct, .compute_passes = mode};
@@ -509,10 +494,7 @@ int main(void) {
         tcase_add_test(tc, gles_auto);
         suite_add_tcase(s, tc);
     }
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
+    int failed = fxgl_test_run_suite(s);
     if (!failed && !probe) {
         printf("SKIP: the pixel cases need an EGL context: %s\n", reason);
         return FXGL_TEST_SKIP;

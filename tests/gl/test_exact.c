@@ -255,24 +255,9 @@ static void render(bool es, shape s, int w, int h, int vw, int vh, bool direct,
     gl->ClearColor(0, 0, 0, 0);
     gl->Clear(GL_COLOR_BUFFER_BIT);
 
-    fxgl_environment env = {.width = w, .height = h,
-                            .api = es ? FXGL_API_KIND_GLES : FXGL_API_KIND_GL};
-    fxgl_define defines[FXGL_PREDEFINED_MAX];
-    char storage[FXGL_PREDEFINED_STORAGE];
-    size_t nd = fxgl_predefined_macros(&env, defines, storage, sizeof(storage));
     char src[4096];
     effect_source(src, sizeof(src), s, vw, vh);
-    fxgl_compile_desc cd = {
-        .path = "Exact.fx", .source = src, .source_len = strlen(src), .defines = defines,
-        .define_count = nd, .target = es ? FXGL_GLSL_ES320 : FXGL_GLSL_GL450,
-    };
-    fxgl_diags diags;
-    fxgl_diags_init(&diags);
-    fxgl_effect *fx = fxgl_effect_compile(&cd, &diags);
-    if (!fx) {
-        fxgl_diags_print(&diags, stderr);
-    }
-    fxgl_diags_finish(&diags);
+    fxgl_effect *fx = fxgl_test_compile("Exact.fx", src, w, h, es);
     ck_assert_msg(fx, "the test effect does not compile");
 
     fxgl_runtime_desc rd = {.no_direct_pass = !direct, .interpolated_varyings = interpolated};
@@ -490,14 +475,9 @@ START_TEST(unchanged_gles) {
 END_TEST
 
 int main(void) {
-    char reason[256];
-    fxgl_test_egl *probe = fxgl_test_egl_create(&(fxgl_test_egl_desc){.api = FXGL_API_GL},
-                                                reason, sizeof(reason));
-    if (!probe) {
-        printf("SKIP: %s\n", reason);
+    if (!fxgl_test_egl_available(FXGL_API_GL)) {
         return FXGL_TEST_SKIP;
     }
-    fxgl_test_egl_destroy(probe);
     Suite *s = suite_create("exact");
     TCase *tc = tcase_create("exact");
     tcase_set_timeout(tc, 600);
@@ -509,9 +489,5 @@ int main(void) {
     tcase_add_test(tc, unchanged_gl);
     tcase_add_test(tc, unchanged_gles);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return fxgl_test_run_suite(s) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

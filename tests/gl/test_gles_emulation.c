@@ -450,9 +450,5 @@ int main(void) {
     tcase_add_test(tc, read_write_storages);
     tcase_add_test(tc, unwritten_varying_reads_zero);
     suite_add_tcase(s, tc);
-    SRunner *r = srunner_create(s);
-    srunner_run_all(r, CK_NORMAL);
-    int failed = srunner_ntests_failed(r);
-    srunner_free(r);
-    return failed ? 1 : 0;
+    return fxgl_test_run_suite(s) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -937,14 +937,9 @@ START_TEST(abandon_without_gl) {
 END_TEST
 
 int main(void) {
-    char reason[256];
-    fxgl_test_egl *probe = fxgl_test_egl_create(&(fxgl_test_egl_desc){.api = FXGL_API_GL},
-                                                reason, sizeof(reason));
-    if (!probe) {
-        printf("SKIP: %s\n", reason);
+    if (!fxgl_test_egl_available(FXGL_API_GL)) {
         return FXGL_TEST_SKIP;
     }
-    fxgl_test_egl_destroy(probe);
     Suite *s = suite_create("inspect");
     TCase *tc = tcase_create("inspect");
     tcase_set_timeout(tc, 60);
@@ -959,9 +954,5 @@ int main(void) {
     tcase_add_test(tc, screenshot_multisampled);
     tcase_add_test(tc, abandon_without_gl);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return fxgl_test_run_suite(s) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -153,15 +153,9 @@ START_TEST(gles_renders) {
 END_TEST
 
 int main(void) {
-    // Skip, with the reason, when this machine has no headless EGL at all.
-    char reason[256];
-    fxgl_test_egl *probe = fxgl_test_egl_create(&(fxgl_test_egl_desc){.api = FXGL_API_GLES},
-                                                reason, sizeof(reason));
-    if (!probe) {
-        printf("SKIP: %s\n", reason);
+    if (!fxgl_test_egl_available(FXGL_API_GLES)) {
         return FXGL_TEST_SKIP;
     }
-    fxgl_test_egl_destroy(probe);
 
     Suite *s = suite_create("smoke_egl");
     TCase *tc = tcase_create("render");
@@ -169,9 +163,5 @@ int main(void) {
     tcase_add_test(tc, gl_core_renders);
     tcase_add_test(tc, gles_renders);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return fxgl_test_run_suite(s) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -1617,14 +1617,9 @@ START_TEST(odd_contexts_are_safe) {
 END_TEST
 
 int main(void) {
-    char reason[256];
-    fxgl_test_egl *probe = fxgl_test_egl_create(&(fxgl_test_egl_desc){.api = FXGL_API_GLES},
-                                                reason, sizeof(reason));
-    if (!probe) {
-        printf("SKIP: %s\n", reason);
+    if (!fxgl_test_egl_available(FXGL_API_GLES)) {
         return FXGL_TEST_SKIP;
     }
-    fxgl_test_egl_destroy(probe);
 
     Suite *s = suite_create("state");
     TCase *tc = tcase_create("state");
@@ -1643,9 +1638,5 @@ int main(void) {
     tcase_add_test(tc, stencil_ref_survives_without_stencil_bits);
     tcase_add_test(tc, odd_contexts_are_safe);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return fxgl_test_run_suite(s) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -568,13 +568,9 @@ START_TEST(opt_out) {
 END_TEST
 
 int main(void) {
-    char reason[256];
-    fxgl_test_egl *probe = fxgl_test_egl_create(&(fxgl_test_egl_desc){0}, reason, sizeof(reason));
-    if (!probe) {
-        printf("SKIP: no headless GL context: %s\n", reason);
+    if (!fxgl_test_egl_available(FXGL_API_GL)) {
         return FXGL_TEST_SKIP;
     }
-    fxgl_test_egl_destroy(probe);
     Suite *s = suite_create("variant");
     TCase *tc = tcase_create("variant");
     tcase_set_timeout(tc, 1200);
@@ -586,9 +582,5 @@ int main(void) {
     tcase_add_test(tc, builtin_equal_gl);
     tcase_add_test(tc, builtin_equal_gles);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return fxgl_test_run_suite(s) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

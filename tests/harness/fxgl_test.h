@@ -58,6 +58,21 @@ const char *fxgl_test_egl_platform(const fxgl_test_egl *egl); // "device" or "su
 // eglGetProcAddress of the context's display, for code that loads its own table.
 void *fxgl_test_egl_proc(void *user, const char *name);
 
+// --- what the GL tests share (helpers.c) ---
+
+// The skip rule: true when a headless context of api can be made here; otherwise prints
+// "SKIP: no headless GL|GLES context: <reason>" and false (main returns FXGL_TEST_SKIP).
+bool fxgl_test_egl_available(fxgl_api api);
+
+struct Suite;
+// Runs s (check's normal output) and frees the runner; the number of failed tests.
+int fxgl_test_run_suite(struct Suite *s);
+
+// Compiles source as a host does for a width x height back buffer: the predefined macros,
+// GLSL 4.50 (es: GLSL ES 3.20). NULL on errors, which go to stderr.
+fxgl_effect *fxgl_test_compile(const char *path, const char *source, int width, int height,
+                               bool es);
+
 // Keeps the GL driver libraries the process has loaded (Mesa's *_dri.so,
 // libgallium, the vendor EGL/GLX libraries) mapped until exit. Drivers
 // dlclose themselves on eglTerminate/XCloseDisplay; LeakSanitizer then sees
