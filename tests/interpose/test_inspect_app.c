@@ -151,6 +151,25 @@ static bool file_has(const char *path, const char *needle) {
     return strstr(buf, needle) != NULL;
 }
 
+// How many times needle occurs in the file at path.
+static int file_count(const char *path, const char *needle) {
+    if (!file_has(path, needle)) {
+        return 0;
+    }
+    int n = 0;
+    FILE *f = fopen(path, "r");
+    static char buf[65536];
+    size_t len = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+    buf[len] = 0;
+    if (f) {
+        fclose(f);
+    }
+    for (const char *p = strstr(buf, needle); p; p = strstr(p + 1, needle)) {
+        n++;
+    }
+    return n;
+}
+
 START_TEST(glxgears_controlled) {
     char path[600], out[1024];
     snprintf(path, sizeof(path), "%s/fxgl-%ld.sock", dir, (long)app);
@@ -288,7 +307,12 @@ START_TEST(glxgears_controlled) {
                                 "read on this thread since its first frame"), "%s", log);
     ck_assert_msg(file_has(log, "broken.ini: read ahead on the worker; 0 preset file(s) "
                                 "read on this thread since its first frame"), "%s", log);
-    // preset PATH: nothing read it ahead, the worker reads it and the switch follows.
+    // preset PATH: the worker reads it and the switch follows. depthinvert.ini is also
+    // broken.ini's neighbour, so the read-ahead may already hold it (it is refreshed on the
+    // worker after the last switch): either way nothing is read on this thread.
+    const char *ahead = "depthinvert.ini: read ahead on the worker; 0 preset file(s) read on "
+                        "this thread since its first frame";
+    int ahead_before = file_count(log, ahead);
     char preset_path[PATH_MAX], line[PATH_MAX + 16];
     snprintf(line, sizeof(line), "%s/interpose/data/depthinvert.ini", FXGL_TEST_SRCDIR);
     ck_assert_ptr_nonnull(realpath(line, preset_path));
@@ -298,7 +322,8 @@ START_TEST(glxgears_controlled) {
     grabs = wait_corner(0, 60000);
     printf("preset PATH: effects off in window grab %d after the reply\n", grabs);
     ck_assert_msg(grabs > 0, "preset PATH: the corner never went black");
-    ck_assert_msg(file_has(log, "depthinvert.ini: read on the worker, applied with its effects"),
+    ck_assert_msg(file_has(log, "depthinvert.ini: read on the worker, applied with its effects") ||
+                      file_count(log, ahead) > ahead_before,
                   "%s", log);
     ck_assert_int_eq(ctl(out, sizeof(out), "preset relative.ini"), 1);
     ck_assert_msg(strstr(out, "error: 'relative.ini' is not an absolute path") != NULL, "%s",
