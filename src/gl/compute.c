@@ -144,7 +144,8 @@ void gl_cs_sample(fxgl_runtime *rt, gl_pass *p, size_t slot, double ms) {
 
 bool gl_cs_choose(fxgl_runtime *rt, gl_pass *p, size_t slot) {
     p->cs_slot[slot] = 0;
-    if (!p->cs_program || p == rt->direct || rt->warming) {
+    // A back-buffer copy in the window's layout (load.c) takes no image store.
+    if (!p->cs_program || p == rt->direct || rt->warming || (p->to_backbuffer && rt->bb_native)) {
         return false;
     }
     if (p->cs.state != GL_CS_TRIAL) {

@@ -748,6 +748,9 @@ bool fxgl_runtime_frame(fxgl_runtime *rt, const fxgl_frame_desc *f) {
             reset = true;
         }
     }
+    if (reset && gl_native_copy_stale(rt)) {
+        gl_resize(rt, f); // an effect reading COLOR as sRGB needs the RGBA8 copy's views
+    }
     if (reset) {
         // Loading bound whatever it needed: put the frame's starting state
         // back, and let the restore write everything.

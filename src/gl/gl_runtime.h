@@ -289,6 +289,8 @@ typedef struct gl_loaded_effect {
     gl_special *specials;        // owned
     size_t special_count;
     bool uses_depth;             // binds DEPTH
+    bool srgb_color;             // reads COLOR through an sRGB sampler or writes the back
+                                 // buffer with SRGBWriteEnable: needs the copy's sRGB view
     struct gl_variants *variants; // owned: specialised programs (variant.c), NULL: none
 } gl_loaded_effect;
 
@@ -367,6 +369,7 @@ struct fxgl_runtime {
     bool has_compute;
     int cs_mode;                 // FXGL_COMPUTE_*: pixel passes as compute dispatches
     int cs_clock;                // GL_CS_CLOCK_*: how auto measures
+    int native_copy;             // GL_NATIVE_COPY_*: FXGL_NATIVE_COPY, read once
     bool warming;                // prewarm.c: draws scissored away, dispatches one group
     const gl_pass *direct;       // this frame: the pass that draws straight into the
                                  // program's framebuffer (no copy out), or NULL
@@ -415,6 +418,10 @@ struct fxgl_runtime {
     int width, height;
     GLuint source_fbo;           // framebuffer the size was taken for
     int source_samples;          // its GL_SAMPLES
+    bool bb_native;              // the back-buffer copy and COLOR are stored in the
+                                 // source's own channel order (BGRA, mutable, no sRGB
+                                 // views): the copy in is a plain memory copy where the
+                                 // driver copies itself (load.c, native_copy_fits)
     GLuint bb_tex, bb_srgb;      // back-buffer copy (top-down) and its sRGB view
     gl_tex bb_image;             // the back-buffer copy as an image (compute passes): its
                                  // tex, shape and written_at (an image store not yet
@@ -467,6 +474,13 @@ double gl_now(void);
 bool gl_loaded_effect_load(fxgl_runtime *rt, gl_loaded_effect *e);
 void gl_loaded_effect_unload(fxgl_runtime *rt, gl_loaded_effect *e);
 bool gl_resize(fxgl_runtime *rt, const fxgl_frame_desc *frame);
+// FXGL_NATIVE_COPY: 0 never, 1 wherever the source allows it, auto (unset,
+// anything else) on software renderers, where it was measured (load.c).
+enum { GL_NATIVE_COPY_OFF, GL_NATIVE_COPY_ON, GL_NATIVE_COPY_AUTO };
+int gl_native_copy_parse(const char *value);
+// Would the per-size objects be made in another layout now that the loaded
+// effects changed (an effect needing the copy's sRGB view came in)?
+bool gl_native_copy_stale(const fxgl_runtime *rt);
 void gl_size_release(fxgl_runtime *rt);
 void gl_label(fxgl_runtime *rt, GLenum kind, GLuint name, const char *label);
 // --- program binaries (progcache.c) ---

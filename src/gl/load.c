@@ -886,6 +886,7 @@ static bool pass_load(fxgl_runtime *rt, gl_loaded_effect *e, gl_technique *t, gl
                     if (e->slots[fs->texture] == GL_SLOT_DEPTH) {
                         e->uses_depth = true;
                     }
+                    e->srgb_color |= bd->slot == GL_SLOT_COLOR && bd->srgb;
                 }
             }
             uniform_unit(rt, p->program, fb->name, unit);
@@ -940,6 +941,7 @@ static bool pass_load(fxgl_runtime *rt, gl_loaded_effect *e, gl_technique *t, gl
     }
     p->to_backbuffer = p->target_count == 0;
     p->srgb_write = fp->srgb_write;
+    e->srgb_color |= p->srgb_write && p->to_backbuffer;
     if (p->srgb_write && !rt->has_views) {
         gl_log(rt, FXGL_GL_LOG_WARN,
                "pass '%s' writes sRGB, but the context has no texture views: it writes the "
@@ -1131,6 +1133,8 @@ void gl_loaded_effect_unload(fxgl_runtime *rt, gl_loaded_effect *e) {
         e->ubo = 0;
     }
     e->loaded = false;
+    e->uses_depth = false; // what the next load binds decides again
+    e->srgb_color = false;
 }
 
 GLenum gl_shader_stage(fxgl_stage s) {
@@ -1286,13 +1290,22 @@ failed:
 
 // --- per-size objects ---
 
-static GLuint make_rgba8(fxgl_runtime *rt, int w, int h, GLuint *srgb, const char *label) {
+// native: stored as the source stores its pixels (BGRA), which only a
+// mutable texture can ask for (the unsized format with a BGRA hint; Mesa
+// picks the matching layout), so without an sRGB view.
+static GLuint make_rgba8(fxgl_runtime *rt, int w, int h, bool native, GLuint *srgb,
+                         const char *label) {
     GLuint t = 0;
     GLC(rt, GenTextures(1, &t));
     GLC(rt, BindTexture(GL_TEXTURE_2D, t));
-    GLC(rt, TexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, w, h));
+    if (native) {
+        GLC(rt, TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, 0));
+        GLC(rt, TexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, w, h, 0, GL_BGRA, GL_UNSIGNED_BYTE, NULL));
+    } else {
+        GLC(rt, TexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, w, h));
+    }
     *srgb = t;
-    if (rt->has_views) {
+    if (rt->has_views && !native) {
         GLC(rt, GenTextures(1, srgb));
         GLP(rt, rt->texture_view(*srgb, GL_TEXTURE_2D, t, GL_SRGB8_ALPHA8, 0, 1, 0, 1));
     }
@@ -1422,19 +1435,95 @@ static GLenum source_color_format(fxgl_runtime *rt, GLuint fbo) {
     return a ? GL_RGBA8 : GL_RGB8;
 }
 
+int gl_native_copy_parse(const char *value) {
+    if (value && (strcmp(value, "0") == 0 || strcmp(value, "off") == 0)) {
+        return GL_NATIVE_COPY_OFF;
+    }
+    if (value && (strcmp(value, "1") == 0 || strcmp(value, "on") == 0)) {
+        return GL_NATIVE_COPY_ON;
+    }
+    return GL_NATIVE_COPY_AUTO;
+}
+
+static bool effects_need_srgb_color(const fxgl_runtime *rt) {
+    for (size_t i = 0; i < rt->effect_count; i++) {
+        if (rt->effects[i]->loaded && rt->effects[i]->srgb_color) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// The copy in reads the program's 8-bit framebuffer into the back-buffer
+// copy, turned top-down. Mesa stores a window top-down already, so the
+// flipping blit is an unflipped copy underneath, and where both sides also
+// share one layout its drivers copy memory instead of drawing: on llvmpipe
+// at 1280x720 the copy in takes 0.34 ms instead of 4.8 ms of CPU
+// (docs/runtime.md, "The copy in"). Mesa's windows are BGRA (X11's 24- and
+// 32-bit visuals, Wayland's ARGB8888), an RGBA8 texture is not, and a BGRA
+// texture can only be mutable: no sRGB view, and no pixel pass storing into
+// it as an image (compute.c keeps passes into the back buffer fragment).
+// A window's layout is not asked of the driver: the read format says
+// GL_BGRA only for a linear BGRA buffer, not for the sRGB-capable window a
+// core context gets, and a wrong guess costs speed only, as the copy stays a
+// blit the driver converts. A framebuffer object's read format does tell
+// (its attachment is the program's texture): BGRA is required there. Hence:
+// desktop GL (ES has no BGRA render target without an extension), a
+// single-sampled 8-bit unorm source, no loaded effect reading COLOR as sRGB
+// or writing the back buffer sRGB, and by default only on software
+// renderers, where the copy is CPU time, and not with FXGL_COMPUTE=1 (the
+// passes into the back buffer would have to stay fragment); a GPU's blit is
+// cheap and the RGBA8 copy keeps views and compute passes there.
+static bool native_copy_fits(fxgl_runtime *rt, GLuint fbo, int samples) {
+    if (rt->native_copy == GL_NATIVE_COPY_OFF || rt->info.api != FXGL_API_GL || samples > 0 ||
+        (rt->native_copy == GL_NATIVE_COPY_AUTO &&
+         (rt->cs_clock != GL_CS_CLOCK_FINISH || rt->cs_mode == FXGL_COMPUTE_ON)) ||
+        effects_need_srgb_color(rt)) {
+        return false;
+    }
+    GLint r = 0, comp = 0, format = 0;
+    GLenum attach = fbo ? GL_COLOR_ATTACHMENT0 : GL_BACK_LEFT;
+    GLC(rt, BindFramebuffer(GL_READ_FRAMEBUFFER, fbo));
+    GLC(rt, GetFramebufferAttachmentParameteriv(GL_READ_FRAMEBUFFER, attach,
+                                                GL_FRAMEBUFFER_ATTACHMENT_RED_SIZE, &r));
+    GLC(rt, GetFramebufferAttachmentParameteriv(
+                GL_READ_FRAMEBUFFER, attach, GL_FRAMEBUFFER_ATTACHMENT_COMPONENT_TYPE, &comp));
+    if (fbo) {
+        GLC(rt, GetIntegerv(GL_IMPLEMENTATION_COLOR_READ_FORMAT, &format));
+    }
+    return r == 8 && comp == GL_UNSIGNED_NORMALIZED && (!fbo || format == GL_BGRA);
+}
+
+bool gl_native_copy_stale(const fxgl_runtime *rt) {
+    return rt->bb_native && effects_need_srgb_color(rt);
+}
+
 bool gl_resize(fxgl_runtime *rt, const fxgl_frame_desc *frame) {
     gl_size_release(rt);
     int w = frame->width, h = frame->height;
     rt->width = w;
     rt->height = h;
     rt->source_fbo = frame->framebuffer;
-    rt->bb_tex = make_rgba8(rt, w, h, &rt->bb_srgb, "fxgl back buffer");
+    // The source: its sample count (a multisampled one is resolved first,
+    // because a resolving blit cannot flip), its layout and its depth format.
+    GLC(rt, BindFramebuffer(GL_FRAMEBUFFER, frame->framebuffer));
+    GLint samples = 0;
+    GLC(rt, GetIntegerv(GL_SAMPLES, &samples));
+    rt->source_samples = samples;
+    bool native = native_copy_fits(rt, frame->framebuffer, samples);
+    if (native != rt->bb_native) {
+        gl_log(rt, FXGL_GL_LOG_DEBUG, "back-buffer copy and COLOR stored %s",
+               native ? "in the window's BGRA layout (the copy in copies memory)"
+                      : "as RGBA8 with sRGB views");
+    }
+    rt->bb_native = native;
+    rt->bb_tex = make_rgba8(rt, w, h, native, &rt->bb_srgb, "fxgl back buffer");
     rt->bb_image = (gl_tex){
         .tex = rt->bb_tex, .srgb = rt->bb_srgb, .target = GL_TEXTURE_2D, .internal = GL_RGBA8,
         .fmt = gl_format_get(FXGL_FORMAT_RGBA8), .format = FXGL_FORMAT_RGBA8,
         .dim = FXGL_TEXTURE_2D, .width = w, .height = h, .depth = 1, .levels = 1,
     };
-    rt->color_tex = make_rgba8(rt, w, h, &rt->color_srgb, "fxgl COLOR");
+    rt->color_tex = make_rgba8(rt, w, h, native, &rt->color_srgb, "fxgl COLOR");
     GLC(rt, GenRenderbuffers(1, &rt->stencil_rb));
     GLC(rt, BindRenderbuffer(GL_RENDERBUFFER, rt->stencil_rb));
     GLC(rt, RenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH24_STENCIL8, w, h));
@@ -1468,12 +1557,7 @@ bool gl_resize(fxgl_runtime *rt, const fxgl_frame_desc *frame) {
     static const GLenum both[2] = {GL_COLOR_ATTACHMENT0, GL_COLOR_ATTACHMENT1};
     GLC(rt, DrawBuffers(2, both));
     gl_label(rt, GL_FRAMEBUFFER, rt->in_fbo, "fxgl copy in");
-    // The source: its sample count (a multisampled one is resolved first,
-    // because a resolving blit cannot flip) and its depth format.
     GLC(rt, BindFramebuffer(GL_FRAMEBUFFER, frame->framebuffer));
-    GLint samples = 0;
-    GLC(rt, GetIntegerv(GL_SAMPLES, &samples));
-    rt->source_samples = samples;
     if (samples > 0) {
         // A resolving blit needs identical formats on both sides.
         GLC(rt, GenRenderbuffers(1, &rt->resolve_rb));

@@ -130,3 +130,8 @@ EXTRA_DIST += tools/render-conformance.sh
 # The inspection layer through fxgl-render: --dump, --overlay, --visualise.
 TESTS += tests/gl/test_render_inspect.sh
 EXTRA_DIST += tests/gl/test_render_inspect.sh
+
+check_PROGRAMS += tests/gl/test_copy_in
+tests_gl_test_copy_in_SOURCES = tests/gl/test_copy_in.c
+tests_gl_test_copy_in_CPPFLAGS = $(TEST_CPPFLAGS) $(EGL_CFLAGS)
+tests_gl_test_copy_in_LDADD = $(TEST_LDADD) -lm

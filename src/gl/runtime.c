@@ -119,6 +119,8 @@ static void decide_caps(fxgl_runtime *rt) {
     rt->border_clamp = !es || version_at_least(info, FXGL_API_GLES, 3, 2) ||
                        gl->EXT_texture_border_clamp || gl->OES_texture_border_clamp;
     rt->cs_clock = gl_cs_clock_for(info->renderer, rt->has_timer);
+    // The back-buffer copy's layout (load.c, native_copy_fits): read once.
+    rt->native_copy = gl_native_copy_parse(getenv("FXGL_NATIVE_COPY"));
 }
 
 fxgl_runtime *fxgl_runtime_create(struct GladGLContext *gl, const fxgl_gl_info *info,
