@@ -124,7 +124,8 @@ cp "$c/fxgl/fxgl-demo" "$bt/"; cp "$c/fxgl/lib/libfxgl.so" "$bt/.libs/"
 # The checks: both programs render on the CPU renderers, with the effect loaded.
 fx=$work/fx
 mkdir -p "$fx" && cp "$c"/sweetfx/* "$fx/"
-cp "$top/data/shaders/ReShade.fxh" "$top/data/shaders/ReShadeUI.fxh" "$fx/"
+# The built-ins too (EFFECTS may name fxgl_Passthrough, the fixed cost of a frame with an effect).
+cp "$top"/data/shaders/*.fx "$top"/data/shaders/*.fxh "$fx/"
 e1=$(set -- ${EFFECTS:-LumaSharpen}; echo "$1")
 printf 'effects = %s\n%s = %s/%s.fx\nreshadeTexturePath = %s\nreshadeIncludePath = %s\n' "$e1" "$e1" "$fx" "$e1" "$fx" "$fx" >"$work/vk.conf"
 printf 'Techniques=%s@%s.fx\n' "$e1" "$e1" >"$work/gl.ini"
@@ -132,11 +133,13 @@ printf 'Techniques=%s@%s.fx\n' "$e1" "$e1" >"$work/gl.ini"
     echo "## checks ($e1)"
     glxinfo -B 2>&1 | grep -E 'OpenGL renderer|OpenGL version' || echo "glxinfo: no GLX renderer"
     ENABLE_VKBASALT=1 VKBASALT_CONFIG_FILE="$work/vk.conf" VKBASALT_LOG_LEVEL=debug \
-        timeout 120 vkcube --c 5 --width 320 --height 240 >"$log/check-vkcube.log" 2>&1; echo "vkcube exit $?"
+        timeout 120 vkcube --c 5 --width 320 --height 240 >"$log/check-vkcube.log" 2>&1 &&
+        echo "vkcube exit 0" || echo "vkcube exit $?"
     grep -m1 -i 'selected gpu' "$log/check-vkcube.log" || true
     grep -i -E 'vkBasalt (info|debug): +(effects =|created ReshadeEffect|effect string count)' "$log/check-vkcube.log" || true
     FXGL_PRESET="$work/gl.ini" FXGL_EFFECT_PATHS="$fx" FXGL_LOG=info LD_PRELOAD="$bt/.libs/libfxgl.so" \
-        timeout 120 "$bt/fxgl-demo" --frames 300 --size 320x240 >"$log/check-fxgl.log" 2>&1; echo "fxgl-demo exit $?"
+        timeout 120 "$bt/fxgl-demo" --frames 300 --size 320x240 >"$log/check-fxgl.log" 2>&1 &&
+        echo "fxgl-demo exit 0" || echo "fxgl-demo exit $?"
     grep -m1 'first frame' "$log/check-fxgl.log" || true
     grep -m1 'loaded, on' "$log/check-fxgl.log" || true
 } >>"$sum" 2>&1

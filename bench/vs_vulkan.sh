@@ -8,8 +8,10 @@
 #   vkBasalt, which compiles uniforms as specialisation constants) and fxgl (fxgl-demo)
 #   in each of GL_MODES (default "default nospec perf"): fxgl's default (specialised
 #   programs, editable), FXGL_SPECIALISE=0 (the editable programs only: the default
-#   before), FXGL_PERFORMANCE_MODE=1. EFFECTS: names of NAME.fx files in SHADERS
-#   (default: data/shaders and fxgl_Vibrance fxgl_Tonemap fxgl_Vignette), each run alone
+#   before), FXGL_PERFORMANCE_MODE=1; also rgba8: FXGL_NATIVE_COPY=0 (the copy in as
+#   an RGBA8 blit, as before docs/runtime.md "The copy in"). EFFECTS: names of NAME.fx
+#   files in SHADERS or data/shaders (default: data/shaders and fxgl_Vibrance
+#   fxgl_Tonemap fxgl_Vignette), each run alone
 #   with its default values on both sides; SHADERS is copied beside data/shaders'
 #   ReShade.fxh/ReShadeUI.fxh into one include directory (vkBasalt takes one). RUNS (3)
 #   interleaved runs, medians. Prints per effect and side the median effect ms per frame
@@ -134,8 +136,10 @@ if [ "$per_effect" = yes ]; then
     mkdir -p "$inc"
     cp "$shaders/ReShade.fxh" "$shaders/ReShadeUI.fxh" "$inc/"
     for e in $effects; do
-        [ -f "$src/$e.fx" ] || { echo "vs_vulkan.sh: no $src/$e.fx" >&2; exit 1; }
-        cp "$src/$e.fx" "$inc/"
+        from=$src
+        [ -f "$from/$e.fx" ] || from=$shaders # the built-ins (fxgl_Passthrough) beside SHADERS
+        [ -f "$from/$e.fx" ] || { echo "vs_vulkan.sh: no $src/$e.fx" >&2; exit 1; }
+        cp "$from/$e.fx" "$inc/"
         # The technique of the same name, as the built-ins and SweetFX's are named.
         grep -q "^technique  *$e\b" "$inc/$e.fx" || { echo "vs_vulkan.sh: $e.fx has no technique $e" >&2; exit 1; }
         printf 'effects = %s\n%s = %s/%s.fx\nreshadeTexturePath = %s\nreshadeIncludePath = %s\n' \
@@ -154,7 +158,12 @@ if [ "$per_effect" = yes ]; then
             cpu env ENABLE_VKBASALT=$en VKBASALT_CONFIG_FILE="$conf" \
                 timeout 600 vkcube --c "$4" --width "$w" --height "$h" 2>>"$tmp/log"
         else
-            case $3 in nospec) env="FXGL_SPECIALISE=0" ;; perf) env="FXGL_PERFORMANCE_MODE=1" ;; *) env="FXGL_SPECIALISE=1" ;; esac
+            case $3 in
+            nospec) env="FXGL_SPECIALISE=0" ;;
+            perf) env="FXGL_PERFORMANCE_MODE=1" ;;
+            rgba8) env="FXGL_NATIVE_COPY=0" ;;
+            *) env="FXGL_SPECIALISE=1" ;;
+            esac
             cpu env $env FXGL_PRESET="$tmp/gl-$2.ini" FXGL_EFFECT_PATHS="$inc" FXGL_LOG=warn \
                 LD_PRELOAD="$lib" timeout 600 "$demo" --frames "$4" --size "$size" 2>>"$tmp/log"
         fi
