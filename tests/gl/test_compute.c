@@ -123,15 +123,7 @@ END_TEST
 #define W 64
 #define H 49
 
-static const char common[] =
-    "texture BackBufferTex : COLOR;\n"
-    "sampler BackBuffer { Texture = BackBufferTex; };\n"
-    "void VS(uint id : SV_VertexID, out float4 pos : SV_Position, out float2 uv : TEXCOORD)\n"
-    "{\n"
-    "    uv.x = (id == 2) ? 2.0 : 0.0;\n"
-    "    uv.y = (id == 1) ? 2.0 : 0.0;\n"
-    "    pos = float4(uv * float2(2.0, -2.0) + float2(-1.0, 1.0), 0.0, 1.0);\n"
-    "}\n";
+static const char common[] = FXGL_TEST_FX_COMMON;
 
 // EXACT: values computed here as well. CHAIN: a back-buffer pass, a
 // half-size float target, a mipmapped target, a pass reading its mips.

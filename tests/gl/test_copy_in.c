@@ -33,15 +33,7 @@
 #define H 27
 #define FRAMES 3
 
-static const char common[] =
-    "texture BackBufferTex : COLOR;\n"
-    "sampler BackBuffer { Texture = BackBufferTex; };\n"
-    "void VS(uint id : SV_VertexID, out float4 pos : SV_Position, out float2 uv : TEXCOORD)\n"
-    "{\n"
-    "    uv.x = (id == 2) ? 2.0 : 0.0;\n"
-    "    uv.y = (id == 1) ? 2.0 : 0.0;\n"
-    "    pos = float4(uv * float2(2.0, -2.0) + float2(-1.0, 1.0), 0.0, 1.0);\n"
-    "}\n";
+static const char common[] = FXGL_TEST_FX_COMMON;
 
 enum { INVERT, TWO, SRGB, EFFECTS };
 

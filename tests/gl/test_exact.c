@@ -122,13 +122,7 @@ END_TEST
 
 // --- through the runtime ---
 
-static const char vs_triangle[] =
-    "void VS(uint id : SV_VertexID, out float4 pos : SV_Position, out float2 uv : TEXCOORD)\n"
-    "{\n"
-    "    uv.x = (id == 2) ? 2.0 : 0.0;\n"
-    "    uv.y = (id == 1) ? 2.0 : 0.0;\n"
-    "    pos = float4(uv * float2(2.0, -2.0) + float2(-1.0, 1.0), 0.0, 1.0);\n"
-    "}\n";
+static const char vs_triangle[] = FXGL_TEST_FX_FULLSCREEN_VS;
 
 // Two triangles (VertexCount = 6).
 static const char vs_quad[] =

@@ -73,6 +73,19 @@ int fxgl_test_run_suite(struct Suite *s);
 fxgl_effect *fxgl_test_compile(const char *path, const char *source, int width, int height,
                                bool es);
 
+// For test effects: the fullscreen triangle's vertex shader (what ReShade.fxh's
+// PostProcessVS does, written here), and the same after COLOR and its sampler.
+#define FXGL_TEST_FX_FULLSCREEN_VS                                                          \
+    "void VS(uint id : SV_VertexID, out float4 pos : SV_Position, out float2 uv : TEXCOORD)\n" \
+    "{\n"                                                                                    \
+    "    uv.x = (id == 2) ? 2.0 : 0.0;\n"                                                    \
+    "    uv.y = (id == 1) ? 2.0 : 0.0;\n"                                                    \
+    "    pos = float4(uv * float2(2.0, -2.0) + float2(-1.0, 1.0), 0.0, 1.0);\n"              \
+    "}\n"
+#define FXGL_TEST_FX_COMMON                                                                 \
+    "texture BackBufferTex : COLOR;\n"                                                      \
+    "sampler BackBuffer { Texture = BackBufferTex; };\n" FXGL_TEST_FX_FULLSCREEN_VS
+
 // Keeps the GL driver libraries the process has loaded (Mesa's *_dri.so,
 // libgallium, the vendor EGL/GLX libraries) mapped until exit. Drivers
 // dlclose themselves on eglTerminate/XCloseDisplay; LeakSanitizer then sees
