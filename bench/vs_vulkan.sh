@@ -9,7 +9,9 @@
 #   in each of GL_MODES (default "default nospec perf"): fxgl's default (specialised
 #   programs, editable), FXGL_SPECIALISE=0 (the editable programs only: the default
 #   before), FXGL_PERFORMANCE_MODE=1; also rgba8: FXGL_NATIVE_COPY=0 (the copy in as
-#   an RGBA8 blit, as before docs/runtime.md "The copy in"). EFFECTS: names of NAME.fx
+#   an RGBA8 blit, as before docs/runtime.md "The copy in"); shaderexact:
+#   FXGL_EXACT_RASTER=0 (exact texcoords computed in the pixel shader on llvmpipe too, as
+#   before docs/runtime.md "Exact fullscreen varyings"). EFFECTS: names of NAME.fx
 #   files in SHADERS or data/shaders (default: data/shaders and fxgl_Vibrance
 #   fxgl_Tonemap fxgl_Vignette), each run alone
 #   with its default values on both sides; SHADERS is copied beside data/shaders'
@@ -162,6 +164,7 @@ if [ "$per_effect" = yes ]; then
             nospec) env="FXGL_SPECIALISE=0" ;;
             perf) env="FXGL_PERFORMANCE_MODE=1" ;;
             rgba8) env="FXGL_NATIVE_COPY=0" ;;
+            shaderexact) env="FXGL_EXACT_RASTER=0" ;;
             *) env="FXGL_SPECIALISE=1" ;;
             esac
             cpu env $env FXGL_PRESET="$tmp/gl-$2.ini" FXGL_EFFECT_PATHS="$inc" FXGL_LOG=warn \

@@ -764,6 +764,11 @@ int main(int argc, char **argv) {
                 for (size_t p = 0; p < passes; p++) {
                     fprintf(f, "%s%d", p ? ", " : "", fxgl_runtime_pass_exact_varyings(rt, i, p));
                 }
+                fprintf(f, "], \"pass_exact_rasterised\": [");
+                for (size_t p = 0; p < passes; p++) {
+                    fprintf(f, "%s%s", p ? ", " : "",
+                            fxgl_runtime_pass_exact_rasterised(rt, i, p) ? "true" : "false");
+                }
                 // How each pass ran at the end (docs/runtime.md, "Compute passes").
                 static const char *const how[] = {"fragment-only", "measuring", "fragment",
                                                   "compute", "native-compute"};

@@ -358,10 +358,10 @@ typedef struct fxgl_shader {
     // pixel position (every fullscreen texcoord) compiles a variant that
     // defines _gexact_view and _gx_<SEMANTIC> as the ivec4 of what each
     // component is: 0 the interpolated value, 1 the pixel centre's x times
-    // 1 / viewport width, 2 its y (from the top) times 1 / height, as an fp32
+    // the x gradient, 2 its y (from the top) times the y gradient, as an fp32
     // plane-equation rasteriser computes them; it sets `uniform vec4
-    // _fxgl_view` to the viewport size and its reciprocal (docs/runtime.md,
-    // "Exact fullscreen varyings").
+    // _fxgl_view` to the viewport size and those gradients (about 1 / size;
+    // docs/runtime.md, "Exact fullscreen varyings").
     // A pixel shader's glsl is also its compute form: compiled with
     // `#define _gcompute <image format>` (plus the exact-varying defines and
     // _gexact_pos, the proved SV_Position.zw) it is a compute shader of 8x8

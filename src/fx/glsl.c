@@ -3096,10 +3096,11 @@ static fx_symbol *entry_symbol(gen *g, const fxgl_shader *sh) {
 // The value of a fullscreen varying (fxgl_shader.exact_varyings) as a
 // plane-equation rasteriser computes it in fp32 from the fullscreen
 // triangle, whose vertex at the window origin has the value 0: the pixel
-// centre (k + 0.5) times the gradient, the correctly rounded 1 / size (the
-// runtime's _fxgl_view.zw). Vulkan on lavapipe (the reference through
-// vkBasalt) gives exactly this, bit for bit; GL interpolation on llvmpipe
-// misses it by up to a few ulp (docs/runtime.md). One multiply: exact in
+// centre (k + 0.5) times the gradient as the setup rounds it, 4h * (1 / 4wh)
+// for x (the runtime's _fxgl_view.zw). Vulkan on lavapipe (the reference
+// through vkBasalt) gives exactly this, bit for bit; GL interpolation on
+// llvmpipe with the last vertex provoking, and GPUs, miss it by up to a few
+// ulp (docs/runtime.md). One multiply: exact in
 // any GLSL, nothing for a compiler to contract.
 static const char exact_helpers[] =
     "highp vec4 _gexact(highp vec4 v, ivec4 m) {\n"

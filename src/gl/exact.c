@@ -186,6 +186,175 @@ static bool capture(fxgl_runtime *rt, GLuint vs, GLuint ps, const char *const *n
     return got;
 }
 
+void gl_exact_gradient(int w, int h, float *gx, float *gy) {
+    // Each step rounded to float, in the order the setup computes it: the
+    // doubled area of the 2w x 2h triangle, its reciprocal, then the edge
+    // term times it. Volatile keeps a compiler from contracting or keeping
+    // a wider intermediate.
+    volatile float area = (float)(4.0 * (double)w * (double)h);
+    volatile float inv = 1.0f / area;
+    volatile float x = (float)(4.0 * (double)h) * inv;
+    volatile float y = (float)(4.0 * (double)w) * inv;
+    *gx = x;
+    *gy = y;
+}
+
+bool gl_exact_standard(unsigned mode, int count, const float *data, int nvary) {
+    static const float at[3][2] = {{-1.0f, -1.0f}, {-1.0f, 3.0f}, {3.0f, -1.0f}};
+    if (mode != GL_TRIANGLES || count != 3) {
+        return false;
+    }
+    size_t stride = 4 + 4 * (size_t)nvary;
+    for (int v = 0; v < 3; v++) {
+        const float *pos = data + (size_t)v * stride;
+        if (pos[0] != at[v][0] || pos[1] != at[v][1] || pos[3] != 1.0f) {
+            return false;
+        }
+    }
+    return true;
+}
+
+// The probe's triangle, as PostProcessVS gives it after the generated code's
+// Y flip, and its texcoord; the same vertices as gl_exact_standard requires.
+static const char probe_vs[] =
+    "#version 150\n"
+    "out vec2 t;\n"
+    "void main() {\n"
+    "    t = vec2(gl_VertexID == 2 ? 2.0 : 0.0, gl_VertexID == 1 ? 2.0 : 0.0);\n"
+    "    gl_Position = vec4(t.x * 2.0 - 1.0, t.y * 2.0 - 1.0, 0.0, 1.0);\n"
+    "}\n";
+static const char probe_fs[] =
+    "#version 150\n"
+    "in vec2 t;\n"
+    "out vec4 o;\n"
+    "void main() { o = vec4(t, 0.0, 1.0); }\n";
+
+static GLuint probe_shader(fxgl_runtime *rt, GLenum kind, const char *src) {
+    GLuint s = GLC(rt, CreateShader(kind));
+    GLC(rt, ShaderSource(s, 1, &src, NULL));
+    GLC(rt, CompileShader(s));
+    return s;
+}
+
+// Whether the rasteriser interpolates the standard fullscreen triangle's
+// texcoord to exactly (k + 0.5) * gl_exact_gradient at every pixel of a w x h
+// viewport, with the runtime's state (the first vertex provoking: a
+// rasteriser that sets plane equations up from the provoking vertex then
+// starts from the one at the origin, whose value is 0). Drawn into a float
+// target of its own and read back: at load only.
+static bool probe_raster(fxgl_runtime *rt, int w, int h) {
+    GLuint vs = probe_shader(rt, GL_VERTEX_SHADER, probe_vs);
+    GLuint fs = probe_shader(rt, GL_FRAGMENT_SHADER, probe_fs);
+    GLuint prog = GLC(rt, CreateProgram());
+    GLC(rt, AttachShader(prog, vs));
+    GLC(rt, AttachShader(prog, fs));
+    GLC(rt, LinkProgram(prog));
+    GLC(rt, DeleteShader(vs));
+    GLC(rt, DeleteShader(fs));
+    GLint ok = 0;
+    GLC(rt, GetProgramiv(prog, GL_LINK_STATUS, &ok));
+    float *px = ok ? malloc((size_t)w * (size_t)h * 2 * sizeof(float)) : NULL;
+    if (!px) {
+        GLC(rt, DeleteProgram(prog));
+        return false;
+    }
+    GLuint rb = 0, fbo = 0;
+    GLC(rt, GenRenderbuffers(1, &rb));
+    GLC(rt, BindRenderbuffer(GL_RENDERBUFFER, rb));
+    GLC(rt, RenderbufferStorage(GL_RENDERBUFFER, GL_RG32F, w, h));
+    GLC(rt, BindRenderbuffer(GL_RENDERBUFFER, 0));
+    gl_state_touch(&rt->st, GL_STATE_FRAMEBUFFERS);
+    GLC(rt, GenFramebuffers(1, &fbo));
+    gl_cache_draw_fbo(rt, fbo);
+    gl_cache_read_fbo(rt, fbo);
+    GLC(rt, FramebufferRenderbuffer(GL_DRAW_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER,
+                                    rb));
+    bool exact = GLC(rt, CheckFramebufferStatus(GL_DRAW_FRAMEBUFFER)) == GL_FRAMEBUFFER_COMPLETE;
+    if (exact) {
+        gl_blend open[FXGL_MAX_RENDER_TARGETS];
+        for (int i = 0; i < FXGL_MAX_RENDER_TARGETS; i++) {
+            open[i] = (gl_blend){.enable = false, .mask = 0xF};
+        }
+        static const gl_stencil off = {
+            .enable = false, .func = GL_ALWAYS, .read_mask = 0xFFFFFFFFu,
+            .write_mask = 0xFFFFFFFFu, .fail = GL_KEEP, .zfail = GL_KEEP, .pass = GL_KEEP,
+        };
+        gl_cache_viewport(rt, w, h);
+        gl_cache_blend(rt, open, 1);
+        gl_cache_stencil(rt, &off);
+        gl_cache_program(rt, prog);
+        gl_cache_vao(rt, rt->vao);
+        GLC(rt, DrawArrays(GL_TRIANGLES, 0, 3));
+        GLC(rt, ReadPixels(0, 0, w, h, GL_RG, GL_FLOAT, px));
+        float gx, gy;
+        gl_exact_gradient(w, h, &gx, &gy);
+        for (int y = 0; y < h && exact; y++) {
+            const float *row = px + (size_t)y * (size_t)w * 2;
+            for (int x = 0; x < w && exact; x++) {
+                exact = row[2 * x] == (float)(x + 0.5) * gx &&
+                        row[2 * x + 1] == (float)(y + 0.5) * gy;
+            }
+        }
+    }
+    gl_cache_draw_fbo(rt, rt->color_fbo);
+    gl_cache_read_fbo(rt, rt->color_fbo);
+    gl_cache_program(rt, 0);
+    GLC(rt, DeleteFramebuffers(1, &fbo));
+    GLC(rt, DeleteRenderbuffers(1, &rb));
+    GLC(rt, DeleteProgram(prog));
+    free(px);
+    return exact;
+}
+
+// The rasteriser's values are taken where a pass draws the standard triangle
+// and the probe found them exact. Only where the reference's rasteriser is
+// this one: lavapipe is llvmpipe, so the same setup arithmetic gives the
+// reference's values at every size, not only the probed one.
+static bool raster_exact(fxgl_runtime *rt) {
+    if (rt->raster_exact == 0 && rt->raster_off) {
+        rt->raster_exact = -1;
+    } else if (rt->raster_exact == 0) {
+        bool llvmpipe = strstr(rt->info.renderer, "llvmpipe");
+        rt->raster_exact = llvmpipe && rt->st.caps.provoking_vertex && rt->width > 0 &&
+                                   rt->height > 0 && probe_raster(rt, rt->width, rt->height)
+                               ? 1
+                               : -1;
+        gl_log(rt, FXGL_GL_LOG_DEBUG, "fullscreen varyings %s",
+               rt->raster_exact > 0 ? "left to the rasteriser: its values are the exact ones"
+                                    : "computed from the pixel position where proved");
+    }
+    return rt->raster_exact > 0;
+}
+
+// Whether every pass drawn with fp's stages writes an image whose top row is
+// the first in memory: a render target, or the back buffer of a program that
+// presents a window (stored top-down; an FBO is bottom-up). Passes of one
+// stage triple share one analysis (the program cache keeps one per triple).
+static bool top_down(const fxgl_runtime *rt, const fxgl_effect *fx, const fxgl_pass *fp) {
+    if (rt->frame && rt->frame->framebuffer == 0) {
+        return true;
+    }
+    for (size_t t = 0; t < fx->technique_count; t++) {
+        for (size_t k = 0; k < fx->techniques[t].pass_count; k++) {
+            const fxgl_pass *q = &fx->techniques[t].passes[k];
+            if (q->vertex_shader == fp->vertex_shader && q->pixel_shader == fp->pixel_shader &&
+                q->topology == fp->topology && q->vertex_count == fp->vertex_count &&
+                q->render_target_count == 0) {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+bool gl_exact_rasterised(const gl_pass *p) {
+    bool any = false;
+    for (int k = 0; p->exact_modes && k < 4 * p->exact_count; k++) {
+        any |= p->exact_modes[k] == GL_EXACT_X || p->exact_modes[k] == GL_EXACT_Y;
+    }
+    return any && p->exact_defines && !strstr(p->exact_defines, "#define _gx_");
+}
+
 bool gl_exact_load(fxgl_runtime *rt, const fxgl_effect *fx, const fxgl_pass *fp, GLuint vs,
                    GLuint ps, gl_pass *p) {
     // COLOR's framebuffer (made by the resize before any load) is the one
@@ -214,6 +383,13 @@ bool gl_exact_load(fxgl_runtime *rt, const fxgl_effect *fx, const fxgl_pass *fp,
         return false;
     }
     bool unit = gl_exact_zeros(count, data, n, modes);
+    // Left to the rasteriser, the exact components need no variant: the
+    // defines below then only give the compute form its values. Its values
+    // are exact where the image's top row is the first in memory: the
+    // effect's textures, and a window (stored top-down), not a bottom-up FBO
+    // that a back-buffer pass may be drawn into upside down (find_direct).
+    bool raster = top_down(rt, fx, fp) && gl_exact_standard(mode, count, data, n) &&
+                  raster_exact(rt);
     // "#define _gexact_view 1\n", "#define _gexact_pos vec2(0.5, 1.0)\n"
     // when the clip positions are (x, y, 0, 1) (the compute form's
     // SV_Position.zw; the fragment shader ignores it) and per exact varying
@@ -240,7 +416,8 @@ bool gl_exact_load(fxgl_runtime *rt, const fxgl_effect *fx, const fxgl_pass *fp,
     for (int i = 0; i < n; i++) {
         int m[4];
         for (int c = 0; c < 4; c++) {
-            m[c] = modes[i * 4 + c] == GL_EXACT_ZERO ? GL_EXACT_INTERPOLATED : modes[i * 4 + c];
+            m[c] = modes[i * 4 + c] == GL_EXACT_ZERO || raster ? GL_EXACT_INTERPOLATED
+                                                               : modes[i * 4 + c];
         }
         if (!(m[0] | m[1] | m[2] | m[3])) {
             continue;

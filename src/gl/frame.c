@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gl_exact.h"
 #include "gl_runtime.h"
 
 // --- barriers ---
@@ -331,10 +332,11 @@ static void run_pixel_compute(fxgl_runtime *rt, gl_loaded_effect *e, gl_pass *p)
     barrier_for(rt, bits);
     gl_cache_program(rt, p->cs_program);
     if (p->cs_view_loc >= 0 && (p->cs_view_set[0] != w || p->cs_view_set[1] != h)) {
-        // The viewport size (the invocations past it store nothing) and its
-        // reciprocal (the exact texcoords), written when it changes.
-        GLC(rt, Uniform4f(p->cs_view_loc, (float)w, (float)h, (float)(1.0 / w),
-                          (float)(1.0 / h)));
+        // The viewport size (the invocations past it store nothing) and the
+        // exact texcoords' gradients, written when it changes.
+        float gx, gy;
+        gl_exact_gradient(w, h, &gx, &gy);
+        GLC(rt, Uniform4f(p->cs_view_loc, (float)w, (float)h, gx, gy));
         p->cs_view_set[0] = w;
         p->cs_view_set[1] = h;
     }
@@ -454,13 +456,16 @@ static void run_graphics(fxgl_runtime *rt, gl_loaded_effect *e, const gl_pass *p
     }
     if (p->view_loc >= 0 && (p->view_set[0] != w || p->view_set[1] != h ||
                              (p->group_shared && gl_share_crowded(rt->share)))) {
-        // Exact varyings are the pixel position times 1 / viewport size:
-        // written when the size changes (a back-buffer pass after a resize),
+        // Exact varyings are the pixel position times the rasteriser's
+        // gradient (gl_exact_gradient): written when the size changes (a
+        // back-buffer pass after a resize),
         // not per frame. Passes sharing the program have the same size
         // (shared_program); a program that another context of the share group
         // also runs may hold that context's size, so it is written per frame
         // while the group has more than one runtime.
-        GLC(rt, Uniform4f(p->view_loc, (float)w, (float)h, (float)(1.0 / w), (float)(1.0 / h)));
+        float gx, gy;
+        gl_exact_gradient(w, h, &gx, &gy);
+        GLC(rt, Uniform4f(p->view_loc, (float)w, (float)h, gx, gy));
         gl_pass *mut = (gl_pass *)p;
         mut->view_set[0] = w;
         mut->view_set[1] = h;
@@ -635,6 +640,15 @@ static const gl_pass *find_direct(fxgl_runtime *rt, const fxgl_frame_desc *f) {
     }
     if (!last || bb_passes != 1 || last->compute || !last->to_backbuffer || !last->flip_safe ||
         last->srgb_write || last->stencil.enable || last->clear) {
+        return NULL;
+    }
+    // Fullscreen varyings left to the rasteriser are exact where the image's
+    // top row is the first in memory, as in the effect's own textures and a
+    // window (stored top-down); drawn upside down into a bottom-up FBO they are
+    // not. A back-buffer pass is left to it only when it was loaded with a
+    // window (exact.c); one whose program then presents into an FBO keeps
+    // the copy out.
+    if (f->framebuffer != 0 && gl_exact_rasterised(last)) {
         return NULL;
     }
     return last;

@@ -312,6 +312,12 @@ double fxgl_runtime_pass_gpu_ms(fxgl_runtime *rt, size_t i, size_t p);
 // fullscreen texcoord). 0 when none, or not loaded. A compute implementation
 // of such a pass would take them from the invocation id.
 int fxgl_runtime_pass_exact_varyings(fxgl_runtime *rt, size_t i, size_t p);
+// True when those components of pass p are left to the rasteriser because
+// its values are the exact ones: the standard fullscreen triangle on
+// llvmpipe with the first vertex provoking, which is lavapipe's (the
+// reference's) own arithmetic, checked at load (docs/runtime.md). False
+// where the pixel shader computes them, or none are exact.
+bool fxgl_runtime_pass_exact_rasterised(fxgl_runtime *rt, size_t i, size_t p);
 // How pass p of the technique at order position i runs (docs/runtime.md,
 // "Compute passes"): FXGL_PASS_* below.
 enum {

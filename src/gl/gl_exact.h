@@ -4,9 +4,10 @@
  * A pass drawn with ReShade.fxh's PostProcessVS (or any vertex shader that
  * maps the viewport onto texcoords 0..1) gets its texcoord interpolated by
  * the rasteriser. Vulkan on lavapipe (the reference) gives the fp32 plane
- * equation's value, pixel centre * (1 / size); GL on llvmpipe misses it by
- * an ulp or more on many pixels, and `frac(texcoord * lines)` then flips
- * where it lands on an integer. Where the vertex shader is proved to give a
+ * equation's value, pixel centre * gradient (gl_exact_gradient); GL on
+ * llvmpipe with the last vertex provoking and GPUs miss it by an ulp or more
+ * on many pixels, and `frac(texcoord * lines)` then flips where it lands on
+ * an integer. Where the vertex shader is proved to give a
  * varying component that is exactly (pixel position) / (viewport size) over
  * primitives that cover the viewport, the pixel shader computes that value
  * from gl_FragCoord instead (fxgl_shader.exact_varyings).
@@ -36,6 +37,11 @@ enum {
     GL_EXACT_ZERO = 3,
 };
 
+// The version of the rules below, part of the program cache's key: a binary
+// linked under other rules may hold another variant (2: the rasteriser's
+// values taken where gl_exact_standard and the probe allow).
+#define GL_EXACT_RULES 2
+
 // The most varyings a pass's analysis captures (transform feedback
 // guarantees 64 interleaved components: gl_Position and 15 vec4s).
 #define GL_EXACT_MAX_VARYINGS 15
@@ -58,6 +64,29 @@ bool gl_exact_analyse(unsigned mode, int count, const float *data, int nvary, ui
 // (x, y, 0, 1): then SV_Position.zw is (0.5, 1) at every pixel (depth range
 // 0..1), which the compute form needs (_gexact_pos).
 bool gl_exact_zeros(int count, const float *data, int nvary, uint8_t *modes);
+
+// The gradients of the exact fullscreen varyings for a w x h viewport, as
+// the reference's rasteriser computes them (lavapipe, Mesa's llvmpipe setup;
+// measured bit for bit, docs/runtime.md): the plane equation of the 2w x 2h
+// triangle, 4h * (1 / 4wh) for x and 4w * (1 / 4wh) for y, each step rounded
+// to float. The exact value of pixel k is then (k + 0.5) * gradient, one
+// rounding. Equal to the correctly rounded 1 / w at many sizes (320x180,
+// 1280x720, 1920x1080), an ulp off at others (1280x800, 854x480, 23x19).
+void gl_exact_gradient(int w, int h, float *gx, float *gy);
+
+// True when the captured vertices (layout as above) are the standard
+// fullscreen triangle, PostProcessVS's after the generated code's Y flip:
+// clip (-1, -1), (-1, 3), (3, -1) in that order, w = 1. Where the runtime's
+// probe found the rasteriser's values for it exact (llvmpipe with the first
+// vertex provoking: the reference's own arithmetic, lavapipe being llvmpipe),
+// the exact components are left to it and the variant computes none.
+bool gl_exact_standard(unsigned mode, int count, const float *data, int nvary);
+
+// True when pass p has exact components and leaves them all to the
+// rasteriser (gl_exact_standard and the probe): its fragment program is the
+// plain one, and its values are exact only where the image's top row is the
+// first in memory (not a pass drawn upside down into a bottom-up FBO).
+bool gl_exact_rasterised(const gl_pass *p);
 
 // Loads pass p's exact varyings: runs the analysis for the vertex and
 // pixel shader objects of fp and, where some component is exact, sets

@@ -370,6 +370,10 @@ struct fxgl_runtime {
     int cs_mode;                 // FXGL_COMPUTE_*: pixel passes as compute dispatches
     int cs_clock;                // GL_CS_CLOCK_*: how auto measures
     int native_copy;             // GL_NATIVE_COPY_*: FXGL_NATIVE_COPY, read once
+    int raster_exact;            // exact.c: 1 where the rasteriser's fullscreen varyings
+                                 // are the exact values (probed at the first load that
+                                 // needs it), -1 where not, 0 not probed yet
+    bool raster_off;             // FXGL_EXACT_RASTER=0: never (read once)
     bool warming;                // prewarm.c: draws scissored away, dispatches one group
     const gl_pass *direct;       // this frame: the pass that draws straight into the
                                  // program's framebuffer (no copy out), or NULL

@@ -156,6 +156,7 @@ typedef struct gl_state_caps {
     bool indexed_blend;          // GL 4.0, ES 3.2, OES/EXT_draw_buffers_indexed
     bool multi_bind;             // GL 4.4: glBindSamplers
     bool clip_control;           // GL 4.5, ARB/EXT_clip_control
+    bool provoking_vertex;       // GL 3.2 (ES has none: the last vertex)
     bool srgb_control;           // desktop, or EXT_sRGB_write_control
     bool image_units;            // GL 4.2, ES 3.1
     bool storage;                // SSBO and atomic counters: GL 4.3, ES 3.1
@@ -255,6 +256,7 @@ typedef struct gl_state {
     GLboolean framebuffer_srgb;
     GLint clip_origin;
     GLint clip_depth_mode;
+    GLint provoking_vertex;      // GL 3.2 desktop
     GLboolean primitive_restart;         // desktop
     GLboolean primitive_restart_fixed;   // GL 4.3, ES 3.0
     GLboolean depth_clamp;       // desktop

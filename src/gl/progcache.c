@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gl_exact.h"
 #include "gl_runtime.h"
 
 static uint64_t fnv(uint64_t h, const void *data, size_t len) {
@@ -85,8 +86,12 @@ static uint64_t key_of(fxgl_runtime *rt, const fxgl_effect *fx, const fxgl_pass 
     }
     // The exact-varying analysis depends on what the pass draws, and is off with
     // interpolated varyings: a program linked with its variant is another program.
-    const int drawn[3] = {(int)fp->topology, (int)fp->vertex_count,
-                          rt->desc.interpolated_varyings ? 1 : 0};
+    // GL_EXACT_RULES: binaries stored under older rules are not taken; the
+    // analysis depends on the program presenting a window or an FBO and on
+    // FXGL_EXACT_RASTER (exact.c).
+    const int drawn[6] = {(int)fp->topology, (int)fp->vertex_count,
+                          rt->desc.interpolated_varyings ? 1 : 0, GL_EXACT_RULES,
+                          rt->frame && rt->frame->framebuffer == 0, rt->raster_off};
     return fnv(h, drawn, sizeof(drawn));
 }
 

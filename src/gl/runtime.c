@@ -121,6 +121,8 @@ static void decide_caps(fxgl_runtime *rt) {
     rt->cs_clock = gl_cs_clock_for(info->renderer, rt->has_timer);
     // The back-buffer copy's layout (load.c, native_copy_fits): read once.
     rt->native_copy = gl_native_copy_parse(getenv("FXGL_NATIVE_COPY"));
+    const char *raster = getenv("FXGL_EXACT_RASTER");
+    rt->raster_off = raster && (strcmp(raster, "0") == 0 || strcmp(raster, "off") == 0);
 }
 
 fxgl_runtime *fxgl_runtime_create(struct GladGLContext *gl, const fxgl_gl_info *info,
@@ -544,6 +546,13 @@ int fxgl_runtime_pass_exact_varyings(fxgl_runtime *rt, size_t i, size_t p) {
         n += pass->exact_modes[k] == GL_EXACT_X || pass->exact_modes[k] == GL_EXACT_Y;
     }
     return n;
+}
+
+bool fxgl_runtime_pass_exact_rasterised(fxgl_runtime *rt, size_t i, size_t p) {
+    if (i >= rt->order_count || !rt->order[i]->passes || p >= rt->order[i]->src->pass_count) {
+        return false;
+    }
+    return gl_exact_rasterised(&rt->order[i]->passes[p]);
 }
 
 int fxgl_runtime_pass_compute(fxgl_runtime *rt, size_t i, size_t p) {

@@ -173,6 +173,7 @@ static void init_caps(gl_state *st, struct GladGLContext *gl, const fxgl_gl_info
         st->clip_control = es ? gl->ClipControlEXT : gl->ClipControl;
     }
     c->clip_control = st->clip_control != NULL;
+    c->provoking_vertex = !es && at_least(info, 3, 2) && gl->ProvokingVertex;
     c->srgb_control = !es || has_extension(gl, "GL_EXT_sRGB_write_control");
     c->image_units = ((!es && at_least(info, 4, 2)) || (es && at_least(info, 3, 1))) &&
                      gl->BindImageTexture && gl->GetIntegeri_v && gl->GetBooleani_v;
@@ -604,6 +605,9 @@ static void capture_fixed(gl_state *st) {
         st->clip_origin = get_int(st, GL_CLIP_ORIGIN);
         st->clip_depth_mode = get_int(st, GL_CLIP_DEPTH_MODE);
     }
+    if (c->provoking_vertex) {
+        st->provoking_vertex = get_int(st, GL_PROVOKING_VERTEX);
+    }
     if (!c->es) {
         COUNT(st, gl->GetIntegerv(GL_POLYGON_MODE, st->polygon_mode));
         st->multisample = enabled(st, GL_MULTISAMPLE);
@@ -886,6 +890,12 @@ void gl_state_set_runtime_defaults(gl_state *st) {
     }
     if (c->clip_control && MOVED(clip_control_moved(st))) {
         COUNT(st, st->clip_control(GL_LOWER_LEFT, GL_NEGATIVE_ONE_TO_ONE));
+    }
+    // The reference's convention (D3D and Vulkan: the first vertex), for flat
+    // varyings; and on llvmpipe the fullscreen triangle's plane equations then
+    // start from its vertex at the origin, as lavapipe's do (exact.c).
+    if (c->provoking_vertex && MOVED(st->provoking_vertex != GL_FIRST_VERTEX_CONVENTION)) {
+        COUNT(st, gl->ProvokingVertex(GL_FIRST_VERTEX_CONVENTION));
     }
     if (!c->es) {
         if (MOVED(polygon_mode_moved(st))) {
@@ -1281,6 +1291,9 @@ static void restore_fixed(gl_state *st, bool all) {
     }
     if (c->clip_control && NEED(GL_STATE_CLIP_CONTROL, clip_control_moved(st))) {
         COUNT(st, st->clip_control((GLenum)st->clip_origin, (GLenum)st->clip_depth_mode));
+    }
+    if (c->provoking_vertex && NEED(R, st->provoking_vertex != GL_FIRST_VERTEX_CONVENTION)) {
+        COUNT(st, gl->ProvokingVertex((GLenum)st->provoking_vertex));
     }
     if (!c->es) {
         if (NEED(R, polygon_mode_moved(st))) {

@@ -514,10 +514,13 @@ static void warm_up(gl_variant_worker *w, vjob *j) {
         gl->GenVertexArrays(1, &w->vao);
         // The runtime's defaults that differ from a new context's and that the driver
         // compiles into its code (gl_state_set_runtime_defaults): dithering is part of
-        // llvmpipe's blend state.
+        // llvmpipe's blend state, the provoking vertex part of its triangle setup.
         gl->Disable(GL_DITHER);
         if (sh->info.api == FXGL_API_GL) {
             gl->Disable(GL_MULTISAMPLE);
+        }
+        if (sh->st.caps.provoking_vertex) {
+            gl->ProvokingVertex(GL_FIRST_VERTEX_CONVENTION);
         }
     }
     GLuint ubo = 0;
@@ -846,6 +849,7 @@ static gl_variant_worker *worker_get(fxgl_runtime *rt) {
     shell->st.blend_equationi = rt->st.blend_equationi;
     shell->st.color_maski = rt->st.color_maski;
     shell->st.clip_control = rt->st.clip_control;
+    shell->st.caps.provoking_vertex = rt->st.caps.provoking_vertex;
     w->shell = shell;
     pthread_mutex_init(&w->lock, NULL);
     pthread_cond_init(&w->wake, NULL);

@@ -53,6 +53,10 @@ endif
 TESTS += tests/vk/test_render.sh
 EXTRA_DIST += tests/vk/test_render.sh
 
+# The fullscreen texcoord bit for bit: GL and GLES give lavapipe's (skips without Vulkan).
+TESTS += tests/vk/test_texcoord.sh
+EXTRA_DIST += tests/vk/test_texcoord.sh tests/vk/data/texcoord/texcoord_bits.fx
+
 # The graph's barriers under the validation layer's synchronization checks
 # (skips without vulkan-validationlayers).
 TESTS += tests/vk/test_sync.sh

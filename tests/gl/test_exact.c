@@ -12,9 +12,12 @@
  * odd heights). Every pixel is compared with the value computed here: the
  * texcoord as a plane-equation rasteriser computes it in fp32 (and Vulkan on
  * lavapipe does, measured bit for bit): the pixel centre x + 0.5 times the
- * correctly rounded 1 / width, times n in float, its fraction. Effects whose vertex shader
- * is not a plain fullscreen mapping (a varying that is not pixel / size, a
- * half-screen quad) must give the same pixels as with exact varyings off.
+ * gradient of the 2w x 2h triangle's plane equation as its setup rounds it
+ * (4h * (1 / 4wh), step by step), times n in float, its fraction. Which
+ * passes llvmpipe's own rasteriser was left to (the first vertex
+ * provoking) is checked too. Effects whose vertex shader is not a plain
+ * fullscreen mapping (a varying that is not pixel / size, a half-screen
+ * quad) must give the same pixels as with exact varyings off.
  */
 #include <check.h>
 #include <math.h>
@@ -153,7 +156,9 @@ static const char vs_half[] =
     "    pos = float4(uv * float2(2.0, -2.0) + float2(-1.0, 1.0), 0.0, 1.0);\n"
     "}\n";
 
-typedef enum shape { TRIANGLE, QUAD, OTHER, HALF, TARGET, BITS_X, BITS_Y } shape;
+// BITS_TX/TY: the bits pass into a texture of the back buffer's size, then
+// copied to it with texel fetches.
+typedef enum shape { TRIANGLE, QUAD, OTHER, HALF, TARGET, BITS_X, BITS_Y, BITS_TX, BITS_TY } shape;
 
 // Writes the effect: the pixel shader's values for a viewport of vw x vh;
 // TARGET renders them into a texture of that size and copies it to the
@@ -161,17 +166,34 @@ typedef enum shape { TRIANGLE, QUAD, OTHER, HALF, TARGET, BITS_X, BITS_Y } shape
 static void effect_source(char *out, size_t size, shape s, int vw, int vh) {
     const char *vs = s == QUAD ? vs_quad : s == OTHER ? vs_other : s == HALF ? vs_half
                                                                              : vs_triangle;
-    if (s == BITS_X || s == BITS_Y) {
+    if (s == BITS_X || s == BITS_Y || s == BITS_TX || s == BITS_TY) {
         // The texcoord's 32 bits, a byte per channel (k / 255 is exact in UNORM8).
-        snprintf(out, size,
-                 "%s"
-                 "float4 PS(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target\n"
-                 "{\n"
-                 "    uint b = asuint(uv.%c);\n"
-                 "    return float4(b >> 24, (b >> 16) & 255, (b >> 8) & 255, b & 255) / 255.0;\n"
-                 "}\n"
-                 "technique Exact { pass { VertexShader = VS; PixelShader = PS; } }\n",
-                 vs, s == BITS_X ? 'x' : 'y');
+        int n = snprintf(out, size,
+                         "%s"
+                         "float4 PS(float4 pos : SV_Position, float2 uv : TEXCOORD) : SV_Target\n"
+                         "{\n"
+                         "    uint b = asuint(uv.%c);\n"
+                         "    return float4(b >> 24, (b >> 16) & 255, (b >> 8) & 255, b & 255) / "
+                         "255.0;\n"
+                         "}\n",
+                         vs, s == BITS_X || s == BITS_TX ? 'x' : 'y');
+        if (s == BITS_X || s == BITS_Y) {
+            snprintf(out + n, size - (size_t)n,
+                     "technique Exact { pass { VertexShader = VS; PixelShader = PS; } }\n");
+        } else {
+            snprintf(out + n, size - (size_t)n,
+                     "texture T { Width = %d; Height = %d; Format = RGBA8; };\n"
+                     "sampler sT { Texture = T; };\n"
+                     "float4 Copy(float4 pos : SV_Position) : SV_Target\n"
+                     "{\n"
+                     "    return tex2Dfetch(sT, int2(pos.xy));\n"
+                     "}\n"
+                     "technique Exact {\n"
+                     "    pass { VertexShader = VS; PixelShader = PS; RenderTarget = T; }\n"
+                     "    pass { VertexShader = VS; PixelShader = Copy; }\n"
+                     "}\n",
+                     vw, vh);
+        }
         return;
     }
     int n = snprintf(out, size,
@@ -204,14 +226,33 @@ static void effect_source(char *out, size_t size, shape s, int vw, int vh) {
     }
 }
 
-// The texcoord of pixel x: the centre times the gradient 1 / size, each
-// rounded once to float. frac(texcoord * n) as the shader computes it.
-static float texcoord(int x, int size) {
-    return (float)(x + 0.5) * (float)(1.0 / size);
+// The texcoord of pixel x along an axis of `size` pixels, `other` across:
+// what lavapipe's rasteriser gives (measured bit for bit, docs/runtime.md).
+// The plane equation of the 2size x 2other fullscreen triangle, starting
+// from its vertex at the origin (value 0): gradient = 4other * (1 / 4 size
+// other), each step rounded to float, times the pixel centre. At many sizes
+// the gradient is the correctly rounded 1 / size; see gradient_differs.
+static float gradient(int size, int other) {
+    volatile float area = (float)(4.0 * size * other);
+    volatile float inv = 1.0f / area;
+    volatile float g = (float)(4.0 * other) * inv;
+    return g;
 }
 
-static float exact_frac(int x, int size, int n) {
-    float t = texcoord(x, size);
+static float texcoord(int x, int size, int other) {
+    volatile float g = gradient(size, other);
+    volatile float t = (float)(x + 0.5) * g;
+    return t;
+}
+
+// Whether the size is one where the reference's gradient is not 1 / size
+// rounded: there a runtime computing (x + 0.5) / size misses the reference.
+static bool gradient_differs(int size, int other) {
+    return gradient(size, other) != (float)(1.0 / size);
+}
+
+static float exact_frac(int x, int size, int other, int n) {
+    float t = texcoord(x, size, other);
     float f = t * (float)n;
     return f - floorf(f);
 }
@@ -224,6 +265,8 @@ typedef struct run {
     int w, h;
     uint8_t *pixels;             // top row first, RGBA8
     int exact;                   // fxgl_runtime_pass_exact_varyings of pass 0
+    bool rasterised;             // fxgl_runtime_pass_exact_rasterised of pass 0
+    bool llvmpipe;               // the renderer is llvmpipe
 } run;
 
 static fxgl_test_egl *contexts[2];
@@ -286,6 +329,8 @@ static void render(bool es, shape s, int w, int h, int vw, int vh, bool direct,
     gl->DeleteBuffers(1, &app_buf);
     ck_assert_int_eq(fxgl_runtime_effect_status(rt, 0, NULL), FXGL_STATUS_READY);
     r->exact = fxgl_runtime_pass_exact_varyings(rt, 0, 0);
+    r->rasterised = fxgl_runtime_pass_exact_rasterised(rt, 0, 0);
+    r->llvmpipe = strstr(fxgl_test_egl_info(egl)->renderer, "llvmpipe") != NULL;
     ck_assert_int_eq(gl->GetError(), GL_NO_ERROR);
 
     r->w = w;
@@ -318,11 +363,11 @@ static int compare_exact(const run *r, int vw, int vh, int *ties) {
     *ties = 0;
     for (int y = 0; y < vh; y++) {
         for (int x = 0; x < vw; x++) {
-            float fx = exact_frac(x, vw, 2 * vw), fy = exact_frac(y, vh, 2 * vh);
-            float sy = exact_frac(y, vh, vh) >= 0.5f ? 1.0f : 0.0f;
-            float sx = exact_frac(x, vw, vw) >= 0.5f ? 1.0f : 0.0f;
-            *ties += fx == 0.0f || fy == 0.0f || exact_frac(y, vh, vh) == 0.5f ||
-                     exact_frac(x, vw, vw) == 0.5f;
+            float fx = exact_frac(x, vw, vh, 2 * vw), fy = exact_frac(y, vh, vw, 2 * vh);
+            float sy = exact_frac(y, vh, vw, vh) >= 0.5f ? 1.0f : 0.0f;
+            float sx = exact_frac(x, vw, vh, vw) >= 0.5f ? 1.0f : 0.0f;
+            *ties += fx == 0.0f || fy == 0.0f || exact_frac(y, vh, vw, vh) == 0.5f ||
+                     exact_frac(x, vw, vh, vw) == 0.5f;
             const uint8_t *p = r->pixels + ((size_t)y * (size_t)r->w + (size_t)x) * 4;
             uint8_t want[4] = {unorm8(fx), unorm8(fy), unorm8(sy), unorm8(sx)};
             bool ok = abs(p[0] - want[0]) <= 1 && abs(p[1] - want[1]) <= 1 &&
@@ -337,9 +382,12 @@ static int compare_exact(const run *r, int vw, int vh, int *ties) {
     return bad;
 }
 
-static const int sizes[][2] = {{45, 37}, {64, 49}, {101, 27}, {320, 180}};
+// 45x37 and 320x180 give TARGET viewports (23x19, 161x91), 333x197 and
+// 854x480 back buffers, where the reference's gradient is not 1 / size.
+static const int sizes[][2] = {{45, 37}, {64, 49}, {101, 27}, {320, 180}, {333, 197}, {854, 480}};
 
 static void exact_case(bool es) {
+    int differs = 0;
     for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
         for (int shape_i = 0; shape_i < 3; shape_i++) {
             shape s = shape_i == 0 ? TRIANGLE : shape_i == 1 ? QUAD : TARGET;
@@ -357,29 +405,42 @@ static void exact_case(bool es) {
                        "%d differ with interpolated varyings, %d with exact ones\n",
                        es ? "GLES" : "GL", w, h, vw, vh, (int)s, direct, ties, before, bad);
                 ck_assert_msg(ties > 0, "the size gives no tie to test");
+                differs += gradient_differs(vw, vh) || gradient_differs(vh, vw);
                 ck_assert_int_eq(on.exact, 2);
                 ck_assert_int_eq(off.exact, 0);
+                // On llvmpipe's desktop GL the standard triangle's values are the
+                // rasteriser's own (the first vertex provoking) in a texture; a
+                // back-buffer pass may be drawn upside down into this bottom-up
+                // FBO; GLES cannot choose the provoking vertex.
+                ck_assert(on.rasterised == (!es && on.llvmpipe && s == TARGET));
+                ck_assert(!off.rasterised);
                 ck_assert_msg(bad == 0, "%d pixels differ from the exact values", bad);
                 free(on.pixels);
                 free(off.pixels);
             }
         }
     }
+    // Sizes where (k + 0.5) / size is not the reference's value were tested.
+    ck_assert_int_gt(differs, 0);
 }
 
 // Every texcoord bit for bit, along long rows and columns.
 static void bits_case(bool es) {
-    static const int lengths[] = {1920, 4093, 16383};
-    for (size_t i = 0; i < sizeof(lengths) / sizeof(lengths[0]); i++) {
+    // 1006: the gradient is not 1 / 1006 rounded (gradient_differs).
+    static const int lengths[] = {1006, 1920, 4093, 16383};
+    for (size_t i = 0; i < 2 * sizeof(lengths) / sizeof(lengths[0]); i++) {
         for (int axis = 0; axis < 2; axis++) {
-            int len = lengths[i];
+            // First straight into the back buffer, then through a texture.
+            int len = lengths[i / 2];
+            bool target = i % 2;
             int w = axis ? 3 : len, h = axis ? len : 3;
+            shape s = target ? (axis ? BITS_TY : BITS_TX) : (axis ? BITS_Y : BITS_X);
             run on, off;
-            render(es, axis ? BITS_Y : BITS_X, w, h, w, h, true, false, &on);
-            render(es, axis ? BITS_Y : BITS_X, w, h, w, h, true, true, &off);
+            render(es, s, w, h, w, h, true, false, &on);
+            render(es, s, w, h, w, h, true, true, &off);
             int bad = 0, before = 0;
             for (int k = 0; k < len; k++) {
-                float want = texcoord(k, len);
+                float want = texcoord(k, len, 3);
                 uint32_t wb;
                 memcpy(&wb, &want, 4);
                 for (int j = 0; j < 3; j++) {
@@ -398,10 +459,12 @@ static void bits_case(bool es) {
                     before += was != wb;
                 }
             }
-            printf("%s texcoord.%c over %d pixels: %d of %d differ "
-                   "with interpolated varyings, %d with exact ones\n", es ? "GLES" : "GL",
-                   axis ? 'y' : 'x', len, before, 3 * len, bad);
+            printf("%s texcoord.%c over %d pixels%s: %d of %d differ "
+                   "with interpolated varyings, %d with exact ones%s\n", es ? "GLES" : "GL",
+                   axis ? 'y' : 'x', len, target ? " (through a texture)" : "", before,
+                   3 * len, bad, on.rasterised ? " (the rasteriser's)" : "");
             ck_assert_int_eq(on.exact, 2);
+            ck_assert(on.rasterised == (!es && on.llvmpipe && target));
             ck_assert_int_eq(bad, 0);
             free(on.pixels);
             free(off.pixels);
@@ -462,6 +525,26 @@ START_TEST(unchanged_gl) {
 }
 END_TEST
 
+// FXGL_EXACT_RASTER=0: the pixel shader computes the texcoord where the
+// rasteriser would have been left to it; the same pixels.
+START_TEST(raster_off) {
+    run rast, shader;
+    render(false, TARGET, 333, 197, 167, 99, false, false, &rast);
+    setenv("FXGL_EXACT_RASTER", "0", 1);
+    render(false, TARGET, 333, 197, 167, 99, false, false, &shader);
+    unsetenv("FXGL_EXACT_RASTER");
+    ck_assert(rast.rasterised == rast.llvmpipe);
+    ck_assert(!shader.rasterised);
+    ck_assert_int_eq(shader.exact, 2);
+    int ties;
+    ck_assert_int_eq(compare_exact(&shader, 167, 99, &ties), 0);
+    ck_assert(memcmp(rast.pixels, shader.pixels, 333 * 197 * 4) == 0);
+    free(rast.pixels);
+    free(shader.pixels);
+    destroy_contexts();
+}
+END_TEST
+
 START_TEST(unchanged_gles) {
     unchanged_case(true);
     destroy_contexts();
@@ -482,6 +565,7 @@ int main(void) {
     tcase_add_test(tc, bits_gles);
     tcase_add_test(tc, unchanged_gl);
     tcase_add_test(tc, unchanged_gles);
+    tcase_add_test(tc, raster_off);
     suite_add_tcase(s, tc);
     return fxgl_test_run_suite(s) ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -292,6 +292,7 @@ static void read_state(app *a, table *t) {
         put_enabled(t, a, GL_POLYGON_SMOOTH, "polygon smooth");
         put_enabled(t, a, GL_PRIMITIVE_RESTART, "primitive restart");
         put_int(t, a, GL_CLAMP_READ_COLOR, 1, "clamp read color");
+        put_int(t, a, GL_PROVOKING_VERTEX, 1, "provoking vertex");
         for (int i = 0; i < a->clip_distances; i++) {
             snprintf(name, sizeof(name), "clip distance %d", i);
             put_enabled(t, a, GL_CLIP_DISTANCE0 + (GLenum)i, name);
@@ -896,8 +897,10 @@ static void restore_writes_only_changes(variant var) {
     for (int round = 0; round < 2; round++) {
         gl_state_capture(&f.st);
         gl_state_set_runtime_defaults(&f.st);
-        // GL_DITHER; GL_MULTISAMPLE on desktop; sRGB writes on ES (initially on there).
-        int defaults = a->es ? 1 + a->srgb_control : 2;
+        // GL_DITHER; GL_MULTISAMPLE and the provoking vertex (the first, where
+        // the application's is the initial last) on desktop; sRGB writes on ES
+        // (initially on there).
+        int defaults = a->es ? 1 + a->srgb_control : 3;
         ck_assert_int_eq(f.st.stats.defaults_calls, defaults);
         // The frame: a program, a texture on unit 3, blending on.
         gl->UseProgram(prog);
