@@ -51,7 +51,7 @@ endif
 
 # GL and Vulkan give the same image (skips without Vulkan, a driver or EGL).
 TESTS += tests/vk/test_render.sh
-EXTRA_DIST += tests/vk/test_render.sh
+EXTRA_DIST += tests/vk/test_render.sh tests/vk/vk_env.sh
 
 # The fullscreen texcoord bit for bit: GL and GLES give lavapipe's (skips without Vulkan).
 TESTS += tests/vk/test_texcoord.sh

@@ -7,22 +7,8 @@
 # barriers) give the same bytes as the default order.
 # Skips (77) without Vulkan's loader at build time, a Vulkan driver or EGL.
 set -u
-top=${FXGL_TOP_SRCDIR:-$(dirname "$0")/../..}
-build=${FXGL_TOP_BUILDDIR:-.}
-gl="$build/fxgl-render"
-vk="$build/fxgl-vkrender"
-diff="$build/tools/fxgl-imgdiff"
-shaders="$top/data/shaders"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-# LeakSanitizer (sanitizer builds) cannot name lavapipe's allocations: the loader unloads the
-# driver before exit. test_sync.sh has the validation layer check fxgl's Vulkan objects.
-ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0"; export ASAN_OPTIONS
-
-[ -x "$vk" ] || { echo "SKIP: fxgl-vkrender not built: configure found no Vulkan (apt-get install libvulkan-dev)"; exit 77; }
-ls /usr/share/vulkan/icd.d/ /etc/vulkan/icd.d/ 2>/dev/null | grep -q json ||
-    { echo "SKIP: no Vulkan driver (apt-get install mesa-vulkan-drivers)"; exit 77; }
+. "$(dirname "$0")/vk_env.sh"
+vk_need
 
 # The input: the GL path's own copy of its test image (Passthrough changes nothing).
 if ! "$gl" --size 160x90 --frames 1 --output "$tmp/in.png" -I "$shaders" \

@@ -9,20 +9,9 @@
 # one component as the four channels of each pixel.
 # Skips (77) without Vulkan's loader at build time, a Vulkan driver or EGL.
 set -u
-top=${FXGL_TOP_SRCDIR:-$(dirname "$0")/../..}
-build=${FXGL_TOP_BUILDDIR:-.}
-gl="$build/fxgl-render"
-vk="$build/fxgl-vkrender"
-diff="$build/tools/fxgl-imgdiff"
+. "$(dirname "$0")/vk_env.sh"
+vk_need
 fx="$top/tests/vk/data/texcoord/texcoord_bits.fx"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0"; export ASAN_OPTIONS
-
-[ -x "$vk" ] || { echo "SKIP: fxgl-vkrender not built: configure found no Vulkan (apt-get install libvulkan-dev)"; exit 77; }
-ls /usr/share/vulkan/icd.d/ /etc/vulkan/icd.d/ 2>/dev/null | grep -q json ||
-    { echo "SKIP: no Vulkan driver (apt-get install mesa-vulkan-drivers)"; exit 77; }
 
 same() { # a.png b.png: identical pixels
     [ "$("$diff" "$1" "$2" | sed -n 's/^psnr=\([^	]*\).*/\1/p')" = inf ]
@@ -32,20 +21,20 @@ same() { # a.png b.png: identical pixels
 # most rows; 333x197 and 23x19: x. 320x180: both are.
 for size in 320x180 321x181 333x197 854x480 23x19; do
     # The input only sets the size (GL: --size with the test image).
-    if ! "$gl" --size "$size" --frames 1 --output "$tmp/in.png" -I "$top/data/shaders" \
-            "$top/data/shaders/fxgl_Passthrough.fx" >/dev/null 2>"$tmp/in.err"; then
+    if ! "$gl" --size "$size" --frames 1 --output "$tmp/in.png" -I "$shaders" \
+            "$shaders/fxgl_Passthrough.fx" >/dev/null 2>"$tmp/in.err"; then
         grep -q "no EGL context" "$tmp/in.err" && { echo "SKIP: $(cat "$tmp/in.err")"; exit 77; }
         echo "FAIL: fxgl-render could not make the input"; cat "$tmp/in.err"; exit 1
     fi
     for axis in 0 1; do
-        "$vk" --input "$tmp/in.png" --frames 1 --output "$tmp/vk.png" -I "$top/data/shaders" \
+        "$vk" --input "$tmp/in.png" --frames 1 --output "$tmp/vk.png" -I "$shaders" \
             -D AXIS=$axis "$fx" >/dev/null 2>"$tmp/vk.err"
         rc=$?
         [ $rc -eq 3 ] && { echo "SKIP: $(tail -1 "$tmp/vk.err")"; exit 77; }
         [ $rc -eq 0 ] || { echo "FAIL: fxgl-vkrender exited $rc"; cat "$tmp/vk.err"; exit 1; }
         for api in gl gles; do
             "$gl" --api $api --input "$tmp/in.png" --frames 2 --output "$tmp/$api.png" \
-                --report "$tmp/$api.json" --cache off -I "$top/data/shaders" -D AXIS=$axis \
+                --report "$tmp/$api.json" --cache off -I "$shaders" -D AXIS=$axis \
                 "$fx" >/dev/null 2>"$tmp/$api.err" ||
                 { echo "FAIL: $size axis $axis: fxgl-render --api $api failed"; cat "$tmp/$api.err"; fail=1; continue; }
             if same "$tmp/$api.png" "$tmp/vk.png"; then
