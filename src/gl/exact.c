@@ -314,9 +314,15 @@ static bool raster_exact(fxgl_runtime *rt) {
     if (rt->raster_exact == 0 && rt->raster_off) {
         rt->raster_exact = -1;
     } else if (rt->raster_exact == 0) {
+        // 161x91: neither gradient is 1 / size rounded there, so a rasteriser
+        // computing that passes not; then the back buffer's own size, up to
+        // 4 Mpixels (the read-back is 8 bytes a pixel).
         bool llvmpipe = strstr(rt->info.renderer, "llvmpipe");
-        rt->raster_exact = llvmpipe && rt->st.caps.provoking_vertex && rt->width > 0 &&
-                                   rt->height > 0 && probe_raster(rt, rt->width, rt->height)
+        long pixels = (long)rt->width * rt->height;
+        rt->raster_exact = llvmpipe && rt->st.caps.provoking_vertex && pixels > 0 &&
+                                   probe_raster(rt, 161, 91) &&
+                                   (pixels > 4L * 1024 * 1024 ||
+                                    probe_raster(rt, rt->width, rt->height))
                                ? 1
                                : -1;
         gl_log(rt, FXGL_GL_LOG_DEBUG, "fullscreen varyings %s",
