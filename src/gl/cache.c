@@ -336,6 +336,19 @@ void gl_cache_stencil(fxgl_runtime *rt, const gl_stencil *s) {
     }
 }
 
+void gl_cache_plain(fxgl_runtime *rt) {
+    gl_blend open[FXGL_MAX_RENDER_TARGETS];
+    for (int i = 0; i < FXGL_MAX_RENDER_TARGETS; i++) {
+        open[i] = (gl_blend){.enable = false, .mask = 0xF};
+    }
+    static const gl_stencil off = {
+        .enable = false, .func = GL_ALWAYS, .read_mask = 0xFFFFFFFFu,
+        .write_mask = 0xFFFFFFFFu, .fail = GL_KEEP, .zfail = GL_KEEP, .pass = GL_KEEP,
+    };
+    gl_cache_blend(rt, open, 1);
+    gl_cache_stencil(rt, &off);
+}
+
 void gl_cache_srgb(fxgl_runtime *rt, bool on) {
     if (!rt->srgb_control || rt->cache.srgb == (int)on) {
         return;

@@ -271,17 +271,8 @@ static bool probe_raster(fxgl_runtime *rt, int w, int h) {
                                     rb));
     bool exact = GLC(rt, CheckFramebufferStatus(GL_DRAW_FRAMEBUFFER)) == GL_FRAMEBUFFER_COMPLETE;
     if (exact) {
-        gl_blend open[FXGL_MAX_RENDER_TARGETS];
-        for (int i = 0; i < FXGL_MAX_RENDER_TARGETS; i++) {
-            open[i] = (gl_blend){.enable = false, .mask = 0xF};
-        }
-        static const gl_stencil off = {
-            .enable = false, .func = GL_ALWAYS, .read_mask = 0xFFFFFFFFu,
-            .write_mask = 0xFFFFFFFFu, .fail = GL_KEEP, .zfail = GL_KEEP, .pass = GL_KEEP,
-        };
         gl_cache_viewport(rt, w, h);
-        gl_cache_blend(rt, open, 1);
-        gl_cache_stencil(rt, &off);
+        gl_cache_plain(rt);
         gl_cache_program(rt, prog);
         gl_cache_vao(rt, rt->vao);
         GLC(rt, DrawArrays(GL_TRIANGLES, 0, 3));

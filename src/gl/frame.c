@@ -685,15 +685,9 @@ static void copy_out(fxgl_runtime *rt, const fxgl_frame_desc *f) {
     }
     if (rt->source_samples > 0 && rt->info.api == FXGL_API_GLES) {
         // GLES forbids blits into a multisampled framebuffer: draw instead.
-        static const gl_blend open = {.enable = false, .mask = 0xF};
-        static const gl_stencil off = {
-            .enable = false, .func = GL_ALWAYS, .read_mask = 0xFFFFFFFFu,
-            .write_mask = 0xFFFFFFFFu, .fail = GL_KEEP, .zfail = GL_KEEP, .pass = GL_KEEP,
-        };
         gl_cache_draw_fbo(rt, dst);
         gl_cache_viewport(rt, rt->width, rt->height);
-        gl_cache_blend(rt, &open, 1);
-        gl_cache_stencil(rt, &off);
+        gl_cache_plain(rt);
         gl_cache_program(rt, rt->copy_program);
         gl_cache_texture(rt, 0, GL_TEXTURE_2D, rt->bb_tex);
         gl_cache_sampler(rt, 0, rt->mip_sampler);

@@ -343,8 +343,12 @@ void gl_cache_texture(fxgl_runtime *rt, int unit, GLenum target, GLuint tex);
 void gl_cache_sampler(fxgl_runtime *rt, int unit, GLuint sampler);
 void gl_cache_image(fxgl_runtime *rt, int unit, gl_tex *tex, int level);
 void gl_cache_ubo(fxgl_runtime *rt, GLuint ubo);
+// blend: FXGL_MAX_RENDER_TARGETS entries (every one is read while the state
+// is unknown), count the draw buffers in use.
 void gl_cache_blend(fxgl_runtime *rt, const gl_blend *blend, int count);
 void gl_cache_stencil(fxgl_runtime *rt, const gl_stencil *s);
+// A plain draw of one target: no blend, every channel written, no stencil.
+void gl_cache_plain(fxgl_runtime *rt);
 void gl_cache_srgb(fxgl_runtime *rt, bool on);
 
 // --- the runtime ---
